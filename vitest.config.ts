@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+import { WxtVitest } from 'wxt/testing/vitest-plugin';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [WxtVitest()],
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.{ts,tsx}'],
+          environment: 'node',
+          setupFiles: ['test/support/setup.ts'],
+        },
+      },
+    ],
+  },
+});
