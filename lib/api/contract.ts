@@ -1,0 +1,132 @@
+/**
+ * The wire contract of the Inbox service: every shape, bound and error code that crosses HTTP.
+ * The client library validates answers with these schemas and the reference service validates
+ * requests with them, so the two cannot drift apart.
+ */
+import * as v from 'valibot';
+
+export const NOTIFICATION_TYPES = ['follow', 'mention', 'reply', 'like', 'system'] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+export const REPORT_REASONS = ['spam', 'harassment', 'impersonation', 'inappropriate', 'other'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+
+export const LIMITS = {
+  pageSizeMin: 1,
+  pageSizeMax: 100,
+  pageSizeDefault: 20,
+  idsPerCall: 500,
+  reportCommentMax: 2000,
+  reportsPerHour: 10,
+} as const;
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9_]{1,30}$/;
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Machine-readable `code` of every problem answer the service gives. */
+export const ERROR_CODES = [
+  'unauthenticated',
+  'not_found',
+  'method_not_allowed',
+  'invalid_cursor',
+  'invalid_limit',
+  'invalid_parameter',
+  'invalid_ids',
+  'invalid_report',
+  'invalid_body',
+  'payload_too_large',
+  'unsupported_media_type',
+  'user_not_found',
+  'already_following',
+  'not_following',
+  'cannot_follow_self',
+  'cannot_report_self',
+  'rate_limited',
+  'internal_error',
+  'service_unavailable',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const isUsername = (value: unknown): value is string =>
+  typeof value === 'string' && USERNAME_PATTERN.test(value);
+
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID_PATTERN.test(value);
+
+const Timestamp = v.pipe(v.string(), v.isoTimestamp());
+const Uuid = v.pipe(v.string(), v.regex(UUID_PATTERN));
+const Username = v.pipe(v.string(), v.regex(USERNAME_PATTERN));
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+export const ActorSchema = v.object({
+  username: Username,
+  displayName: v.string(),
+});
+
+export const NotificationSchema = v.object({
+  id: Uuid,
+  read: v.boolean(),
+  type: v.picklist(NOTIFICATION_TYPES),
+  createdAt: Timestamp,
+  actor: v.nullable(ActorSchema),
+  text: v.string(),
+  url: v.nullable(v.string()),
+});
+export type Notification = v.InferOutput<typeof NotificationSchema>;
+export type Actor = v.InferOutput<typeof ActorSchema>;
+
+export const PageSchema = v.object({
+  data: v.array(NotificationSchema),
+  cursor: v.nullable(v.pipe(v.string(), v.minLength(1))),
+});
+export type Page = v.InferOutput<typeof PageSchema>;
+
+export const CountSchema = v.object({ count: Count });
+export type CountResult = v.InferOutput<typeof CountSchema>;
+
+export const BulkResultSchema = v.object({ success: v.boolean(), count: Count });
+export type BulkResult = v.InferOutput<typeof BulkResultSchema>;
+
+export const ProfileSchema = v.object({
+  username: Username,
+  displayName: v.string(),
+  bio: v.string(),
+  avatarUrl: v.nullable(v.string()),
+  followersCount: Count,
+  followingCount: Count,
+  createdAt: Timestamp,
+  following: v.optional(v.boolean()),
+  followedBy: v.optional(v.boolean()),
+  self: v.optional(v.boolean()),
+});
+export type Profile = v.InferOutput<typeof ProfileSchema>;
+
+export const ReportResultSchema = v.object({
+  id: Uuid,
+  status: v.literal('received'),
+  reason: v.picklist(REPORT_REASONS),
+  createdAt: Timestamp,
+});
+export type ReportResult = v.InferOutput<typeof ReportResultSchema>;
+
+/** RFC 9457 problem details, as every non-2xx answer carries them. */
+export const ProblemSchema = v.object({
+  type: v.string(),
+  title: v.string(),
+  status: v.pipe(v.number(), v.integer()),
+  detail: v.optional(v.string()),
+  code: v.string(),
+});
+export type Problem = v.InferOutput<typeof ProblemSchema>;
+
+/** Body of POST /inbox/read and POST /inbox/delete. */
+export const IdsBodySchema = v.object({
+  ids: v.union([v.literal('all'), v.pipe(v.array(Uuid), v.maxLength(LIMITS.idsPerCall))]),
+});
+export type IdsSelection = v.InferOutput<typeof IdsBodySchema>['ids'];
+
+/** Body of POST /user/{username}/report. */
+export const ReportBodySchema = v.object({
+  reason: v.picklist(REPORT_REASONS),
+  comment: v.pipe(v.string(), v.maxLength(LIMITS.reportCommentMax)),
+});
+export type ReportBody = v.InferOutput<typeof ReportBodySchema>;

@@ -1,0 +1,184 @@
+/**
+ * Every failure of the client library is an ApiError carrying what a caller needs to act on it:
+ * the HTTP status (0 when no answer came), the contract's machine-readable code, and a detail
+ * for people. The fields are plain data so an error survives structured cloning between
+ * extension contexts and can be revived into its class on the other side.
+ */
+
+export interface ApiErrorFields {
+  status: number;
+  code: string;
+  detail?: string;
+  /** Seconds the service asked the caller to wait before trying again (429 and 503). */
+  retryAfter?: number;
+}
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly status: number;
+  readonly code: string;
+  readonly detail: string;
+
+  constructor(fields: ApiErrorFields, options?: ErrorOptions) {
+    super(fields.detail || fields.code, options);
+    this.status = fields.status;
+    this.code = fields.code;
+    this.detail = fields.detail ?? '';
+  }
+
+  toJSON(): ApiErrorFields & { name: string } {
+    return { name: this.name, status: this.status, code: this.code, detail: this.detail };
+  }
+}
+
+/** A 400 answer: the request was malformed (`invalid_*`) or not allowed in the current state. */
+export class BadRequestError extends ApiError {
+  override name = 'BadRequestError';
+}
+
+export class AlreadyFollowingError extends BadRequestError {
+  override name = 'AlreadyFollowingError';
+}
+
+export class NotFollowingError extends BadRequestError {
+  override name = 'NotFollowingError';
+}
+
+export class CannotFollowSelfError extends BadRequestError {
+  override name = 'CannotFollowSelfError';
+}
+
+export class CannotReportSelfError extends BadRequestError {
+  override name = 'CannotReportSelfError';
+}
+
+/** 401: the token is missing, unknown or revoked. */
+export class UnauthenticatedError extends ApiError {
+  override name = 'UnauthenticatedError';
+}
+
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+
+export class UserNotFoundError extends NotFoundError {
+  override name = 'UserNotFoundError';
+}
+
+abstract class RetryableError extends ApiError {
+  readonly retryAfter: number | undefined;
+
+  constructor(fields: ApiErrorFields, options?: ErrorOptions) {
+    super(fields, options);
+    this.retryAfter = fields.retryAfter;
+  }
+
+  override toJSON() {
+    return { ...super.toJSON(), retryAfter: this.retryAfter };
+  }
+}
+
+/** 429: too many requests; `retryAfter` says how many seconds to wait. */
+export class RateLimitedError extends RetryableError {
+  override name = 'RateLimitedError';
+}
+
+/** A 5xx answer. */
+export class ServerError extends RetryableError {
+  override name = 'ServerError';
+}
+
+/** Input that could never be valid, refused before any request was sent. */
+export class InvalidArgumentError extends ApiError {
+  override name = 'InvalidArgumentError';
+
+  constructor(code: string, detail: string) {
+    super({ status: 0, code, detail });
+  }
+}
+
+/** No answer: the service could not be reached. */
+export class NetworkError extends ApiError {
+  override name = 'NetworkError';
+
+  constructor(detail = 'The service could not be reached.', options?: ErrorOptions) {
+    super({ status: 0, code: 'network_error', detail }, options);
+  }
+}
+
+/** No answer within the client's timeout. */
+export class TimeoutError extends ApiError {
+  override name = 'TimeoutError';
+
+  constructor(detail = 'The service did not answer in time.', options?: ErrorOptions) {
+    super({ status: 0, code: 'timeout', detail }, options);
+  }
+}
+
+/** An answer that does not match the contract; its data never reaches the caller. */
+export class InvalidResponseError extends ApiError {
+  override name = 'InvalidResponseError';
+
+  constructor(status: number, detail: string, options?: ErrorOptions) {
+    super({ status, code: 'invalid_response', detail }, options);
+  }
+}
+
+type ErrorClass = new (fields: ApiErrorFields) => ApiError;
+
+const classByCode: Record<string, ErrorClass> = {
+  already_following: AlreadyFollowingError,
+  not_following: NotFollowingError,
+  cannot_follow_self: CannotFollowSelfError,
+  cannot_report_self: CannotReportSelfError,
+  unauthenticated: UnauthenticatedError,
+  user_not_found: UserNotFoundError,
+  not_found: NotFoundError,
+  rate_limited: RateLimitedError,
+};
+
+function classByStatus(status: number): ErrorClass {
+  if (status === 400) return BadRequestError;
+  if (status === 401) return UnauthenticatedError;
+  if (status === 404) return NotFoundError;
+  if (status === 429) return RateLimitedError;
+  if (status >= 500) return ServerError;
+  return ApiError;
+}
+
+/** The typed error for a problem answer, chosen by its code, else by its status. */
+export function errorFromProblem(fields: ApiErrorFields): ApiError {
+  const ErrorClass = classByCode[fields.code] ?? classByStatus(fields.status);
+  return new ErrorClass(fields);
+}
+
+const classByName: Record<string, (fields: ApiErrorFields) => ApiError> = {
+  InvalidArgumentError: (f) => new InvalidArgumentError(f.code, f.detail ?? ''),
+  NetworkError: (f) => new NetworkError(f.detail),
+  TimeoutError: (f) => new TimeoutError(f.detail),
+  InvalidResponseError: (f) => new InvalidResponseError(f.status, f.detail ?? ''),
+};
+
+/**
+ * Turns an error that crossed a structured-clone boundary (a plain object or a bare Error with
+ * the same fields) back into its typed class. Anything unrecognisable becomes an ApiError with
+ * code `internal_error`, so a caller always gets an ApiError.
+ */
+export function reviveError(value: unknown): ApiError {
+  if (value instanceof ApiError) return value;
+  if (typeof value === 'object' && value !== null) {
+    const { name, status, code, detail, retryAfter } = value as Record<string, unknown>;
+    if (typeof status === 'number' && typeof code === 'string') {
+      const fields: ApiErrorFields = {
+        status,
+        code,
+        detail: typeof detail === 'string' ? detail : undefined,
+        retryAfter: typeof retryAfter === 'number' ? retryAfter : undefined,
+      };
+      const byName = typeof name === 'string' ? classByName[name] : undefined;
+      return byName ? byName(fields) : errorFromProblem(fields);
+    }
+  }
+  const message = value instanceof Error ? value.message : String(value);
+  return new ApiError({ status: 0, code: 'internal_error', detail: message });
+}

@@ -1,0 +1,232 @@
+import ky, { HTTPError, type KyInstance, type Options as KyOptions } from 'ky';
+import * as v from 'valibot';
+import { ProblemSchema } from './contract';
+import {
+  ApiError,
+  errorFromProblem,
+  InvalidArgumentError,
+  InvalidResponseError,
+  NetworkError,
+  TimeoutError,
+} from './errors';
+
+type MaybePromise<T> = T | Promise<T>;
+export type Token = string | null | undefined;
+/** A token, or a function read before every request so a changed token takes effect at once. */
+export type TokenSource = Token | (() => MaybePromise<Token>);
+
+export interface TransportOptions {
+  /** The API base URL, for example `http://127.0.0.1:8787/api`. */
+  baseUrl: string;
+  token?: TokenSource;
+  /** The fetch to send requests with; the global one by default. */
+  fetch?: typeof globalThis.fetch;
+  /** Milliseconds an operation may take, retries and reading the answer included. Default 10 000. */
+  timeout?: number;
+  /** How many times an idempotent read is retried after a network failure, 429 or 5xx. Default 2. */
+  retries?: number;
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  searchParams?: Record<string, string>;
+  json?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/** Answers larger than this are refused rather than parsed: no contract answer comes near it. */
+export const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
+/** A Retry-After longer than this is handed to the caller as an error instead of being waited out. */
+const MAX_RETRY_WAIT_MS = 5_000;
+
+/** Seconds from a Retry-After header: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+export function normalizeBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new InvalidArgumentError('invalid_base_url', `"${baseUrl}" is not an absolute URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidArgumentError('invalid_base_url', 'The API base URL must use http or https.');
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new InvalidArgumentError(
+      'invalid_base_url',
+      'The API base URL cannot carry credentials, a query or a fragment.',
+    );
+  }
+  return url.href.endsWith('/') ? url.href : `${url.href}/`;
+}
+
+async function readLimited(response: Response, limit: number): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > limit) {
+    await response.body?.cancel();
+    throw new InvalidResponseError(response.status, `The answer is larger than ${limit} bytes.`);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new InvalidResponseError(response.status, `The answer is larger than ${limit} bytes.`);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+function isJsonType(contentType: string | null, subtype: 'json' | 'problem+json'): boolean {
+  const essence = contentType?.split(';')[0]?.trim().toLowerCase();
+  return essence === `application/${subtype}`;
+}
+
+async function readJson(response: Response, subtype: 'json' | 'problem+json'): Promise<unknown> {
+  if (!isJsonType(response.headers.get('content-type'), subtype)) {
+    await response.body?.cancel();
+    const type = response.headers.get('content-type') ?? 'no content type';
+    throw new InvalidResponseError(
+      response.status,
+      `Expected application/${subtype} but got ${type}: this address does not look like the Inbox API.`,
+    );
+  }
+  const text = await readLimited(response, MAX_ANSWER_BYTES);
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new InvalidResponseError(response.status, 'The answer is not valid JSON.', { cause });
+  }
+}
+
+async function problemError(response: Response): Promise<ApiError> {
+  const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+  let body: unknown;
+  try {
+    body = await readJson(response, 'problem+json');
+  } catch {
+    body = undefined;
+  }
+  const problem = v.safeParse(ProblemSchema, body);
+  if (!problem.success) {
+    if (response.status >= 500 || response.status === 429) {
+      return errorFromProblem({
+        status: response.status,
+        code: response.status === 429 ? 'rate_limited' : 'internal_error',
+        detail: `The service answered ${response.status}.`,
+        retryAfter,
+      });
+    }
+    return new InvalidResponseError(
+      response.status,
+      `The service answered ${response.status} without a problem description.`,
+    );
+  }
+  const { status, code, detail, title } = problem.output;
+  return errorFromProblem({ status: response.status || status, code, detail: detail ?? title, retryAfter });
+}
+
+function retryWait(error: HTTPError): number | undefined {
+  const seconds = parseRetryAfter(error.response.headers.get('retry-after'));
+  return seconds === undefined ? undefined : seconds * 1000;
+}
+
+/**
+ * One HTTP round trip to the API as the contract defines it: Bearer token, problem+json errors
+ * mapped to typed errors, JSON answers size-limited and parsed, nothing retried but idempotent
+ * reads.
+ */
+export function createTransport(options: TransportOptions) {
+  const prefixUrl = normalizeBaseUrl(options.baseUrl);
+  const timeout = options.timeout ?? 10_000;
+  const { token } = options;
+
+  const http: KyInstance = ky.create({
+    prefixUrl,
+    fetch: options.fetch,
+    timeout: false,
+    cache: 'no-store',
+    credentials: 'omit',
+    redirect: 'error',
+    throwHttpErrors: (status) => status !== 304,
+    retry: {
+      limit: options.retries ?? 2,
+      methods: ['get'],
+      statusCodes: [408, 429, 500, 502, 503, 504],
+      afterStatusCodes: [429, 503],
+      maxRetryAfter: MAX_RETRY_WAIT_MS,
+      backoffLimit: 3_000,
+      jitter: true,
+      shouldRetry: ({ error }) => {
+        if (!(error instanceof HTTPError)) return undefined;
+        const wait = retryWait(error);
+        return wait !== undefined && wait > MAX_RETRY_WAIT_MS ? false : undefined;
+      },
+    },
+  });
+
+  async function send(spec: RequestSpec, accept: 'json' | 'none'): Promise<RawAnswer> {
+    const bearer = typeof token === 'function' ? await token() : token;
+    const headers = new Headers(spec.headers);
+    headers.set('accept', 'application/json, application/problem+json');
+    if (bearer) headers.set('authorization', `Bearer ${bearer}`);
+    const deadline = AbortSignal.timeout(timeout);
+    const kyOptions: KyOptions = {
+      method: spec.method,
+      searchParams: spec.searchParams,
+      json: spec.json,
+      headers,
+      signal: deadline,
+    };
+    try {
+      const response = await http(spec.path, kyOptions);
+      if (response.status === 304 || accept === 'none') {
+        await response.body?.cancel();
+        return { status: response.status, headers: response.headers, body: undefined };
+      }
+      return { status: response.status, headers: response.headers, body: await readJson(response, 'json') };
+    } catch (error) {
+      if (deadline.aborted) throw new TimeoutError(undefined, { cause: error });
+      if (error instanceof HTTPError) throw await problemError(error.response);
+      if (error instanceof ApiError) throw error;
+      throw new NetworkError(undefined, { cause: error });
+    }
+  }
+
+  return { send, baseUrl: prefixUrl };
+}
+
+export type Transport = ReturnType<typeof createTransport>;
+
+/** Validates an answer against its schema; a mismatch never reaches the caller as data. */
+export function parseAnswer<S extends v.GenericSchema>(schema: S, answer: RawAnswer): v.InferOutput<S> {
+  const result = v.safeParse(schema, answer.body);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const path = issue.path?.map((item) => String(item.key)).join('.') ?? '';
+  throw new InvalidResponseError(
+    answer.status,
+    `The answer does not match the contract${path ? ` at ${path}` : ''}: ${issue.message}`,
+  );
+}

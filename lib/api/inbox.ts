@@ -1,0 +1,140 @@
+import {
+  type BulkResult,
+  BulkResultSchema,
+  CountSchema,
+  type IdsSelection,
+  isUuid,
+  LIMITS,
+  type Notification,
+  type Page,
+  PageSchema,
+} from './contract';
+import { InvalidArgumentError, InvalidResponseError } from './errors';
+import { parseAnswer, type Transport } from './http';
+
+export interface FetchOptions {
+  /** Notifications per page, 1 to 100; the service's default (20) when left out. */
+  limit?: number;
+  /** A cursor from an earlier page's answer; the first page when left out. */
+  cursor?: string | null;
+  unreadOnly?: boolean;
+}
+
+export type WalkOptions = Omit<FetchOptions, 'cursor'>;
+
+export type CountCheck =
+  | { changed: true; count: number; etag: string | null; pollInterval: number | null }
+  | { changed: false; etag: string; pollInterval: number | null };
+
+function checkLimit(limit: number | undefined): void {
+  if (limit === undefined) return;
+  if (!Number.isInteger(limit) || limit < LIMITS.pageSizeMin || limit > LIMITS.pageSizeMax) {
+    throw new InvalidArgumentError(
+      'invalid_limit',
+      `limit must be a whole number from ${LIMITS.pageSizeMin} to ${LIMITS.pageSizeMax}.`,
+    );
+  }
+}
+
+function fetchQuery({ limit, cursor, unreadOnly }: FetchOptions): Record<string, string> {
+  checkLimit(limit);
+  if (cursor !== undefined && cursor !== null && (typeof cursor !== 'string' || cursor === '')) {
+    throw new InvalidArgumentError('invalid_cursor', 'cursor must be a cursor the service gave.');
+  }
+  if (unreadOnly !== undefined && typeof unreadOnly !== 'boolean') {
+    throw new InvalidArgumentError('invalid_parameter', 'unreadOnly must be true or false.');
+  }
+  const query: Record<string, string> = {};
+  if (limit !== undefined) query.limit = String(limit);
+  if (cursor) query.cursor = cursor;
+  if (unreadOnly !== undefined) query.unreadOnly = String(unreadOnly);
+  return query;
+}
+
+/** Checks a selection for mark-read or delete: `'all'`, or at most 500 notification UUIDs. */
+export function checkSelection(ids: IdsSelection): IdsSelection {
+  if (ids === 'all') return ids;
+  if (!Array.isArray(ids)) {
+    throw new InvalidArgumentError('invalid_ids', 'ids must be an array of notification ids or the string "all".');
+  }
+  if (ids.length > LIMITS.idsPerCall) {
+    throw new InvalidArgumentError('invalid_ids', `At most ${LIMITS.idsPerCall} ids can be sent at once.`);
+  }
+  const bad = ids.find((id) => !isUuid(id));
+  if (bad !== undefined) {
+    throw new InvalidArgumentError('invalid_ids', `${JSON.stringify(bad)} is not a notification id.`);
+  }
+  return ids;
+}
+
+function pollInterval(headers: Headers): number | null {
+  const seconds = Number(headers.get('x-poll-interval'));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+}
+
+export function createInbox(transport: Transport) {
+  async function fetch(options: FetchOptions = {}): Promise<Page> {
+    const searchParams = fetchQuery(options);
+    return parseAnswer(PageSchema, await transport.send({ method: 'GET', path: 'inbox/fetch', searchParams }, 'json'));
+  }
+
+  async function count(): Promise<number> {
+    return parseAnswer(CountSchema, await transport.send({ method: 'GET', path: 'inbox/count' }, 'json')).count;
+  }
+
+  /**
+   * The unread count, asked conditionally: with the ETag of the last answer the service answers
+   * 304 and no body while the count is unchanged. Carries the service's poll interval hint.
+   */
+  async function checkCount(etag?: string | null): Promise<CountCheck> {
+    const headers: Record<string, string> = etag ? { 'if-none-match': etag } : {};
+    const answer = await transport.send({ method: 'GET', path: 'inbox/count', headers }, 'json');
+    const hint = pollInterval(answer.headers);
+    if (answer.status === 304) {
+      if (!etag) throw new InvalidResponseError(304, 'The service answered 304 to an unconditional request.');
+      return { changed: false, etag: answer.headers.get('etag') ?? etag, pollInterval: hint };
+    }
+    const { count } = parseAnswer(CountSchema, answer);
+    return { changed: true, count, etag: answer.headers.get('etag'), pollInterval: hint };
+  }
+
+  function bulk(path: string) {
+    return async (ids: IdsSelection): Promise<BulkResult> => {
+      const json = { ids: checkSelection(ids) };
+      return parseAnswer(BulkResultSchema, await transport.send({ method: 'POST', path, json }, 'json'));
+    };
+  }
+
+  /** Every page of the inbox, newest first, following each answer's cursor until it is null. */
+  async function* pages(options: WalkOptions = {}): AsyncGenerator<Page, void, undefined> {
+    checkLimit(options.limit);
+    const seen = new Set<string>();
+    let cursor: string | null = null;
+    do {
+      const page: Page = await fetch({ ...options, cursor });
+      yield page;
+      cursor = page.cursor;
+      if (cursor !== null) {
+        if (seen.has(cursor)) throw new InvalidResponseError(200, 'The service gave the same cursor twice.');
+        seen.add(cursor);
+      }
+    } while (cursor !== null);
+  }
+
+  /** Every notification of the inbox, newest first. */
+  async function* items(options: WalkOptions = {}): AsyncGenerator<Notification, void, undefined> {
+    for await (const page of pages(options)) yield* page.data;
+  }
+
+  return {
+    fetch,
+    count,
+    checkCount,
+    markRead: bulk('inbox/read'),
+    delete: bulk('inbox/delete'),
+    pages,
+    items,
+  };
+}
+
+export type Inbox = ReturnType<typeof createInbox>;
