@@ -1,0 +1,31 @@
+/**
+ * Every string a person reads comes from `public/_locales`. Keys are typed from the English
+ * catalogue, so a missing string is a type error rather than a blank in the UI.
+ */
+import { browser } from 'wxt/browser';
+import type english from '../public/_locales/en/messages.json';
+
+export type MessageKey = keyof typeof english;
+
+/** The keys that come in plural forms, `<base>_one` and `<base>_other` (more where a language needs them). */
+export type PluralKey = {
+  [K in MessageKey]: K extends `${infer Base}_other` ? (`${Base}_one` extends MessageKey ? Base : never) : never;
+}[MessageKey];
+
+export function t(key: MessageKey, ...substitutions: (string | number)[]): string {
+  return browser.i18n.getMessage(key, substitutions.map(String)) || key;
+}
+
+let rules: Intl.PluralRules | undefined;
+
+/** A counted phrase in the plural form the browser's language needs for `count`. */
+export function tn(base: PluralKey, count: number, ...more: (string | number)[]): string {
+  rules ??= new Intl.PluralRules(browser.i18n.getUILanguage());
+  const form = `${base}_${rules.select(count)}`;
+  const text = browser.i18n.getMessage(form as MessageKey, [String(count), ...more.map(String)]);
+  return text || t(`${base}_other` as MessageKey, count, ...more);
+}
+
+export function uiLanguage(): string {
+  return browser.i18n.getUILanguage();
+}

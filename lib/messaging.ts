@@ -1,0 +1,141 @@
+/**
+ * The one protocol between the background and every other context. The background answers
+ * each message (see `lib/background/handlers.ts`); popup, options and the profile content script
+ * only ever ask. Failures cross as the client library's typed errors, revived on arrival, so a
+ * caller can tell `already_following` from a network failure.
+ */
+import { defineExtensionMessaging, type GetDataType, type GetReturnType } from '@webext-core/messaging';
+import type { BulkResult, IdsSelection, Page, Profile, ReportReason, ReportResult } from './api/contract';
+import { reviveError } from './api/errors';
+
+/** What the toolbar badge shows, and what the popup needs to choose its state. */
+export type StatusKind =
+  | 'signedOut'
+  | 'ok'
+  | 'unauthorized'
+  | 'unreachable'
+  | 'offline'
+  | 'rateLimited'
+  | 'notThisService'
+  | 'noPermission';
+
+export interface ConnectionStatus {
+  kind: StatusKind;
+  /** The last unread count the service gave, or null before the first. */
+  count: number | null;
+  /** When the count was last checked successfully (ms since the epoch). */
+  checkedAt: number | null;
+  /** When the next check is due (ms since the epoch), or null when none is scheduled. */
+  nextCheckAt: number | null;
+  /** Words for the person, when the state is a problem. */
+  detail: string | null;
+}
+
+export interface InboxPageRequest {
+  cursor: string | null;
+  unreadOnly: boolean;
+}
+
+export interface TriageRequest {
+  ids: IdsSelection;
+  /** How many of `ids` the caller knows to be unread, so a delete can lower the badge at once. */
+  unread?: number;
+}
+
+export interface TriageResult extends BulkResult {
+  /** The unread count after the change, as far as the background knows it. */
+  unreadCount: number | null;
+}
+
+export type ConnectionProblem =
+  | 'invalidAddress'
+  | 'permissionDenied'
+  | 'unreachable'
+  | 'timeout'
+  | 'unauthorized'
+  | 'notThisService';
+
+export type ConnectionTest =
+  | { ok: true; unreadCount: number }
+  | { ok: false; problem: ConnectionProblem; detail: string };
+
+/** What the profile content script needs to know about the site; never the token. */
+export interface ProfilePageConfig {
+  signedIn: boolean;
+  siteOrigin: string;
+  profilePath: string;
+  profileAnchor: string;
+}
+
+export interface ReportRequest {
+  username: string;
+  reason: ReportReason;
+  comment: string;
+}
+
+export interface ProtocolMap {
+  /** One page of the inbox; the first page (cursor null) also refreshes the popup's cache. */
+  'inbox.fetch'(request: InboxPageRequest): Page;
+  'inbox.markRead'(request: TriageRequest): TriageResult;
+  'inbox.delete'(request: TriageRequest): TriageResult;
+  'status.get'(): ConnectionStatus;
+  /** Checks the unread count now, as when the popup opens. */
+  'status.refresh'(): ConnectionStatus;
+  /** Checks an address and token without saving them. A null token tests the stored one. */
+  'connection.test'(request: { apiBaseUrl: string; token: string | null }): ConnectionTest;
+  /** Stores a token for the current API address. */
+  'auth.signIn'(request: { token: string }): ConnectionStatus;
+  /** Forgets the token and everything cached for it. */
+  'auth.signOut'(): ConnectionStatus;
+  'options.open'(): void;
+  'profile.config'(): ProfilePageConfig;
+  'profile.get'(username: string): Profile;
+  'profile.follow'(username: string): void;
+  'profile.unfollow'(username: string): void;
+  'profile.report'(request: ReportRequest): ReportResult;
+}
+
+export type MessageType = keyof ProtocolMap;
+
+/**
+ * Who may send each message. Extension pages may send all of them; a content script only the
+ * `profile` ones, and only from a page of the configured site.
+ */
+export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
+  'inbox.fetch': 'extension',
+  'inbox.markRead': 'extension',
+  'inbox.delete': 'extension',
+  'status.get': 'extension',
+  'status.refresh': 'extension',
+  'connection.test': 'extension',
+  'auth.signIn': 'extension',
+  'auth.signOut': 'extension',
+  'options.open': 'profile',
+  'profile.config': 'profile',
+  'profile.get': 'profile',
+  'profile.follow': 'profile',
+  'profile.unfollow': 'profile',
+  'profile.report': 'profile',
+};
+
+const quiet = { debug() {}, log() {}, warn: console.warn, error: console.error };
+
+export const messaging = defineExtensionMessaging<ProtocolMap>({ logger: quiet });
+
+export type MessageData<T extends MessageType> = GetDataType<ProtocolMap[T]>;
+export type MessageReturn<T extends MessageType> = GetReturnType<ProtocolMap[T]>;
+
+/** Asks the background; a failure arrives as the client library's typed error. */
+export async function ask<T extends MessageType>(
+  type: T,
+  ...data: MessageData<T> extends undefined ? [] : [MessageData<T>]
+): Promise<MessageReturn<T>> {
+  try {
+    return await (messaging.sendMessage as (type: T, data?: MessageData<T>) => Promise<MessageReturn<T>>)(
+      type,
+      data[0],
+    );
+  } catch (error) {
+    throw reviveError(error);
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The extension's settings, defined once with their defaults. Everything lives in
+ * `storage.local`: host permissions are granted per browser, so an address synced from another
+ * device would arrive without the permission it needs. The token is its own item, bound to the
+ * API origin it was issued for, and only the background reads it.
+ */
+import { storage } from 'wxt/utils/storage';
+
+export interface Settings {
+  /** The API base URL, for example `https://example.social/api`. */
+  apiBaseUrl: string;
+  /** The origin of the web site whose profile pages get the in-page buttons. */
+  siteOrigin: string;
+  /** The path of a profile page, with `:username` where the username stands. */
+  profilePath: string;
+  /** A CSS selector for the element the in-page buttons attach beside, when the page has it. */
+  profileAnchor: string;
+  /** Seconds between two checks of the unread count; at least 30. */
+  pollIntervalSeconds: number;
+  /** Show a system notification when new unread notifications arrive. */
+  desktopNotifications: boolean;
+  /** The popup lists only unread notifications. */
+  unreadOnly: boolean;
+}
+
+export const MIN_POLL_INTERVAL_SECONDS = 30;
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  apiBaseUrl: 'http://127.0.0.1:8787/api',
+  siteOrigin: 'http://127.0.0.1:8787',
+  profilePath: '/@:username',
+  profileAnchor: '[data-profile-actions]',
+  pollIntervalSeconds: 60,
+  desktopNotifications: false,
+  unreadOnly: false,
+});
+
+export type SettingsErrors = Partial<Record<keyof Settings, string>>;
+
+function httpUrl(value: string): URL | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Why each invalid setting is invalid, in words a person can act on; empty when all are valid. */
+export function validateSettings(settings: Settings): SettingsErrors {
+  const errors: SettingsErrors = {};
+  const api = httpUrl(settings.apiBaseUrl);
+  if (!api) errors.apiBaseUrl = 'Enter an address that starts with http:// or https://.';
+  else if (api.search || api.hash || api.username || api.password) {
+    errors.apiBaseUrl = 'The address cannot contain a query, a fragment or a password.';
+  }
+  const site = httpUrl(settings.siteOrigin);
+  if (!site) errors.siteOrigin = 'Enter an address that starts with http:// or https://.';
+  else if (site.origin !== settings.siteOrigin.replace(/\/$/, '')) {
+    errors.siteOrigin = 'Enter only the origin, such as https://example.social, without a path.';
+  }
+  if (!settings.profilePath.startsWith('/') || (settings.profilePath.match(/:username/g) ?? []).length !== 1) {
+    errors.profilePath = 'The path starts with / and contains :username exactly once, like /@:username.';
+  }
+  if (!settings.profileAnchor.trim()) errors.profileAnchor = 'Enter a CSS selector, like [data-profile-actions].';
+  if (!Number.isInteger(settings.pollIntervalSeconds) || settings.pollIntervalSeconds < MIN_POLL_INTERVAL_SECONDS) {
+    errors.pollIntervalSeconds = `Check at most every ${MIN_POLL_INTERVAL_SECONDS} seconds.`;
+  }
+  return errors;
+}
+
+/**
+ * Settings as stored, made whole: a missing or malformed field takes its default, so a stored
+ * value from an older version or a damaged one never breaks the extension.
+ */
+export function normalizeSettings(stored: unknown): Settings {
+  const value = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
+  const settings = { ...DEFAULT_SETTINGS };
+  for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]) {
+    if (typeof value[key] === typeof DEFAULT_SETTINGS[key]) Object.assign(settings, { [key]: value[key] });
+  }
+  settings.siteOrigin = settings.siteOrigin.replace(/\/$/, '');
+  const errors = validateSettings(settings);
+  for (const key of Object.keys(errors) as (keyof Settings)[]) {
+    Object.assign(settings, { [key]: DEFAULT_SETTINGS[key] });
+  }
+  return settings;
+}
+
+export const settingsItem = storage.defineItem<Settings>('local:settings', {
+  fallback: DEFAULT_SETTINGS,
+  version: 1,
+});
+
+export async function getSettings(): Promise<Settings> {
+  return normalizeSettings(await settingsItem.getValue());
+}
+
+/** Saves a change to some settings; refuses the whole change if any value is invalid. */
+export async function updateSettings(change: Partial<Settings>): Promise<Settings> {
+  const next = { ...(await getSettings()), ...change };
+  const errors = validateSettings(next);
+  const first = Object.values(errors)[0];
+  if (first) throw new Error(first);
+  await settingsItem.setValue(next);
+  return next;
+}
+
+export function watchSettings(callback: (settings: Settings) => void): () => void {
+  return settingsItem.watch((value) => callback(normalizeSettings(value)));
+}
+
+/** The API token, with the origin of the API it was given for: it is never sent anywhere else. */
+export interface StoredToken {
+  token: string;
+  apiOrigin: string;
+}
+
+export const tokenItem = storage.defineItem<StoredToken | null>('local:token', { fallback: null, version: 1 });

@@ -1,0 +1,32 @@
+/**
+ * Fills the gaps of @webext-core/fake-browser that the extension uses: i18n answered from the
+ * real English catalogue, and in-memory permissions and scripting APIs.
+ */
+import { beforeEach } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import english from '../../public/_locales/en/messages.json';
+import { installFakePermissions, installFakeScripting } from './fake-apis';
+
+type Catalogue = Record<string, { message: string; placeholders?: Record<string, { content: string }> }>;
+
+export function getMessageFrom(catalogue: Catalogue) {
+  return (key: string, substitutions?: string | string[]): string => {
+    const entry = catalogue[key];
+    if (!entry) return '';
+    const subs = substitutions === undefined ? [] : Array.isArray(substitutions) ? substitutions : [substitutions];
+    const positional = (text: string) => text.replace(/\$(\d)/g, (_, n: string) => subs[Number(n) - 1] ?? '');
+    return entry.message.replace(/\$([A-Za-z0-9_]+)\$/g, (whole, name: string) => {
+      const placeholder = entry.placeholders?.[name.toLowerCase()];
+      return placeholder ? positional(placeholder.content) : whole;
+    });
+  };
+}
+
+const i18n = fakeBrowser.i18n as unknown as Record<string, unknown>;
+i18n.getMessage = getMessageFrom(english as Catalogue);
+i18n.getUILanguage = () => 'en';
+
+beforeEach(() => {
+  installFakePermissions();
+  installFakeScripting();
+});
