@@ -13,6 +13,15 @@ export default defineConfig({
           setupFiles: ['test/support/setup.ts'],
         },
       },
+      {
+        test: {
+          name: 'server',
+          include: ['test/server/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

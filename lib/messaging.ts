@@ -31,6 +31,9 @@ export interface ConnectionStatus {
   detail: string | null;
 }
 
+/** Notifications per page the background asks the service for on the popup's behalf. */
+export const INBOX_PAGE_SIZE = 25;
+
 export interface InboxPageRequest {
   cursor: string | null;
   unreadOnly: boolean;

@@ -1,0 +1,19 @@
+/**
+ * The connection status the background keeps: what the badge shows and what the popup and
+ * options page read to choose their state. Only the background writes it.
+ */
+import { storage } from 'wxt/utils/storage';
+import type { ConnectionStatus } from './messaging';
+
+export const SIGNED_OUT: ConnectionStatus = Object.freeze({
+  kind: 'signedOut',
+  count: null,
+  checkedAt: null,
+  nextCheckAt: null,
+  detail: null,
+});
+
+export const statusItem = storage.defineItem<ConnectionStatus>('local:connectionStatus', {
+  fallback: SIGNED_OUT,
+  version: 1,
+});
