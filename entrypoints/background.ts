@@ -1,3 +1,6 @@
 import { defineBackground } from 'wxt/utils/define-background';
+import { startBackground } from '../lib/background';
 
-export default defineBackground(() => {});
+export default defineBackground(() => {
+  startBackground();
+});

@@ -12,8 +12,13 @@ export type PluralKey = {
   [K in MessageKey]: K extends `${infer Base}_other` ? (`${Base}_one` extends MessageKey ? Base : never) : never;
 }[MessageKey];
 
+// WXT types getMessage from the catalogue as it was at the last `wxt prepare`; MessageKey is
+// always current, so the call goes through a plain signature.
+const getMessage = (key: string, substitutions: string[]): string =>
+  (browser.i18n.getMessage as (key: string, substitutions?: string[]) => string)(key, substitutions);
+
 export function t(key: MessageKey, ...substitutions: (string | number)[]): string {
-  return browser.i18n.getMessage(key, substitutions.map(String)) || key;
+  return getMessage(key, substitutions.map(String)) || key;
 }
 
 let rules: Intl.PluralRules | undefined;
@@ -22,7 +27,7 @@ let rules: Intl.PluralRules | undefined;
 export function tn(base: PluralKey, count: number, ...more: (string | number)[]): string {
   rules ??= new Intl.PluralRules(browser.i18n.getUILanguage());
   const form = `${base}_${rules.select(count)}`;
-  const text = browser.i18n.getMessage(form as MessageKey, [String(count), ...more.map(String)]);
+  const text = getMessage(form, [String(count), ...more.map(String)]);
   return text || t(`${base}_other` as MessageKey, count, ...more);
 }
 

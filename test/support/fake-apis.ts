@@ -5,6 +5,18 @@ interface Permissions {
   origins?: string[];
 }
 
+function fakeEvent<A extends unknown[]>() {
+  const listeners = new Set<(...args: A) => void>();
+  return {
+    addListener: (listener: (...args: A) => void) => void listeners.add(listener),
+    removeListener: (listener: (...args: A) => void) => void listeners.delete(listener),
+    hasListener: (listener: (...args: A) => void) => listeners.has(listener),
+    fire: (...args: A) => {
+      for (const listener of listeners) listener(...args);
+    },
+  };
+}
+
 /** In-memory `permissions`: `request` answers with `answer`, as if the person clicked it. */
 export function installFakePermissions(initial: Permissions = {}) {
   const granted = { permissions: new Set(initial.permissions), origins: new Set(initial.origins) };
@@ -13,6 +25,8 @@ export function installFakePermissions(initial: Permissions = {}) {
     requests: [] as Permissions[],
     granted,
   };
+  const onAdded = fakeEvent<[Permissions]>();
+  const onRemoved = fakeEvent<[Permissions]>();
   const covers = (p: Permissions) =>
     (p.permissions ?? []).every((x) => granted.permissions.has(x)) &&
     (p.origins ?? []).every((x) => granted.origins.has(x));
@@ -24,15 +38,17 @@ export function installFakePermissions(initial: Permissions = {}) {
       if (!state.answer) return false;
       for (const x of p.permissions ?? []) granted.permissions.add(x);
       for (const x of p.origins ?? []) granted.origins.add(x);
+      onAdded.fire(p);
       return true;
     },
     remove: async (p: Permissions) => {
       for (const x of p.permissions ?? []) granted.permissions.delete(x);
       for (const x of p.origins ?? []) granted.origins.delete(x);
+      onRemoved.fire(p);
       return true;
     },
-    onAdded: { addListener() {}, removeListener() {}, hasListener: () => false },
-    onRemoved: { addListener() {}, removeListener() {}, hasListener: () => false },
+    onAdded,
+    onRemoved,
   };
   Object.assign(fakeBrowser, { permissions: api });
   return state;
@@ -67,4 +83,12 @@ export function installFakeScripting() {
   };
   Object.assign(fakeBrowser, { scripting: api });
   return registered;
+}
+
+/** `runtime.openOptionsPage` opens the options page in a tab, as Chrome does with open_in_tab. */
+export function installFakeOptionsPage() {
+  const runtime = fakeBrowser.runtime as unknown as Record<string, unknown>;
+  runtime.openOptionsPage = async () => {
+    await fakeBrowser.tabs.create({ url: fakeBrowser.runtime.getURL('/options.html') });
+  };
 }

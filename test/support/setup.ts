@@ -5,7 +5,7 @@
 import { beforeEach } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import english from '../../public/_locales/en/messages.json';
-import { installFakePermissions, installFakeScripting } from './fake-apis';
+import { installFakeOptionsPage, installFakePermissions, installFakeScripting } from './fake-apis';
 
 type Catalogue = Record<string, { message: string; placeholders?: Record<string, { content: string }> }>;
 
@@ -29,4 +29,5 @@ i18n.getUILanguage = () => 'en';
 beforeEach(() => {
   installFakePermissions();
   installFakeScripting();
+  installFakeOptionsPage();
 });

@@ -1,0 +1,168 @@
+/**
+ * The background's answer to every message of the protocol. Each message is checked twice
+ * before anything happens: who sent it (see `sender.ts`) and whether its data has the shape the
+ * protocol promises. Errors leave as plain typed errors, never carrying a cause that could hold
+ * a request, its headers or the token.
+ */
+
+import * as v from 'valibot';
+import { browser } from 'wxt/browser';
+import { ApiError, InvalidArgumentError, REPORT_REASONS, reviveError, UnauthenticatedError } from '../api';
+import { clearInboxCache, writeCachedFirstPage } from '../inbox-cache';
+import { INBOX_PAGE_SIZE, type MessageData, type MessageReturn, type MessageType, messaging } from '../messaging';
+import { getSettings } from '../settings';
+import { testConnection } from './connection-test';
+import type { Notifier } from './notifier';
+import type { Poller } from './poller';
+import { type Extension, mayAsk, type Sender, senderKind } from './sender';
+import type { Session } from './session';
+import { getStatus } from './status';
+import { markRead, remove } from './triage';
+
+export interface HandlerContext {
+  session: Session;
+  poller: Poller;
+  notifier: Notifier;
+  extension: Extension;
+  fetch?: typeof fetch;
+}
+
+const Text = v.pipe(v.string(), v.maxLength(4096));
+const Ids = v.union([v.literal('all'), v.array(v.string())]);
+const Triage = v.object({ ids: Ids, unread: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) });
+
+const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } = {
+  'inbox.fetch': v.object({ cursor: v.nullable(Text), unreadOnly: v.boolean() }),
+  'inbox.markRead': Triage,
+  'inbox.delete': Triage,
+  'status.get': v.undefined(),
+  'status.refresh': v.undefined(),
+  'connection.test': v.object({ apiBaseUrl: Text, token: v.nullable(Text) }),
+  'auth.signIn': v.object({ token: v.pipe(Text, v.trim(), v.minLength(1)) }),
+  'auth.signOut': v.undefined(),
+  'options.open': v.undefined(),
+  'profile.config': v.undefined(),
+  'profile.get': Text,
+  'profile.follow': Text,
+  'profile.unfollow': Text,
+  'profile.report': v.object({ username: Text, reason: v.picklist(REPORT_REASONS), comment: Text }),
+};
+
+type Handlers = { [T in MessageType]: (data: MessageData<T>) => Promise<MessageReturn<T>> };
+
+/** A copy of the error with its fields only: no cause, nothing of the request it came from. */
+function plain(error: unknown): ApiError {
+  return reviveError(reviveError(error).toJSON());
+}
+
+export function createHandlers(ctx: HandlerContext): Handlers {
+  const { session, poller, notifier } = ctx;
+
+  async function signedInClient() {
+    const { client, settings } = await session.client();
+    if (!(await session.token(settings))) {
+      throw new UnauthenticatedError({ status: 401, code: 'unauthenticated', detail: 'Signed out.' });
+    }
+    return client;
+  }
+
+  async function forgetAccount() {
+    await Promise.all([poller.reset(), clearInboxCache(), notifier.reset()]);
+  }
+
+  return {
+    async 'inbox.fetch'({ cursor, unreadOnly }) {
+      const page = await (await signedInClient()).inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, unreadOnly });
+      if (cursor === null) await writeCachedFirstPage(unreadOnly, page);
+      return page;
+    },
+    async 'inbox.markRead'(request) {
+      const result = await markRead(await signedInClient(), request);
+      void poller.poll();
+      return result;
+    },
+    async 'inbox.delete'(request) {
+      const result = await remove(await signedInClient(), request);
+      void poller.poll();
+      return result;
+    },
+    'status.get': () => getStatus(),
+    'status.refresh': () => poller.poll(),
+    async 'connection.test'({ apiBaseUrl, token }) {
+      const stored = token ?? (await session.token({ ...(await getSettings()), apiBaseUrl }));
+      return testConnection({ apiBaseUrl, token: stored, fetch: ctx.fetch });
+    },
+    async 'auth.signIn'({ token }) {
+      await session.signIn(token);
+      await forgetAccount();
+      return poller.poll();
+    },
+    async 'auth.signOut'() {
+      await session.signOut();
+      await forgetAccount();
+      return poller.poll();
+    },
+    async 'options.open'() {
+      await browser.runtime.openOptionsPage();
+    },
+    async 'profile.config'() {
+      const settings = await getSettings();
+      return {
+        signedIn: (await session.token(settings)) !== null,
+        siteOrigin: settings.siteOrigin,
+        profilePath: settings.profilePath,
+        profileAnchor: settings.profileAnchor,
+      };
+    },
+    async 'profile.get'(username) {
+      const { client } = await session.client();
+      return client.user(username).get();
+    },
+    async 'profile.follow'(username) {
+      await (await signedInClient()).user(username).follow();
+    },
+    async 'profile.unfollow'(username) {
+      await (await signedInClient()).user(username).unfollow();
+    },
+    async 'profile.report'({ username, reason, comment }) {
+      return (await signedInClient()).user(username).report(reason, comment);
+    },
+  };
+}
+
+/**
+ * Answers a message as the background does: refuses senders that may not ask, refuses data of
+ * the wrong shape, runs the handler, and hands back errors as plain typed errors.
+ */
+export async function answer<T extends MessageType>(
+  handlers: Handlers,
+  ctx: Pick<HandlerContext, 'extension' | 'poller'>,
+  type: T,
+  data: unknown,
+  sender: Sender,
+): Promise<MessageReturn<T>> {
+  try {
+    const kind = senderKind(sender, ctx.extension, await getSettings());
+    if (!mayAsk(type, kind)) {
+      throw new ApiError({ status: 403, code: 'forbidden', detail: `This page may not ask for ${type}.` });
+    }
+    const parsed = v.safeParse(schemas[type], data);
+    if (!parsed.success) throw new InvalidArgumentError('invalid_message', `The ${type} message is malformed.`);
+    return await handlers[type](parsed.output);
+  } catch (error) {
+    const safe = plain(error);
+    if (safe instanceof UnauthenticatedError && safe.status === 401) void ctx.poller.poll();
+    throw safe;
+  }
+}
+
+export function registerHandlers(ctx: HandlerContext): () => void {
+  const handlers = createHandlers(ctx);
+  const types = Object.keys(schemas) as MessageType[];
+  const removers = types.map((type) =>
+    messaging.onMessage(type, (message) => answer(handlers, ctx, type, message.data, message.sender)),
+  );
+  return () => {
+    for (const remove of removers) remove();
+  };
+}

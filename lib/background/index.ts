@@ -1,0 +1,120 @@
+/**
+ * The background service worker: it owns the API client and the token, keeps the badge true,
+ * registers the profile content script, and answers every other context.
+ */
+import { browser } from 'wxt/browser';
+import { clearInboxCache } from '../inbox-cache';
+import { getSettings, normalizeSettings, settingsItem } from '../settings';
+import { syncProfileScript } from './content-script';
+import { registerHandlers } from './handlers';
+import { createNotifier } from './notifier';
+import { createPoller, POLL_ALARM } from './poller';
+import { applyPreset, buildPreset, type Preset } from './preset';
+import { createSession } from './session';
+
+export interface BackgroundOptions {
+  fetch?: typeof fetch;
+  now?: () => number;
+  random?: () => number;
+  isOnline?: () => boolean;
+  preset?: Preset;
+}
+
+/** Content scripts must never read the token: Chrome can keep storage.local to trusted contexts. */
+function restrictStorageToTrustedContexts() {
+  const local = browser.storage.local as { setAccessLevel?: (o: { accessLevel: string }) => Promise<void> };
+  try {
+    void local.setAccessLevel?.({ accessLevel: 'TRUSTED_CONTEXTS' }).catch(() => undefined);
+  } catch {
+    // Firefox has no access levels; there the content script simply never asks for the token.
+  }
+}
+
+export function startBackground(options: BackgroundOptions = {}) {
+  const session = createSession({ fetch: options.fetch });
+  const notifier = createNotifier(async () => (await session.client()).client);
+  const poller = createPoller({
+    session,
+    now: options.now,
+    random: options.random,
+    isOnline: options.isOnline,
+    onCount: (previous, count, settings) => notifier.onCount(previous, count, settings).catch(() => undefined),
+  });
+  const extension = { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') };
+  const cleanups: (() => void)[] = [];
+  const listen = <A extends unknown[]>(
+    event: { addListener(l: (...a: A) => void): void; removeListener(l: (...a: A) => void): void } | undefined,
+    listener: (...a: A) => void,
+  ) => {
+    if (!event) return;
+    event.addListener(listener);
+    cleanups.push(() => event.removeListener(listener));
+  };
+
+  cleanups.push(registerHandlers({ session, poller, notifier, extension, fetch: options.fetch }));
+
+  async function refresh() {
+    await syncProfileScript(await getSettings()).catch(() => undefined);
+    return poller.poll();
+  }
+
+  listen(browser.alarms.onAlarm, (alarm) => {
+    if (alarm.name === POLL_ALARM) void poller.poll();
+  });
+  listen(browser.runtime.onInstalled, ({ reason }) => {
+    void (async () => {
+      if (reason === 'install') {
+        const signedIn = await applyPreset(options.preset ?? buildPreset, session);
+        if (!signedIn) await browser.runtime.openOptionsPage();
+      }
+      await refresh();
+    })();
+  });
+  listen(browser.runtime.onStartup, () => void refresh());
+  // The notifications API exists only once its optional permission is granted.
+  let clicksHeard = false;
+  const hearNotificationClicks = () => {
+    if (clicksHeard || !browser.notifications) return;
+    clicksHeard = true;
+    listen(browser.notifications.onClicked, (id) => void notifier.onClicked(id));
+  };
+  hearNotificationClicks();
+  listen(browser.permissions?.onAdded, () => {
+    hearNotificationClicks();
+    void refresh();
+  });
+  listen(browser.permissions?.onRemoved, () => void refresh());
+  cleanups.push(
+    settingsItem.watch((next, previous) => {
+      const before = normalizeSettings(previous);
+      const after = normalizeSettings(next);
+      void (async () => {
+        if (new URL(before.apiBaseUrl).origin !== new URL(after.apiBaseUrl).origin) {
+          await Promise.all([poller.reset(), clearInboxCache(), notifier.reset()]);
+        }
+        await refresh();
+      })();
+    }),
+  );
+  const onConnectivity = () => void poller.poll();
+  globalThis.addEventListener?.('online', onConnectivity);
+  globalThis.addEventListener?.('offline', onConnectivity);
+  cleanups.push(() => {
+    globalThis.removeEventListener?.('online', onConnectivity);
+    globalThis.removeEventListener?.('offline', onConnectivity);
+  });
+
+  restrictStorageToTrustedContexts();
+
+  // A worker woken for any reason makes sure a check is scheduled.
+  void browser.alarms.get(POLL_ALARM).then((alarm) => (alarm ? undefined : poller.poll()));
+
+  return {
+    session,
+    poller,
+    notifier,
+    stop() {
+      for (const cleanup of cleanups.splice(0)) cleanup();
+    },
+  };
+}

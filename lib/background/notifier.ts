@@ -1,0 +1,110 @@
+/**
+ * Desktop notifications, when the person turned them on: one system notification when new
+ * unread notifications arrive, grouped when there are several; clicking it opens the page.
+ */
+import { browser } from 'wxt/browser';
+import { storage } from 'wxt/utils/storage';
+import type { Client, Notification } from '../api';
+import { t, tn } from '../i18n';
+import { isOpenableUrl } from '../links';
+import type { Settings } from '../settings';
+
+const MAX_LISTED = 5;
+const NEWEST_PAGE = 20;
+
+interface Marker {
+  createdAt: string;
+  id: string;
+}
+
+interface NotifierState {
+  /** The newest unread notification already announced (or already there when announcing began). */
+  newest: Marker | null;
+  /** What each shown system notification opens when clicked. */
+  shown: Record<string, { url: string | null; ids: string[] }>;
+}
+
+export const notifierStateItem = storage.defineItem<NotifierState>('local:desktopNotifications', {
+  fallback: { newest: null, shown: {} },
+  version: 1,
+});
+
+const isNewer = (item: Marker, than: Marker | null) =>
+  than === null || item.createdAt > than.createdAt || (item.createdAt === than.createdAt && item.id > than.id);
+
+async function allowed(): Promise<boolean> {
+  return browser.permissions.contains({ permissions: ['notifications'] });
+}
+
+export interface Notifier {
+  /** Called after each successful count check. */
+  onCount(previous: number | null, count: number, settings: Settings): Promise<void>;
+  /** A click on a system notification: opens its page and marks it read. */
+  onClicked(notificationId: string): Promise<void>;
+  reset(): Promise<void>;
+}
+
+export function createNotifier(getClient: () => Promise<Client>): Notifier {
+  async function announce(items: Notification[], state: NotifierState): Promise<void> {
+    const [first] = items;
+    if (!first) return;
+    const id = `inbox-${first.id}`;
+    const single = items.length === 1;
+    await browser.notifications.create(id, {
+      type: 'basic',
+      iconUrl: browser.runtime.getURL('/icon/128.png'),
+      title: single ? (first.actor?.displayName ?? t('extName')) : tn('notify_new', items.length),
+      message: single
+        ? first.text
+        : items
+            .slice(0, MAX_LISTED)
+            .map((item) => item.text)
+            .join('\n'),
+    });
+    const shown = { ...state.shown, [id]: { url: single ? first.url : null, ids: single ? [first.id] : [] } };
+    await notifierStateItem.setValue({ newest: state.newest, shown });
+  }
+
+  return {
+    async onCount(previous, count, settings) {
+      if (!settings.desktopNotifications || count === 0 || !(await allowed())) return;
+      const state = await notifierStateItem.getValue();
+      if (previous !== null && count <= previous && state.newest !== null) return;
+      const client = await getClient();
+      const { data } = await client.inbox.fetch({ unreadOnly: true, limit: NEWEST_PAGE });
+      const [newest] = data;
+      if (!newest) return;
+      const fresh = state.newest === null ? [] : data.filter((item) => isNewer(item, state.newest));
+      const next = {
+        ...state,
+        newest: isNewer(newest, state.newest) ? { createdAt: newest.createdAt, id: newest.id } : state.newest,
+      };
+      await notifierStateItem.setValue(next);
+      await announce(fresh, next);
+    },
+
+    async onClicked(notificationId) {
+      const state = await notifierStateItem.getValue();
+      const target = state.shown[notificationId];
+      await browser.notifications.clear(notificationId);
+      const { [notificationId]: _, ...rest } = state.shown;
+      await notifierStateItem.setValue({ ...state, shown: rest });
+      if (!target) return;
+      if (target.url && isOpenableUrl(target.url)) {
+        await browser.tabs.create({ url: target.url });
+        if (target.ids.length) await (await getClient()).inbox.markRead(target.ids);
+      } else {
+        // Several at once, or nothing to open: show the inbox instead where the browser allows it.
+        try {
+          await browser.action.openPopup?.();
+        } catch {
+          // Older browsers open the popup only from the toolbar button.
+        }
+      }
+    },
+
+    async reset() {
+      await notifierStateItem.removeValue();
+    },
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * Keeps the unread count current: one alarm, a conditional request per check, and a schedule
+ * that respects the person's interval, the service's hint, failures and Retry-After. No
+ * request is made while signed out, offline, or without permission for the API's origin.
+ */
+import { browser } from 'wxt/browser';
+import { storage } from 'wxt/utils/storage';
+import {
+  type ApiError,
+  InvalidResponseError,
+  NetworkError,
+  RateLimitedError,
+  reviveError,
+  ServerError,
+  TimeoutError,
+  UnauthenticatedError,
+} from '../api';
+import type { ConnectionStatus, StatusKind } from '../messaging';
+import { nextPollDelay, regularInterval } from '../poll-schedule';
+import type { Settings } from '../settings';
+import { SIGNED_OUT } from '../status';
+import { hasApiPermission } from './permissions';
+import type { Session } from './session';
+import { getStatus, setStatus } from './status';
+
+export const POLL_ALARM = 'poll-unread-count';
+
+interface PollState {
+  /** The ETag of the last count answer, sent back as If-None-Match. */
+  etag: string | null;
+  /** Failed checks in a row. */
+  failures: number;
+  /** The service's last X-Poll-Interval, in seconds. */
+  hint: number | null;
+}
+
+const FRESH: PollState = { etag: null, failures: 0, hint: null };
+
+export const pollStateItem = storage.defineItem<PollState>('local:pollState', { fallback: FRESH, version: 1 });
+
+export interface PollerOptions {
+  session: Session;
+  now?: () => number;
+  random?: () => number;
+  isOnline?: () => boolean;
+  /** Told of every successful check, with the count before and after. */
+  onCount?: (previous: number | null, count: number, settings: Settings) => void | Promise<void>;
+}
+
+/** The state a failed check leaves the badge in. */
+export function statusKindFor(error: ApiError, online: boolean): StatusKind {
+  if (error instanceof UnauthenticatedError) return 'unauthorized';
+  if (error instanceof RateLimitedError) return 'rateLimited';
+  if (error instanceof NetworkError || error instanceof TimeoutError) return online ? 'unreachable' : 'offline';
+  if (error instanceof ServerError) return 'unreachable';
+  if (error instanceof InvalidResponseError || error.status >= 400) return 'notThisService';
+  return 'unreachable';
+}
+
+export function createPoller(options: PollerOptions) {
+  const now = options.now ?? Date.now;
+  const isOnline = options.isOnline ?? (() => globalThis.navigator?.onLine !== false);
+  let inFlight: Promise<ConnectionStatus> | null = null;
+  let followUp: Promise<ConnectionStatus> | null = null;
+
+  async function schedule(delay: number | null): Promise<number | null> {
+    if (delay === null) {
+      await browser.alarms.clear(POLL_ALARM);
+      return null;
+    }
+    const when = now() + delay;
+    await browser.alarms.create(POLL_ALARM, { when });
+    return when;
+  }
+
+  async function check(): Promise<ConnectionStatus> {
+    const { client, settings } = await options.session.client();
+    const previous = await getStatus();
+    const state = await pollStateItem.getValue();
+    const interval = regularInterval({ intervalSeconds: settings.pollIntervalSeconds, hintSeconds: state.hint }) * 1000;
+    const since = { count: previous.count, checkedAt: previous.checkedAt };
+
+    if (!(await options.session.token(settings))) {
+      await schedule(null);
+      await pollStateItem.setValue(FRESH);
+      return setStatus(SIGNED_OUT);
+    }
+    if (!isOnline()) {
+      // The browser says when it is back online; the alarm is a fallback in case it does not.
+      const nextCheckAt = await schedule(interval);
+      return setStatus({ kind: 'offline', ...since, nextCheckAt, detail: null });
+    }
+    if (!(await hasApiPermission(settings))) {
+      await schedule(null);
+      return setStatus({ kind: 'noPermission', ...since, nextCheckAt: null, detail: null });
+    }
+
+    try {
+      // Without a known count a 304 would say nothing, so only ask conditionally when there is one.
+      const answer = await client.inbox.checkCount(previous.count === null ? null : state.etag);
+      const count = answer.changed ? answer.count : (previous.count ?? 0);
+      const next: PollState = { etag: answer.etag, failures: 0, hint: answer.pollInterval };
+      const delay = nextPollDelay({
+        intervalSeconds: settings.pollIntervalSeconds,
+        hintSeconds: next.hint,
+        failures: 0,
+      });
+      await pollStateItem.setValue(next);
+      const nextCheckAt = await schedule(delay);
+      const status = await setStatus({ kind: 'ok', count, checkedAt: now(), nextCheckAt, detail: null });
+      await options.onCount?.(previous.count, count, settings);
+      return status;
+    } catch (caught) {
+      const error = reviveError(caught);
+      const failures = state.failures + 1;
+      const retryAfterSeconds = 'retryAfter' in error ? (error.retryAfter as number | undefined) : undefined;
+      const delay = nextPollDelay({
+        intervalSeconds: settings.pollIntervalSeconds,
+        hintSeconds: state.hint,
+        failures,
+        retryAfterSeconds,
+        random: options.random,
+      });
+      await pollStateItem.setValue({ ...state, failures });
+      const nextCheckAt = await schedule(delay);
+      return setStatus({ kind: statusKindFor(error, isOnline()), ...since, nextCheckAt, detail: error.detail || null });
+    }
+  }
+
+  return {
+    /**
+     * Checks the unread count now. A check already running may have read the settings or token
+     * before a change this caller made, so calls made meanwhile share one check after it.
+     */
+    poll(): Promise<ConnectionStatus> {
+      if (!inFlight) {
+        inFlight = check().finally(() => {
+          inFlight = null;
+        });
+        return inFlight;
+      }
+      followUp ??= inFlight
+        .catch(() => undefined)
+        .then(() => {
+          followUp = null;
+          return this.poll();
+        });
+      return followUp;
+    },
+    /** Forgets the ETag and failures, as when the account or the address changes. */
+    async reset(): Promise<void> {
+      await pollStateItem.setValue(FRESH);
+    },
+  };
+}
+
+export type Poller = ReturnType<typeof createPoller>;

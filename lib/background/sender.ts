@@ -1,0 +1,44 @@
+/**
+ * Who sent a message. Extension pages (popup, options) may ask anything; the profile content
+ * script only profile operations, and only from the top frame of a page on the configured site.
+ * Anything else — another extension, a web page, a content script on another origin — is refused.
+ */
+import { MESSAGE_SCOPE, type MessageType } from '../messaging';
+import { isSiteUrl } from '../profile-url';
+import type { Settings } from '../settings';
+
+export interface Sender {
+  id?: string;
+  url?: string;
+  origin?: string;
+  tab?: { id?: number; url?: string };
+  frameId?: number;
+}
+
+export interface Extension {
+  id: string;
+  /** The extension's own origin with a trailing slash, as runtime.getURL('/') gives it. */
+  baseUrl: string;
+}
+
+export type SenderKind = 'extension' | 'profile' | null;
+
+export function senderKind(sender: Sender, extension: Extension, settings: Pick<Settings, 'siteOrigin'>): SenderKind {
+  if (sender.id !== extension.id || typeof sender.url !== 'string') return null;
+  if (sender.url.startsWith(extension.baseUrl)) {
+    // An extension page: the popup (no tab) or the options page in a tab of its own. One framed
+    // inside a web page would show that page's URL on its tab, and is refused.
+    const tabUrl = sender.tab?.url;
+    return tabUrl === undefined || tabUrl.startsWith(extension.baseUrl) ? 'extension' : null;
+  }
+  if (sender.tab !== undefined && sender.frameId === 0 && isSiteUrl(sender.url, settings)) {
+    if (sender.origin !== undefined && !isSiteUrl(sender.origin, settings)) return null;
+    return 'profile';
+  }
+  return null;
+}
+
+export function mayAsk(type: MessageType, kind: SenderKind): boolean {
+  if (kind === 'extension') return true;
+  return kind === 'profile' && MESSAGE_SCOPE[type] === 'profile';
+}

@@ -1,0 +1,44 @@
+/**
+ * When the next check of the unread count is due. The service's `X-Poll-Interval` is a floor
+ * the person's interval cannot go under; failures back off exponentially, with jitter so that
+ * many browsers do not come back at the same moment, up to a ceiling; a `Retry-After` is
+ * always honoured.
+ */
+
+/** No backoff waits longer than this, unless the regular interval itself is longer. */
+export const BACKOFF_CEILING_SECONDS = 10 * 60;
+
+export interface ScheduleInput {
+  /** The person's poll interval in seconds. */
+  intervalSeconds: number;
+  /** The service's least interval (`X-Poll-Interval`), if it gave one. */
+  hintSeconds: number | null;
+  /** Failed checks in a row. */
+  failures: number;
+  /** The service's `Retry-After`, if the last answer carried one. */
+  retryAfterSeconds?: number | null;
+  /** A number in [0, 1); Math.random by default. */
+  random?: () => number;
+}
+
+export function regularInterval({
+  intervalSeconds,
+  hintSeconds,
+}: Pick<ScheduleInput, 'intervalSeconds' | 'hintSeconds'>) {
+  return Math.max(intervalSeconds, hintSeconds ?? 0);
+}
+
+/** Milliseconds until the next check. */
+export function nextPollDelay(input: ScheduleInput): number {
+  const base = regularInterval(input);
+  let seconds = base;
+  if (input.failures > 0) {
+    const ceiling = Math.max(base, BACKOFF_CEILING_SECONDS);
+    const backoff = Math.min(ceiling, base * 2 ** Math.min(input.failures, 20));
+    // Equal jitter: never sooner than half the backoff, which is never sooner than the regular interval.
+    const random = input.random ?? Math.random;
+    seconds = Math.max(base, backoff / 2 + (random() * backoff) / 2);
+  }
+  if (input.retryAfterSeconds) seconds = Math.max(seconds, input.retryAfterSeconds);
+  return Math.round(seconds * 1000);
+}

@@ -1,0 +1,36 @@
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { reviveError } from '../../lib/api';
+import type { Sender } from '../../lib/background/sender';
+import type { MessageReturn, MessageType } from '../../lib/messaging';
+
+export const EXTENSION_ID = fakeBrowser.runtime.id;
+export const popupSender: Sender = { id: EXTENSION_ID, url: `chrome-extension://${EXTENSION_ID}/popup.html` };
+export const optionsSender: Sender = {
+  id: EXTENSION_ID,
+  url: `chrome-extension://${EXTENSION_ID}/options.html`,
+  tab: { id: 3, url: `chrome-extension://${EXTENSION_ID}/options.html` },
+};
+export const profileTabSender = (url = 'http://127.0.0.1:8787/@bob'): Sender => ({
+  id: EXTENSION_ID,
+  url,
+  origin: new URL(url).origin,
+  tab: { id: 7, url },
+  frameId: 0,
+});
+
+/**
+ * Delivers a message to the background's listeners exactly as the browser would, from the given
+ * sender, and returns what the background answered: its value, or its error revived.
+ */
+export async function deliver<T extends MessageType>(
+  type: T,
+  data: unknown,
+  sender: Sender,
+): Promise<{ value?: MessageReturn<T>; error?: ReturnType<typeof reviveError>; raw: unknown }> {
+  const raw = await new Promise<unknown>((resolve) => {
+    const message = { id: 1, type, data, timestamp: Date.now() };
+    void fakeBrowser.runtime.onMessage.trigger(message, sender as never, resolve);
+  });
+  const { res, err } = raw as { res?: MessageReturn<T>; err?: unknown };
+  return err === undefined ? { value: res, raw } : { error: reviveError(err), raw };
+}

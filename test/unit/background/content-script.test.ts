@@ -1,0 +1,41 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { syncProfileScript } from '../../../lib/background/content-script';
+import { DEFAULT_SETTINGS } from '../../../lib/settings';
+import { grant } from '../../support/background';
+
+const registered = () => fakeBrowser.scripting.getRegisteredContentScripts();
+
+describe('profile content script registration', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  it('registers nothing without the site’s host permission', async () => {
+    expect(await syncProfileScript(DEFAULT_SETTINGS)).toBe('unchanged');
+    expect(await registered()).toEqual([]);
+  });
+
+  it('registers the script for the site once permission is granted', async () => {
+    await grant(DEFAULT_SETTINGS.siteOrigin);
+    expect(await syncProfileScript(DEFAULT_SETTINGS)).toBe('registered');
+    expect(await registered()).toEqual([
+      expect.objectContaining({ id: 'profile', matches: ['http://127.0.0.1/*'], js: ['content-scripts/profile.js'] }),
+    ]);
+    expect(await syncProfileScript(DEFAULT_SETTINGS)).toBe('unchanged');
+  });
+
+  it('follows the site when the settings change', async () => {
+    const moved = { ...DEFAULT_SETTINGS, siteOrigin: 'https://example.social' };
+    await grant(DEFAULT_SETTINGS.siteOrigin, moved.siteOrigin);
+    await syncProfileScript(DEFAULT_SETTINGS);
+    expect(await syncProfileScript(moved)).toBe('updated');
+    expect((await registered())[0]?.matches).toEqual(['https://example.social/*']);
+  });
+
+  it('removes the script when the permission is taken back', async () => {
+    await grant(DEFAULT_SETTINGS.siteOrigin);
+    await syncProfileScript(DEFAULT_SETTINGS);
+    await fakeBrowser.permissions.remove({ origins: ['http://127.0.0.1/*'] });
+    expect(await syncProfileScript(DEFAULT_SETTINGS)).toBe('removed');
+    expect(await registered()).toEqual([]);
+  });
+});

@@ -1,0 +1,198 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { AlreadyFollowingError, type Notification, UnauthenticatedError } from '../../../lib/api';
+import { registerHandlers } from '../../../lib/background/handlers';
+import { createNotifier } from '../../../lib/background/notifier';
+import { createPoller } from '../../../lib/background/poller';
+import { createSession } from '../../../lib/background/session';
+import { readCachedFirstPage } from '../../../lib/inbox-cache';
+import { messaging } from '../../../lib/messaging';
+import { tokenItem } from '../../../lib/settings';
+import { signedIn } from '../../support/background';
+import { deliver, EXTENSION_ID, optionsSender, popupSender, profileTabSender } from '../../support/messages';
+import { json, noContent, problem, recordingFetch } from '../../support/recording-fetch';
+
+const TOKEN = 'very-secret-token-123';
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const notification = (n: number): Notification => ({
+  id: id(n),
+  read: false,
+  type: 'mention',
+  createdAt: '2026-11-21T09:00:00.000Z',
+  actor: { username: 'bob', displayName: 'Bob' },
+  text: 'Bob mentioned you',
+  url: 'http://127.0.0.1:8787/@bob',
+});
+const profile = {
+  username: 'bob',
+  displayName: 'Bob',
+  bio: '',
+  avatarUrl: null,
+  followersCount: 1,
+  followingCount: 2,
+  createdAt: '2026-01-02T03:04:05.000Z',
+  following: false,
+  followedBy: false,
+  self: false,
+};
+
+function start(...replies: Parameters<typeof recordingFetch>) {
+  const wire = recordingFetch(...replies);
+  const session = createSession({ fetch: wire.fetch, retries: 0 });
+  const poller = createPoller({ session, isOnline: () => true });
+  const notifier = createNotifier(async () => (await session.client()).client);
+  const extension = { id: EXTENSION_ID, baseUrl: fakeBrowser.runtime.getURL('/') };
+  registerHandlers({ session, poller, notifier, extension, fetch: wire.fetch });
+  return wire;
+}
+
+describe('background messages', () => {
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    messaging.removeAllListeners();
+    await signedIn(TOKEN);
+  });
+
+  it('gives the popup a page of the inbox and keeps the first page for the next opening', async () => {
+    const page = { data: [notification(1)], cursor: 'next' };
+    const wire = start(json(page));
+    const { value } = await deliver('inbox.fetch', { cursor: null, unreadOnly: true }, popupSender);
+    expect(value).toEqual(page);
+    expect(wire.requests[0]?.url.searchParams.get('limit')).toBe('25');
+    expect((await readCachedFirstPage(true))?.page).toEqual(page);
+    expect(await readCachedFirstPage(false)).toBeNull();
+  });
+
+  it('lets a content script on a profile page use profile operations', async () => {
+    const wire = start(json(profile), noContent());
+    expect((await deliver('profile.get', 'bob', profileTabSender())).value).toEqual(profile);
+    expect((await deliver('profile.follow', 'bob', profileTabSender())).error).toBeUndefined();
+    expect(wire.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual([
+      'GET /api/user/bob',
+      'POST /api/user/bob/follow',
+    ]);
+  });
+
+  it.each([
+    'inbox.fetch',
+    'inbox.markRead',
+    'inbox.delete',
+    'status.get',
+    'connection.test',
+    'auth.signIn',
+    'auth.signOut',
+  ] as const)('refuses %s from a content script', async (type) => {
+    const wire = start();
+    const { error } = await deliver(
+      type,
+      { cursor: null, unreadOnly: false, ids: 'all', token: 'x', apiBaseUrl: 'http://evil.test/' },
+      profileTabSender(),
+    );
+    expect(error).toMatchObject({ status: 403, code: 'forbidden' });
+    expect(wire.requests).toHaveLength(0);
+    expect((await tokenItem.getValue())?.token).toBe(TOKEN);
+  });
+
+  it.each([
+    ['a page on another origin', profileTabSender('https://evil.test/@bob')],
+    ['the same host on another port', profileTabSender('http://127.0.0.1:9999/@bob')],
+    ['a frame inside a site page', { ...profileTabSender(), frameId: 2 }],
+    ['another extension', { ...popupSender, id: 'someone-else' }],
+    ['a sender without a URL', { id: EXTENSION_ID }],
+    ['an extension page framed in a web page', { ...popupSender, tab: { id: 1, url: 'https://evil.test/' } }],
+    ['a site page claiming another origin', { ...profileTabSender(), origin: 'https://evil.test' }],
+  ])('refuses %s', async (_, sender) => {
+    const wire = start();
+    const { error } = await deliver('profile.follow', 'bob', sender);
+    expect(error).toMatchObject({ code: 'forbidden' });
+    expect(wire.requests).toHaveLength(0);
+  });
+
+  it('lets the options page in a tab of its own do everything', async () => {
+    start(json({ count: 2 }, { headers: { etag: '"2"' } }));
+    const { value } = await deliver('status.refresh', undefined, optionsSender);
+    expect(value).toMatchObject({ kind: 'ok', count: 2 });
+  });
+
+  it.each([
+    ['profile.follow', { username: 'bob' }],
+    ['profile.report', { username: 'bob', reason: 'rude', comment: '' }],
+    ['inbox.fetch', { cursor: 5, unreadOnly: false }],
+    ['inbox.markRead', { ids: 'ALL' }],
+    ['auth.signIn', { token: '   ' }],
+  ] as const)('refuses a malformed %s message before any request', async (type, data) => {
+    const wire = start();
+    const { error } = await deliver(type, data, popupSender);
+    expect(error).toMatchObject({ status: 0, code: 'invalid_message' });
+    expect(wire.requests).toHaveLength(0);
+  });
+
+  it('hands typed errors across, so the caller can tell already_following from a failure', async () => {
+    start(problem(400, 'already_following'));
+    const { error } = await deliver('profile.follow', 'bob', profileTabSender());
+    expect(error).toBeInstanceOf(AlreadyFollowingError);
+  });
+
+  it('refuses inbox operations when signed out without sending anything', async () => {
+    await tokenItem.removeValue();
+    const wire = start();
+    const { error } = await deliver('inbox.fetch', { cursor: null, unreadOnly: false }, popupSender);
+    expect(error).toBeInstanceOf(UnauthenticatedError);
+    expect(wire.requests).toHaveLength(0);
+  });
+
+  it('tells a content script whether the person is signed in, and nothing more', async () => {
+    start();
+    const { value, raw } = await deliver('profile.config', undefined, profileTabSender());
+    expect(value).toEqual({
+      signedIn: true,
+      siteOrigin: 'http://127.0.0.1:8787',
+      profilePath: '/@:username',
+      profileAnchor: '[data-profile-actions]',
+    });
+    expect(JSON.stringify(raw)).not.toContain(TOKEN);
+  });
+
+  it('never lets the token out in an answer or an error', async () => {
+    const slow = (request: Request) =>
+      new Promise<Response>((_, reject) =>
+        request.signal.addEventListener('abort', () => reject(request.signal.reason)),
+      );
+    start(
+      json({ data: [notification(1)], cursor: null }),
+      problem(401, 'unauthenticated'),
+      () => Promise.reject(new TypeError(`connect failed with ${TOKEN}`)),
+      new Response('{"count":', { headers: { 'content-type': 'application/json' } }),
+      json({ count: 1 }),
+      slow,
+    );
+    const answers = [
+      await deliver('inbox.fetch', { cursor: null, unreadOnly: false }, popupSender),
+      await deliver('profile.follow', 'bob', profileTabSender()),
+      await deliver('profile.get', 'bob', profileTabSender()),
+      await deliver('profile.get', 'bob', profileTabSender()),
+      await deliver('status.get', undefined, popupSender),
+      await deliver('profile.config', undefined, profileTabSender()),
+    ];
+    for (const { raw } of answers) expect(JSON.stringify(raw)).not.toContain(TOKEN);
+  });
+
+  it('signs in by storing the token for the current API address only, and signs out by forgetting it', async () => {
+    await tokenItem.removeValue();
+    start(json({ count: 4 }, { headers: { etag: '"4"' } }));
+    const signedInStatus = await deliver('auth.signIn', { token: '  new-token  ' }, optionsSender);
+    expect(signedInStatus.value).toMatchObject({ kind: 'ok', count: 4 });
+    expect(await tokenItem.getValue()).toEqual({ token: 'new-token', apiOrigin: 'http://127.0.0.1:8787' });
+    const signedOutStatus = await deliver('auth.signOut', undefined, optionsSender);
+    expect(signedOutStatus.value).toMatchObject({ kind: 'signedOut' });
+    expect(await tokenItem.getValue()).toBeNull();
+    expect(await readCachedFirstPage(false)).toBeNull();
+  });
+
+  it('opens the options page for a content script that offers it', async () => {
+    start();
+    await deliver('options.open', undefined, profileTabSender());
+    const tabs = await fakeBrowser.tabs.query({});
+    expect(tabs.map((tab) => tab.url)).toContain(fakeBrowser.runtime.getURL('/options.html'));
+  });
+});

@@ -1,0 +1,75 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { BADGE_LOOKS, badgeFor, countText, renderBadge } from '../../lib/badge';
+import type { ConnectionStatus, StatusKind } from '../../lib/messaging';
+
+const status = (kind: StatusKind, count: number | null = null, checkedAt: number | null = null): ConnectionStatus => ({
+  kind,
+  count,
+  checkedAt,
+  nextCheckAt: null,
+  detail: null,
+});
+
+describe('countText', () => {
+  it.each([
+    [0, ''],
+    [1, '1'],
+    [99, '99'],
+    [100, '99+'],
+    [12345, '99+'],
+  ])('shows %i as %j', (count, text) => {
+    expect(countText(count)).toBe(text);
+  });
+});
+
+describe('badgeFor', () => {
+  it('shows the unread count and says it in words with the time it was checked', () => {
+    const badge = badgeFor(status('ok', 3, Date.parse('2026-11-21T09:41:00')));
+    expect(badge.text).toBe('3');
+    expect(badge.title).toContain('3 unread notifications');
+    expect(badge.title).toMatch(/Checked at 9:41/);
+  });
+
+  it('is blank at zero and says there is nothing unread', () => {
+    const badge = badgeFor(status('ok', 0, Date.now()));
+    expect(badge.text).toBe('');
+    expect(badge.title).toContain('No unread notifications');
+  });
+
+  it('uses the singular for one', () => {
+    expect(badgeFor(status('ok', 1, Date.now())).title).toContain('1 unread notification\n');
+  });
+
+  it.each(Object.keys(BADGE_LOOKS) as Exclude<StatusKind, 'ok'>[])('has a look and words for %s', (kind) => {
+    const badge = badgeFor(status(kind));
+    expect(badge.text).toBe(BADGE_LOOKS[kind].text);
+    expect(badge.color).toMatch(/^#[0-9a-f]{6}$/);
+    expect(badge.title.split('\n')[1]).not.toMatch(/^badge_/);
+  });
+
+  it('tells every problem state apart from the count states', () => {
+    const looks = Object.entries(BADGE_LOOKS).filter(([kind]) => kind !== 'signedOut');
+    for (const [, look] of looks) expect(look.text).not.toMatch(/^\d*$/);
+  });
+
+  it('keeps the last known count in the tooltip of a problem state', () => {
+    const badge = badgeFor(status('unreachable', 7, Date.parse('2026-11-21T09:41:00')));
+    expect(badge.title).toContain('cannot be reached');
+    expect(badge.title).toContain('Last known: 7 unread');
+    expect(badge.title).toMatch(/Checked at 9:41/);
+  });
+});
+
+describe('renderBadge', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  it('sets text, colour and tooltip on the toolbar button', async () => {
+    await renderBadge(status('ok', 120, Date.now()));
+    expect(await fakeBrowser.action.getBadgeText({})).toBe('99+');
+    expect(await fakeBrowser.action.getTitle({})).toContain('120 unread notifications');
+    await renderBadge(status('signedOut'));
+    expect(await fakeBrowser.action.getBadgeText({})).toBe('');
+    expect(await fakeBrowser.action.getTitle({})).toContain('Signed out');
+  });
+});

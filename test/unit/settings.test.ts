@@ -1,0 +1,60 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { DEFAULT_SETTINGS, getSettings, normalizeSettings, updateSettings, validateSettings } from '../../lib/settings';
+
+describe('settings', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  it('has the reference service’s addresses and a 60 s interval by default', async () => {
+    expect(await getSettings()).toEqual(DEFAULT_SETTINGS);
+    expect(DEFAULT_SETTINGS).toMatchObject({
+      apiBaseUrl: 'http://127.0.0.1:8787/api',
+      profilePath: '/@:username',
+      pollIntervalSeconds: 60,
+      desktopNotifications: false,
+    });
+  });
+
+  it('lives in storage.local, never in sync storage', async () => {
+    await updateSettings({ pollIntervalSeconds: 90 });
+    expect(await fakeBrowser.storage.local.get('settings')).toMatchObject({ settings: { pollIntervalSeconds: 90 } });
+    expect(await fakeBrowser.storage.sync.get(null)).toEqual({});
+  });
+
+  it('upgrades a stored value from an older version: missing fields take defaults, damaged ones are repaired', async () => {
+    await fakeBrowser.storage.local.set({
+      settings: { apiBaseUrl: 'https://example.social/api', pollIntervalSeconds: 5, profilePath: 42, extra: 'x' },
+    });
+    expect(await getSettings()).toEqual({
+      ...DEFAULT_SETTINGS,
+      apiBaseUrl: 'https://example.social/api',
+    });
+  });
+
+  it('reads garbage as the defaults', () => {
+    expect(normalizeSettings('nonsense')).toEqual(DEFAULT_SETTINGS);
+    expect(normalizeSettings(null)).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it.each([
+    ['apiBaseUrl', 'example.social/api'],
+    ['apiBaseUrl', 'javascript:alert(1)'],
+    ['apiBaseUrl', 'https://x.test/api?token=1'],
+    ['siteOrigin', 'https://example.social/people'],
+    ['profilePath', '@:username'],
+    ['profilePath', '/users/'],
+    ['profileAnchor', '  '],
+    ['pollIntervalSeconds', 29],
+    ['pollIntervalSeconds', 45.5],
+  ] as const)('refuses %s = %j with words a person can act on', async (key, value) => {
+    const errors = validateSettings({ ...DEFAULT_SETTINGS, [key]: value });
+    expect(Object.keys(errors)).toEqual([key]);
+    await expect(updateSettings({ [key]: value })).rejects.toThrow(errors[key]);
+    expect(await getSettings()).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('accepts an origin with a trailing slash and stores it without', async () => {
+    await updateSettings({ siteOrigin: 'https://example.social/' });
+    expect((await getSettings()).siteOrigin).toBe('https://example.social');
+  });
+});
