@@ -55,6 +55,7 @@ export type ConnectionProblem =
   | 'permissionDenied'
   | 'unreachable'
   | 'timeout'
+  | 'noToken'
   | 'unauthorized'
   | 'notThisService';
 

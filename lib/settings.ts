@@ -5,6 +5,7 @@
  * API origin it was issued for, and only the background reads it.
  */
 import { storage } from 'wxt/utils/storage';
+import { type MessageKey, t } from './i18n';
 
 export interface Settings {
   /** The API base URL, for example `https://example.social/api`. */
@@ -35,7 +36,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   unreadOnly: false,
 });
 
-export type SettingsErrors = Partial<Record<keyof Settings, string>>;
+/** For each invalid setting, the catalogue key of words a person can act on. */
+export type SettingsErrors = Partial<Record<keyof Settings, MessageKey>>;
 
 function httpUrl(value: string): URL | null {
   try {
@@ -46,27 +48,28 @@ function httpUrl(value: string): URL | null {
   }
 }
 
-/** Why each invalid setting is invalid, in words a person can act on; empty when all are valid. */
+/** Why each invalid setting is invalid; empty when all are valid. */
 export function validateSettings(settings: Settings): SettingsErrors {
   const errors: SettingsErrors = {};
   const api = httpUrl(settings.apiBaseUrl);
-  if (!api) errors.apiBaseUrl = 'Enter an address that starts with http:// or https://.';
-  else if (api.search || api.hash || api.username || api.password) {
-    errors.apiBaseUrl = 'The address cannot contain a query, a fragment or a password.';
-  }
+  if (!api) errors.apiBaseUrl = 'settings_errorScheme';
+  else if (api.search || api.hash || api.username || api.password) errors.apiBaseUrl = 'settings_errorApiParts';
   const site = httpUrl(settings.siteOrigin);
-  if (!site) errors.siteOrigin = 'Enter an address that starts with http:// or https://.';
-  else if (site.origin !== settings.siteOrigin.replace(/\/$/, '')) {
-    errors.siteOrigin = 'Enter only the origin, such as https://example.social, without a path.';
-  }
+  if (!site) errors.siteOrigin = 'settings_errorScheme';
+  else if (site.origin !== settings.siteOrigin.replace(/\/$/, '')) errors.siteOrigin = 'settings_errorSitePath';
   if (!settings.profilePath.startsWith('/') || (settings.profilePath.match(/:username/g) ?? []).length !== 1) {
-    errors.profilePath = 'The path starts with / and contains :username exactly once, like /@:username.';
+    errors.profilePath = 'settings_errorProfilePath';
   }
-  if (!settings.profileAnchor.trim()) errors.profileAnchor = 'Enter a CSS selector, like [data-profile-actions].';
+  if (!settings.profileAnchor.trim()) errors.profileAnchor = 'settings_errorProfileAnchor';
   if (!Number.isInteger(settings.pollIntervalSeconds) || settings.pollIntervalSeconds < MIN_POLL_INTERVAL_SECONDS) {
-    errors.pollIntervalSeconds = `Check at most every ${MIN_POLL_INTERVAL_SECONDS} seconds.`;
+    errors.pollIntervalSeconds = 'settings_errorPollInterval';
   }
   return errors;
+}
+
+/** The words for a setting's error, in the browser's language. */
+export function settingsErrorText(key: MessageKey): string {
+  return t(key, MIN_POLL_INTERVAL_SECONDS);
 }
 
 /**
@@ -101,7 +104,7 @@ export async function updateSettings(change: Partial<Settings>): Promise<Setting
   const next = { ...(await getSettings()), ...change };
   const errors = validateSettings(next);
   const first = Object.values(errors)[0];
-  if (first) throw new Error(first);
+  if (first) throw new Error(settingsErrorText(first));
   await settingsItem.setValue(next);
   return next;
 }

@@ -1,3 +1,8 @@
 import { render } from 'preact';
+import { OptionsPage } from '../../components/options/OptionsPage';
+import { t, uiLanguage } from '../../lib/i18n';
+import '../../components/options/options.css';
 
-render(<main>Inbox Companion settings</main>, document.getElementById('app') as HTMLElement);
+document.documentElement.lang = uiLanguage();
+document.title = t('options_title');
+render(<OptionsPage />, document.getElementById('app') as HTMLElement);

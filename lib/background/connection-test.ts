@@ -20,7 +20,7 @@ export interface ConnectionTestOptions {
 function problemFor(error: ApiError, hadToken: boolean): ConnectionTest {
   if (error instanceof InvalidArgumentError) return { ok: false, problem: 'invalidAddress', detail: error.detail };
   if (error instanceof UnauthenticatedError) {
-    return { ok: false, problem: 'unauthorized', detail: hadToken ? error.detail : 'No token was given.' };
+    return { ok: false, problem: hadToken ? 'unauthorized' : 'noToken', detail: error.detail };
   }
   if (error instanceof TimeoutError) return { ok: false, problem: 'timeout', detail: error.detail };
   if (error instanceof NetworkError) return { ok: false, problem: 'unreachable', detail: error.detail };

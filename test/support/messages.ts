@@ -34,3 +34,23 @@ export async function deliver<T extends MessageType>(
   const { res, err } = raw as { res?: MessageReturn<T>; err?: unknown };
   return err === undefined ? { value: res, raw } : { error: reviveError(err), raw };
 }
+
+/**
+ * Makes `runtime.sendMessage` deliver from the given sender, as the browser does for a page of
+ * the extension, so a UI under test talks to the real background handlers.
+ */
+export function sendMessagesAs(sender: Sender) {
+  const runtime = fakeBrowser.runtime as unknown as {
+    sendMessage: (message: unknown, callback?: (response: unknown) => void) => unknown;
+  };
+  runtime.sendMessage = (message, callback) => {
+    const answered = new Promise<unknown>((resolve) => {
+      void fakeBrowser.runtime.onMessage.trigger(message, sender as never, resolve);
+    });
+    if (typeof callback === 'function') {
+      void answered.then(callback);
+      return undefined;
+    }
+    return answered;
+  };
+}

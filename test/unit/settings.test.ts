@@ -1,6 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { DEFAULT_SETTINGS, getSettings, normalizeSettings, updateSettings, validateSettings } from '../../lib/settings';
+import {
+  DEFAULT_SETTINGS,
+  getSettings,
+  normalizeSettings,
+  settingsErrorText,
+  updateSettings,
+  validateSettings,
+} from '../../lib/settings';
 
 describe('settings', () => {
   beforeEach(() => fakeBrowser.reset());
@@ -49,7 +56,9 @@ describe('settings', () => {
   ] as const)('refuses %s = %j with words a person can act on', async (key, value) => {
     const errors = validateSettings({ ...DEFAULT_SETTINGS, [key]: value });
     expect(Object.keys(errors)).toEqual([key]);
-    await expect(updateSettings({ [key]: value })).rejects.toThrow(errors[key]);
+    const words = settingsErrorText(errors[key] ?? 'extName');
+    expect(words).not.toMatch(/^settings_/);
+    await expect(updateSettings({ [key]: value })).rejects.toThrow(words);
     expect(await getSettings()).toEqual(DEFAULT_SETTINGS);
   });
 
