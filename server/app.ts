@@ -21,6 +21,8 @@ type Method = 'GET' | 'POST' | 'DELETE';
 export interface AppOptions extends ApiDeps {
   /** Called with one line per answered request. */
   log?: (line: string) => void;
+  /** True once the service is shutting down: answers then close their connection. */
+  closing?: () => boolean;
 }
 
 /** An error that is not about the request: the database is gone or refuses connections. */
@@ -29,7 +31,9 @@ function isUnavailable(error: unknown): boolean {
   const message = error instanceof Error ? error.message : '';
   return (
     (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|57P0[1-3]|53300|08\w{3})$/.test(code)) ||
-    /Connection terminated|timeout exceeded when trying to connect|PGlite is closed/i.test(message)
+    /Connection terminated|timeout exceeded when trying to connect|PGlite is closed|after calling end on the pool/i.test(
+      message,
+    )
   );
 }
 
@@ -49,6 +53,7 @@ export function createApp(options: AppOptions) {
     await next();
     c.header('x-content-type-options', 'nosniff');
     c.header('referrer-policy', 'same-origin');
+    if (options.closing?.()) c.header('connection', 'close');
     if (log) {
       const ms = (performance.now() - started).toFixed(1);
       log(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`);

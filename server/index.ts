@@ -10,6 +10,7 @@
  * await service.close();
  * ```
  */
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createAdmin, type ServiceAdmin } from './admin';
@@ -62,6 +63,8 @@ export interface RunningServer {
   admin: ServiceAdmin;
   /** The database itself, for tests that need to look underneath. */
   database: Database;
+  /** The Node HTTP server, for tools that watch connections and requests. */
+  httpServer: Server;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -80,7 +83,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const db = await openDatabase(databaseOption);
   let demoTokens: Record<string, string> | null = null;
   let origin = '';
-  let server: ReturnType<typeof createAdaptorServer>;
+  let closing: Promise<void> | undefined;
+  let server: Server;
   try {
     await migrate(db);
     const cursors = createCursors(await serviceKey(db, 'cursor'));
@@ -91,8 +95,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       origin: () => origin,
       pollIntervalSeconds: options.pollIntervalSeconds ?? DEFAULT_POLL_INTERVAL_SECONDS,
       log,
+      closing: () => closing !== undefined,
     });
-    server = createAdaptorServer({ fetch: app.fetch });
+    server = createAdaptorServer({ fetch: app.fetch }) as Server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? DEFAULT_PORT, host, () => {
@@ -108,18 +113,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const port = (server.address() as AddressInfo).port;
   origin = (options.publicOrigin ?? `http://${urlHost(host)}:${port}`).replace(/\/$/, '');
 
-  let closing: Promise<void> | undefined;
   function close(): Promise<void> {
     closing ??= (async () => {
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
-          if ('closeAllConnections' in server) server.closeAllConnections();
+          server.closeAllConnections();
         }, CLOSE_GRACE_MS);
         server.close(() => {
           clearTimeout(force);
           resolve();
         });
-        if ('closeIdleConnections' in server) server.closeIdleConnections();
+        server.closeIdleConnections();
       });
       await db.close();
     })();
@@ -135,6 +139,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     demoTokens,
     admin: createAdmin(db),
     database: db,
+    httpServer: server,
     close,
   };
 }

@@ -59,16 +59,14 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     db = await PGlite.create();
   }
   const root = wrap(db);
+  let closing: Promise<void> | undefined;
   return {
     kind: 'pglite',
     query: root.query,
     transaction: (work) => db.transaction((tx) => work(wrap(tx))),
-    async close() {
-      try {
-        await db.close();
-      } finally {
-        unlock();
-      }
+    close() {
+      closing ??= db.close().finally(unlock);
+      return closing;
     },
   };
 }

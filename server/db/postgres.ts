@@ -40,6 +40,7 @@ export async function openPostgres(option: {
   // An idle client that loses its connection must not take the process down.
   pool.on('error', () => {});
   const root = wrap(pool);
+  let closing: Promise<void> | undefined;
   return {
     kind: 'postgres',
     query: root.query,
@@ -61,11 +62,14 @@ export async function openPostgres(option: {
         throw error;
       }
     },
-    async close() {
-      if (schema && option.dropSchemaOnClose) {
-        await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
-      }
-      await pool.end();
+    close() {
+      closing ??= (async () => {
+        if (schema && option.dropSchemaOnClose) {
+          await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+        }
+        await pool.end();
+      })();
+      return closing;
     },
   };
 }
