@@ -121,12 +121,19 @@ describe.each(BACKENDS)('HTTP behaviour on %s', (backend) => {
     const user = await extra.newUser('closing');
     await extra.fillInbox(user.username, 3);
     let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
     const held = extra.server.database.transaction(async (tx) => {
       await tx.query('LOCK TABLE tokens IN ACCESS EXCLUSIVE MODE');
-      await new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      locked();
+      await released;
     });
+    await isLocked;
     const arrived = new Promise((resolve) => extra.server.httpServer.once('request', resolve));
     const inFlight = user.client.inbox.fetch({ limit: 100 });
     await arrived;
