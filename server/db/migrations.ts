@@ -8,11 +8,11 @@ import type { Database } from './database';
 
 const quoteList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(', ');
 
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+export const MIGRATIONS: readonly { version: number; name: string; statements: readonly string[] }[] = [
   {
     version: 1,
     name: 'users, tokens, follows, notifications, reports',
-    sql: `
+    statements: splitStatements(`
       CREATE TABLE users (
         id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         username text NOT NULL CHECK (username ~ '^[A-Za-z0-9_]{1,30}$'),
@@ -72,7 +72,43 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         name text PRIMARY KEY,
         value text NOT NULL
       );
-    `,
+    `),
+  },
+  {
+    version: 2,
+    name: 'unread counts kept by triggers',
+    // Counting 100,000 unread notifications at every poll would read 100,000 index entries; a
+    // count kept per user by statement-level triggers costs one row read, and bulk changes pay
+    // one aggregate over their transition table.
+    statements: [
+      `CREATE TABLE unread_counts (
+        user_id integer PRIMARY KEY REFERENCES users ON DELETE CASCADE,
+        unread integer NOT NULL CHECK (unread >= 0)
+      )`,
+      `INSERT INTO unread_counts (user_id, unread)
+       SELECT user_id, count(*) FROM notifications WHERE NOT read GROUP BY user_id`,
+      `CREATE FUNCTION unread_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          INSERT INTO unread_counts AS c (user_id, unread)
+          SELECT user_id, count(*) FROM new_rows WHERE NOT read GROUP BY user_id ORDER BY user_id
+          ON CONFLICT (user_id) DO UPDATE SET unread = c.unread + excluded.unread;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          UPDATE unread_counts AS c SET unread = c.unread - gone.n
+          FROM (SELECT user_id, count(*) AS n FROM old_rows WHERE NOT read GROUP BY user_id) AS gone
+          WHERE c.user_id = gone.user_id;
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER notifications_unread_insert AFTER INSERT ON notifications
+       REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION unread_counts_apply()`,
+      `CREATE TRIGGER notifications_unread_update AFTER UPDATE ON notifications
+       REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION unread_counts_apply()`,
+      `CREATE TRIGGER notifications_unread_delete AFTER DELETE ON notifications
+       REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION unread_counts_apply()`,
+    ],
   },
 ];
 
@@ -91,7 +127,7 @@ export async function migrate(db: Database): Promise<number[]> {
     const applied: number[] = [];
     for (const migration of MIGRATIONS) {
       if (known.has(migration.version)) continue;
-      for (const statement of splitStatements(migration.sql)) await tx.query(statement);
+      for (const statement of migration.statements) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
         migration.version,
         migration.name,
@@ -102,7 +138,7 @@ export async function migrate(db: Database): Promise<number[]> {
   });
 }
 
-/** Migrations hold no literal semicolons outside statement ends, so statements split on them. */
+/** Plain DDL with no literal semicolons inside statements, split at the statement ends. */
 function splitStatements(sql: string): string[] {
   return sql
     .replace(/--.*$/gm, '')

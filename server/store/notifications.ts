@@ -81,11 +81,8 @@ export async function listNotifications(
 }
 
 export async function countUnread(db: Queryable, userId: number): Promise<number> {
-  const result = await db.query<{ count: number }>(
-    'SELECT count(*)::int AS count FROM notifications WHERE user_id = $1 AND NOT read',
-    [userId],
-  );
-  return result.rows[0]?.count ?? 0;
+  const result = await db.query<{ unread: number }>('SELECT unread FROM unread_counts WHERE user_id = $1', [userId]);
+  return result.rows[0]?.unread ?? 0;
 }
 
 const lowercase = (ids: readonly string[]) => ids.map((id) => id.toLowerCase());

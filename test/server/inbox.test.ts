@@ -288,6 +288,41 @@ describe.each(BACKENDS)('inbox on %s', (backend) => {
       expect(await user.client.inbox.checkCount(changed.etag)).toMatchObject({ changed: false, pollInterval: 45 });
     });
 
+    it('stays equal to the unread notifications through every kind of change', async () => {
+      const user = await service.newUser('tally');
+      const other = await service.newUser('tallyother');
+      const unreadInInbox = async () => {
+        const all = [];
+        for await (const n of user.client.inbox.items({ limit: 100 })) all.push(n);
+        return all.filter((n) => !n.read).length;
+      };
+      const steps: [string, () => Promise<unknown>][] = [
+        ['fill', () => service.fillInbox(user.username, 40)],
+        ['fill read', () => service.fillInbox(user.username, 10, { read: true, newest: minutesAgo(900) })],
+        ['follow', () => other.client.user(user.username).follow()],
+        [
+          'mark some',
+          async () => user.client.inbox.markRead((await user.client.inbox.fetch({ limit: 7 })).data.map((n) => n.id)),
+        ],
+        [
+          'delete mixed',
+          async () => {
+            const page = await user.client.inbox.fetch({ limit: 100 });
+            await user.client.inbox.delete(page.data.filter((_, i) => i % 3 === 0).map((n) => n.id));
+          },
+        ],
+        ['mark all', () => user.client.inbox.markRead('all')],
+        ['new ones', () => service.fillInbox(user.username, 5)],
+        ['delete all', () => user.client.inbox.delete('all')],
+        ['after', () => service.notify(user.username, [{ type: 'system', text: 'again' }])],
+      ];
+      for (const [name, step] of steps) {
+        await step();
+        expect(await user.client.inbox.count(), name).toBe(await unreadInInbox());
+      }
+      expect(await user.client.inbox.count()).toBe(1);
+    });
+
     it('does not share an ETag between users with the same count', async () => {
       const a = await service.newUser('etaga');
       const b = await service.newUser('etagb');

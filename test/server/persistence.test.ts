@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LIMITS, RateLimitedError } from '../../lib/api';
+import { MIGRATIONS } from '../../server/db/migrations';
 import { BACKENDS, type Backend, startTestService, type TestServiceOptions } from '../support/service';
 
 /** Options that make two starts share one store: a PGlite folder, or a PostgreSQL schema. */
@@ -52,7 +53,7 @@ describe.each(BACKENDS)('data across restarts on %s', (backend) => {
       const migrations = await second.server.database.query<{ count: number }>(
         'SELECT count(*)::int AS count FROM schema_migrations',
       );
-      expect(migrations.rows[0]?.count).toBe(1);
+      expect(migrations.rows[0]?.count).toBe(MIGRATIONS.length);
       const users = await second.server.database.query<{ count: number }>('SELECT count(*)::int AS count FROM users');
       expect(users.rows[0]?.count).toBe(Object.keys(first.server.demoTokens ?? {}).length + 2);
     } finally {
