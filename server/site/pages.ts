@@ -76,6 +76,7 @@ function layout(title: string, body: string, options: { script?: boolean; wide?:
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
 ${STYLE_ELEMENT}
 </head>
