@@ -1,0 +1,32 @@
+import type { Context } from 'hono';
+import type { Queryable } from '../db/database';
+import { authenticate, type TokenOwner } from '../store/tokens';
+import { Problem } from './problem';
+
+const BEARER = /^Bearer +([A-Za-z0-9._~+/-]{1,512}=*) *$/i;
+
+function unauthenticated(detail: string, tokenGiven: boolean): Problem {
+  const challenge = tokenGiven ? 'Bearer realm="inbox", error="invalid_token"' : 'Bearer realm="inbox"';
+  return new Problem(401, 'unauthenticated', detail, { 'www-authenticate': challenge });
+}
+
+/**
+ * The caller named by the Authorization header: null when there is none; a 401 problem when
+ * one is given but is not a valid Bearer token, so a client learns its token stopped working
+ * even where signing in is optional.
+ */
+export async function caller(c: Context, db: Queryable): Promise<TokenOwner | null> {
+  const header = c.req.header('authorization');
+  if (header === undefined) return null;
+  const match = BEARER.exec(header);
+  if (!match?.[1]) throw unauthenticated('The Authorization header must be "Bearer <token>".', true);
+  const owner = await authenticate(db, match[1]);
+  if (!owner) throw unauthenticated('The token is unknown or has been revoked.', true);
+  return owner;
+}
+
+export async function requireCaller(c: Context, db: Queryable): Promise<TokenOwner> {
+  const owner = await caller(c, db);
+  if (!owner) throw unauthenticated('Send "Authorization: Bearer <token>" to use this endpoint.', false);
+  return owner;
+}

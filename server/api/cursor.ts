@@ -1,0 +1,43 @@
+/**
+ * Page cursors: the position after a page's last notification, signed with the service's key
+ * together with the user and the `unreadOnly` value it was issued for. A cursor that was built,
+ * altered, or issued to another user or for the other listing fails the signature check.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { isUuid } from '../../lib/api/contract';
+import type { PagePosition } from '../store/notifications';
+
+const MAX_CURSOR_LENGTH = 256;
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+export interface CursorScope {
+  userId: number;
+  unreadOnly: boolean;
+}
+
+export function createCursors(key: Buffer) {
+  const sign = (payload: string, scope: CursorScope) =>
+    createHmac('sha256', key).update(`v1|${scope.userId}|${scope.unreadOnly}|${payload}`).digest().subarray(0, 18);
+
+  function encode(position: PagePosition, scope: CursorScope): string {
+    const payload = Buffer.from(`${position.createdAt}|${position.id}`).toString('base64url');
+    return `${payload}.${sign(payload, scope).toString('base64url')}`;
+  }
+
+  /** The position a cursor names, or null when it is not one this service issued for `scope`. */
+  function decode(cursor: string, scope: CursorScope): PagePosition | null {
+    if (cursor.length > MAX_CURSOR_LENGTH) return null;
+    const [payload, signature, ...rest] = cursor.split('.');
+    if (!payload || !signature || rest.length > 0) return null;
+    const given = Buffer.from(signature, 'base64url');
+    const expected = sign(payload, scope);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    const [createdAt, id] = Buffer.from(payload, 'base64url').toString().split('|');
+    if (!createdAt || !ISO_TIMESTAMP.test(createdAt) || !isUuid(id)) return null;
+    return { createdAt, id };
+  }
+
+  return { encode, decode };
+}
+
+export type Cursors = ReturnType<typeof createCursors>;

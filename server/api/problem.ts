@@ -1,0 +1,55 @@
+/**
+ * Every non-2xx answer of the API is RFC 9457 problem details with the contract's `code`.
+ * Handlers throw a Problem; the app turns it, and anything unexpected, into the answer.
+ */
+import type { ErrorCode } from '../../lib/api/contract';
+
+const TITLES: Record<ErrorCode, string> = {
+  unauthenticated: 'Authentication required',
+  not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
+  invalid_cursor: 'Invalid cursor',
+  invalid_limit: 'Invalid limit',
+  invalid_parameter: 'Invalid parameter',
+  invalid_ids: 'Invalid ids',
+  invalid_report: 'Invalid report',
+  invalid_body: 'Invalid body',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  user_not_found: 'User not found',
+  already_following: 'Already following',
+  not_following: 'Not following',
+  cannot_follow_self: 'Cannot follow yourself',
+  cannot_report_self: 'Cannot report yourself',
+  rate_limited: 'Too many requests',
+  internal_error: 'Internal error',
+  service_unavailable: 'Service unavailable',
+};
+
+export class Problem extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+export function problemResponse(problem: Problem): Response {
+  const body = {
+    type: 'about:blank',
+    title: TITLES[problem.code],
+    status: problem.status,
+    detail: problem.detail,
+    code: problem.code,
+  };
+  return new Response(JSON.stringify(body), {
+    status: problem.status,
+    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...problem.headers },
+  });
+}
+
+export const userNotFound = (username: string) =>
+  new Problem(404, 'user_not_found', `There is no user called ${JSON.stringify(username)}.`);

@@ -1,0 +1,120 @@
+import type { Context } from 'hono';
+import * as v from 'valibot';
+import {
+  isUsername,
+  LIMITS,
+  type Profile,
+  REPORT_REASONS,
+  ReportBodySchema,
+  type ReportResult,
+} from '../../lib/api/contract';
+import { addNotifications } from '../store/notifications';
+import { createReport } from '../store/reports';
+import { addFollow, findUser, findUserWithCounts, relation, removeFollow, type User } from '../store/users';
+import { caller as optionalCaller, requireCaller } from './auth';
+import type { ApiDeps } from './context';
+import { Problem, userNotFound } from './problem';
+import { jsonBody } from './request';
+
+/** The user the path names; 404 for a name that is not a username or belongs to nobody. */
+async function pathUser(c: Context, deps: ApiDeps): Promise<User> {
+  const username = c.req.param('username') ?? '';
+  const user = isUsername(username) ? await findUser(deps.db, username) : null;
+  if (!user) throw userNotFound(username);
+  return user;
+}
+
+async function reportBody(c: Context) {
+  const shape = `{ "reason": ${REPORT_REASONS.map((r) => `"${r}"`).join(' | ')}, "comment": "<text>" }`;
+  const result = v.safeParse(ReportBodySchema, await jsonBody(c, 'invalid_report', shape));
+  if (!result.success) {
+    throw new Problem(
+      400,
+      'invalid_report',
+      `A report is ${shape}: a reason from the list and a comment of at most ${LIMITS.reportCommentMax} characters.`,
+    );
+  }
+  if (result.output.comment.includes('\u0000')) {
+    throw new Problem(400, 'invalid_report', 'The comment cannot contain NUL characters.');
+  }
+  return result.output;
+}
+
+export function userHandlers(deps: ApiDeps) {
+  const { db } = deps;
+
+  async function profile(c: Context) {
+    const viewer = await optionalCaller(c, db);
+    const username = c.req.param('username') ?? '';
+    const user = isUsername(username) ? await findUserWithCounts(db, username) : null;
+    if (!user) throw userNotFound(username);
+    const body: Profile = {
+      username: user.username,
+      displayName: user.displayName,
+      bio: user.bio,
+      avatarUrl: user.avatarUrl,
+      followersCount: user.followersCount,
+      followingCount: user.followingCount,
+      createdAt: user.createdAt,
+      ...(viewer ? await relation(db, viewer.userId, user.id) : {}),
+    };
+    c.header('cache-control', 'no-store');
+    c.header('vary', 'Authorization');
+    return c.json(body);
+  }
+
+  async function follow(c: Context) {
+    const me = await requireCaller(c, db);
+    const target = await pathUser(c, deps);
+    if (target.id === me.userId) throw new Problem(400, 'cannot_follow_self', 'You cannot follow yourself.');
+    await db.transaction(async (tx) => {
+      if (!(await addFollow(tx, me.userId, target.id))) {
+        throw new Problem(400, 'already_following', `You already follow ${target.username}.`);
+      }
+      const follower = await findUser(tx, me.username);
+      const name = follower?.displayName || me.username;
+      await addNotifications(tx, [
+        {
+          userId: target.id,
+          type: 'follow',
+          actorId: me.userId,
+          text: `${name} followed you`,
+          path: `/@${me.username}`,
+        },
+      ]);
+    });
+    return c.body(null, 204);
+  }
+
+  async function unfollow(c: Context) {
+    const me = await requireCaller(c, db);
+    const target = await pathUser(c, deps);
+    if (target.id === me.userId)
+      throw new Problem(400, 'cannot_follow_self', 'You cannot follow or unfollow yourself.');
+    if (!(await removeFollow(db, me.userId, target.id))) {
+      throw new Problem(400, 'not_following', `You do not follow ${target.username}.`);
+    }
+    return c.body(null, 204);
+  }
+
+  async function report(c: Context) {
+    const me = await requireCaller(c, db);
+    const body = await reportBody(c);
+    const target = await pathUser(c, deps);
+    if (target.id === me.userId) throw new Problem(400, 'cannot_report_self', 'You cannot report yourself.');
+    const outcome = await createReport(db, { reporterId: me.userId, reportedId: target.id, ...body });
+    if ('retryAfter' in outcome) {
+      throw new Problem(
+        429,
+        'rate_limited',
+        `At most ${LIMITS.reportsPerHour} reports an hour; try again in ${outcome.retryAfter} seconds.`,
+        { 'retry-after': String(outcome.retryAfter) },
+      );
+    }
+    const result: ReportResult = { status: 'received', ...outcome.created };
+    c.header('cache-control', 'no-store');
+    return c.json(result, 201);
+  }
+
+  return { profile, follow, unfollow, report };
+}

@@ -1,0 +1,122 @@
+/**
+ * The service as one Hono app: the API under `/api`, the web site at `/` and `/@{username}`.
+ * Every route is registered through `route`, which also answers other methods on a known path
+ * with 405 and an Allow header; unknown paths answer 404.
+ */
+import { type Context, type Handler, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ApiDeps } from './api/context';
+import { inboxHandlers } from './api/inbox';
+import { Problem, problemResponse } from './api/problem';
+import { userHandlers } from './api/users';
+import openApiDocument from './openapi.json' with { type: 'json' };
+import { notFoundHtml, siteHandlers } from './site/routes';
+
+export const API_PREFIX = '/api';
+/** Far above any valid body (500 ids, or a 2000-character comment) and far below harm. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+type Method = 'GET' | 'POST' | 'DELETE';
+
+export interface AppOptions extends ApiDeps {
+  /** Called with one line per answered request. */
+  log?: (line: string) => void;
+  /** True once the service is shutting down: answers then close their connection. */
+  closing?: () => boolean;
+}
+
+/** An error that is not about the request: the database is gone or refuses connections. */
+function isUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  const message = error instanceof Error ? error.message : '';
+  return (
+    (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|57P0[1-3]|53300|08\w{3})$/.test(code)) ||
+    /Connection terminated|timeout exceeded when trying to connect|PGlite is closed|after calling end on the pool/i.test(
+      message,
+    )
+  );
+}
+
+/** PostgreSQL's class 22 (data exception) is always about a value the request carried. */
+const isDataError = (error: unknown) => /^22\w{3}$/.test(String((error as { code?: unknown })?.code ?? ''));
+
+function wantsHtml(c: Context): boolean {
+  return !c.req.path.startsWith(`${API_PREFIX}/`) && (c.req.header('accept') ?? '').includes('text/html');
+}
+
+export function createApp(options: AppOptions) {
+  const app = new Hono();
+  const log = options.log;
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    c.header('x-content-type-options', 'nosniff');
+    c.header('referrer-policy', 'same-origin');
+    if (options.closing?.()) c.header('connection', 'close');
+    if (log) {
+      const ms = (performance.now() - started).toFixed(1);
+      log(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`);
+    }
+  });
+
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () =>
+        problemResponse(
+          new Problem(413, 'payload_too_large', `A request body may have at most ${MAX_BODY_BYTES} bytes.`),
+        ),
+    }),
+  );
+
+  function route(path: string, handlers: Partial<Record<Method, Handler>>) {
+    const methods = Object.keys(handlers) as Method[];
+    for (const method of methods) app.on(method, path, handlers[method] as Handler);
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
+    app.all(path, (c) => {
+      throw new Problem(405, 'method_not_allowed', `${c.req.method} is not allowed here; use ${allow}.`, { allow });
+    });
+  }
+
+  const inbox = inboxHandlers(options);
+  const users = userHandlers(options);
+  const site = siteHandlers(options.db, () => `${options.origin()}${API_PREFIX}`);
+
+  route(`${API_PREFIX}/inbox/fetch`, { GET: inbox.fetchPage });
+  route(`${API_PREFIX}/inbox/count`, { GET: inbox.count });
+  route(`${API_PREFIX}/inbox/read`, { POST: inbox.markRead });
+  route(`${API_PREFIX}/inbox/delete`, { POST: inbox.delete });
+  route(`${API_PREFIX}/user/:username`, { GET: users.profile });
+  route(`${API_PREFIX}/user/:username/follow`, { POST: users.follow, DELETE: users.unfollow });
+  route(`${API_PREFIX}/user/:username/report`, { POST: users.report });
+  route(`${API_PREFIX}/openapi.json`, { GET: (c) => c.json(openApiDocument) });
+  route('/', { GET: site.home });
+  route('/:handle{@[^/]*}', { GET: site.profile });
+
+  app.notFound((c) => {
+    if (wantsHtml(c)) return notFoundHtml(c, 'There is no page at this address.');
+    return problemResponse(new Problem(404, 'not_found', `There is nothing at ${c.req.path}.`));
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof Problem) return problemResponse(error);
+    if (isDataError(error)) {
+      return problemResponse(
+        new Problem(400, 'invalid_parameter', 'The request carries a value the service cannot store.'),
+      );
+    }
+    if (isUnavailable(error)) {
+      log?.(`${c.req.method} ${c.req.path}: database unavailable: ${(error as Error).message}`);
+      return problemResponse(
+        new Problem(503, 'service_unavailable', 'The service cannot reach its database; try again soon.', {
+          'retry-after': '5',
+        }),
+      );
+    }
+    console.error(`${c.req.method} ${c.req.path} failed:`, error);
+    return problemResponse(new Problem(500, 'internal_error', 'Something went wrong on the service.'));
+  });
+
+  return app;
+}

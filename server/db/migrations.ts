@@ -1,0 +1,148 @@
+/**
+ * The schema, as numbered migrations. Each runs once, in order, with its version recorded; a
+ * service start applies whatever is missing in one transaction. Never edit a migration that has
+ * shipped: add the next one.
+ */
+import { NOTIFICATION_TYPES, REPORT_REASONS } from '../../lib/api/contract';
+import type { Database } from './database';
+
+const quoteList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(', ');
+
+export const MIGRATIONS: readonly { version: number; name: string; statements: readonly string[] }[] = [
+  {
+    version: 1,
+    name: 'users, tokens, follows, notifications, reports',
+    statements: splitStatements(`
+      CREATE TABLE users (
+        id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        username text NOT NULL CHECK (username ~ '^[A-Za-z0-9_]{1,30}$'),
+        display_name text NOT NULL,
+        bio text NOT NULL DEFAULT '',
+        avatar_url text,
+        created_at timestamptz(3) NOT NULL DEFAULT now()
+      );
+      CREATE UNIQUE INDEX users_username_key ON users (lower(username));
+
+      CREATE TABLE tokens (
+        id text PRIMARY KEY,
+        user_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        secret_hash text NOT NULL,
+        created_at timestamptz(3) NOT NULL DEFAULT now(),
+        revoked_at timestamptz(3)
+      );
+      CREATE INDEX tokens_user_idx ON tokens (user_id);
+
+      CREATE TABLE follows (
+        follower_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        followee_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        created_at timestamptz(3) NOT NULL DEFAULT now(),
+        PRIMARY KEY (follower_id, followee_id),
+        CHECK (follower_id <> followee_id)
+      );
+      CREATE INDEX follows_followee_idx ON follows (followee_id, follower_id);
+
+      CREATE TABLE notifications (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        user_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        type text NOT NULL CHECK (type IN (${quoteList(NOTIFICATION_TYPES)})),
+        actor_id integer REFERENCES users ON DELETE SET NULL,
+        text text NOT NULL,
+        path text CHECK (path LIKE '/%'),
+        read boolean NOT NULL DEFAULT false,
+        created_at timestamptz(3) NOT NULL DEFAULT now()
+      );
+      -- Keyset pages newest first, for the whole inbox and for its unread part. The partial
+      -- index also answers the unread count without reading the table.
+      CREATE INDEX notifications_page_idx ON notifications (user_id, created_at DESC, id DESC);
+      CREATE INDEX notifications_unread_idx ON notifications (user_id, created_at DESC, id DESC) WHERE NOT read;
+      CREATE INDEX notifications_actor_idx ON notifications (actor_id) WHERE actor_id IS NOT NULL;
+
+      CREATE TABLE reports (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        reporter_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        reported_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        reason text NOT NULL CHECK (reason IN (${quoteList(REPORT_REASONS)})),
+        comment text NOT NULL,
+        created_at timestamptz(3) NOT NULL DEFAULT now()
+      );
+      CREATE INDEX reports_reporter_idx ON reports (reporter_id, created_at);
+      CREATE INDEX reports_reported_idx ON reports (reported_id);
+
+      CREATE TABLE service_keys (
+        name text PRIMARY KEY,
+        value text NOT NULL
+      );
+    `),
+  },
+  {
+    version: 2,
+    name: 'unread counts kept by triggers',
+    // Counting 100,000 unread notifications at every poll would read 100,000 index entries; a
+    // count kept per user by statement-level triggers costs one row read, and bulk changes pay
+    // one aggregate over their transition table.
+    statements: [
+      `CREATE TABLE unread_counts (
+        user_id integer PRIMARY KEY REFERENCES users ON DELETE CASCADE,
+        unread integer NOT NULL CHECK (unread >= 0)
+      )`,
+      `INSERT INTO unread_counts (user_id, unread)
+       SELECT user_id, count(*) FROM notifications WHERE NOT read GROUP BY user_id`,
+      `CREATE FUNCTION unread_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          INSERT INTO unread_counts AS c (user_id, unread)
+          SELECT user_id, count(*) FROM new_rows WHERE NOT read GROUP BY user_id ORDER BY user_id
+          ON CONFLICT (user_id) DO UPDATE SET unread = c.unread + excluded.unread;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          UPDATE unread_counts AS c SET unread = c.unread - gone.n
+          FROM (SELECT user_id, count(*) AS n FROM old_rows WHERE NOT read GROUP BY user_id) AS gone
+          WHERE c.user_id = gone.user_id;
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER notifications_unread_insert AFTER INSERT ON notifications
+       REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION unread_counts_apply()`,
+      `CREATE TRIGGER notifications_unread_update AFTER UPDATE ON notifications
+       REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION unread_counts_apply()`,
+      `CREATE TRIGGER notifications_unread_delete AFTER DELETE ON notifications
+       REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION unread_counts_apply()`,
+    ],
+  },
+];
+
+/** Applies the missing migrations; safe to run at every start, and by several services at once. */
+export async function migrate(db: Database): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    // Two services starting on one database take turns here instead of both creating tables.
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext(current_schema()))');
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const done = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const known = new Set(done.rows.map((row) => row.version));
+    const applied: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (known.has(migration.version)) continue;
+      for (const statement of migration.statements) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+}
+
+/** Plain DDL with no literal semicolons inside statements, split at the statement ends. */
+function splitStatements(sql: string): string[] {
+  return sql
+    .replace(/--.*$/gm, '')
+    .split(';')
+    .map((statement) => statement.trim())
+    .filter((statement) => statement.length > 0);
+}

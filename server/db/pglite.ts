@@ -1,0 +1,72 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { Database, Queryable } from './database';
+
+function wrap(target: PGlite | Transaction): Queryable {
+  return {
+    async query(sql, params = []) {
+      const result = await target.query(sql, params as unknown[]);
+      const rows = result.rows as never[];
+      return { rows, rowCount: result.affectedRows || rows.length };
+    },
+  };
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite is one PostgreSQL instance inside this process: a second process (or a second service
+ * in this one) opening the same folder would corrupt it. A lock file with the owner's pid keeps
+ * that from happening; a lock left by a process that no longer runs is taken over.
+ */
+function lockDataDir(dir: string): () => void {
+  const lockFile = join(dir, 'inbox-companion.lock');
+  try {
+    writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const owner = Number(readFileSync(lockFile, 'utf8'));
+    if (Number.isInteger(owner) && owner > 0 && isRunning(owner)) {
+      throw new Error(`The data folder ${dir} is in use by process ${owner}; stop that service first.`);
+    }
+    writeFileSync(lockFile, String(process.pid));
+  }
+  return () => rmSync(lockFile, { force: true });
+}
+
+export async function openPglite(dataDir: string | null): Promise<Database> {
+  let unlock = () => {};
+  let db: PGlite;
+  if (dataDir) {
+    const dir = resolve(dataDir);
+    mkdirSync(dir, { recursive: true });
+    unlock = lockDataDir(dir);
+    try {
+      db = await PGlite.create({ dataDir: join(dir, 'pglite') });
+    } catch (error) {
+      unlock();
+      throw error;
+    }
+  } else {
+    db = await PGlite.create();
+  }
+  const root = wrap(db);
+  let closing: Promise<void> | undefined;
+  return {
+    kind: 'pglite',
+    query: root.query,
+    transaction: (work) => db.transaction((tx) => work(wrap(tx))),
+    close() {
+      closing ??= db.close().finally(unlock);
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import pg from 'pg';
+import type { Database, Queryable } from './database';
+
+const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query(sql, params = []) {
+      const result = await client.query(sql, params as unknown[]);
+      return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
+    },
+  };
+}
+
+export async function openPostgres(option: {
+  url: string;
+  schema?: string;
+  dropSchemaOnClose?: boolean;
+}): Promise<Database> {
+  const { schema } = option;
+  if (schema !== undefined && !SCHEMA_PATTERN.test(schema)) {
+    throw new Error(`"${schema}" is not a schema name this service uses: lowercase letters, digits and _.`);
+  }
+  if (schema) {
+    const setup = new pg.Client({ connectionString: option.url });
+    await setup.connect();
+    try {
+      await setup.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } finally {
+      await setup.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: option.url,
+    max: 10,
+    idleTimeoutMillis: 10_000,
+    connectionTimeoutMillis: 10_000,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client that loses its connection must not take the process down.
+  pool.on('error', () => {});
+  const root = wrap(pool);
+  let closing: Promise<void> | undefined;
+  return {
+    kind: 'postgres',
+    query: root.query,
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(wrap(client));
+        await client.query('COMMIT');
+        client.release();
+        return result;
+      } catch (error) {
+        // A connection that cannot even roll back is broken: drop it rather than reuse it.
+        const broken = await client.query('ROLLBACK').then(
+          () => false,
+          () => true,
+        );
+        client.release(broken);
+        throw error;
+      }
+    },
+    close() {
+      closing ??= (async () => {
+        if (schema && option.dropSchemaOnClose) {
+          await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+        }
+        await pool.end();
+      })();
+      return closing;
+    },
+  };
+}

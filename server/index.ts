@@ -1,0 +1,145 @@
+/**
+ * The reference service of the Inbox API, as a library: `startServer` opens the database,
+ * applies migrations, seeds demo data into an empty one, and serves the API under `/api` and
+ * the web site beside it.
+ *
+ * ```ts
+ * const service = await startServer({ port: 0, database: { memory: true } });
+ * const token = service.demoTokens?.demo ?? (await service.admin.issueToken('demo'));
+ * // … talk to service.apiBaseUrl …
+ * await service.close();
+ * ```
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { createAdmin, type ServiceAdmin } from './admin';
+import { createCursors } from './api/cursor';
+import { API_PREFIX, createApp } from './app';
+import { type Database, type DatabaseOption, describeDatabase, openDatabase } from './db/database';
+import { migrate } from './db/migrations';
+import { seedDemoData } from './seed/seed';
+import { serviceKey } from './store/keys';
+
+export type { NotificationInput, ServiceAdmin } from './admin';
+export type { Database, DatabaseOption } from './db/database';
+export { DEMO_USERNAME } from './seed/demo-data';
+
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_POLL_INTERVAL_SECONDS = 30;
+/** How long `close()` lets requests in flight finish before it cuts their connections. */
+const CLOSE_GRACE_MS = 10_000;
+
+export interface ServerOptions {
+  /** TCP port; 0 picks a free one. Default 8787. */
+  port?: number;
+  /** Address to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Where the data lives. Default PGlite in memory. */
+  database?: DatabaseOption;
+  /** Seed demo data into an empty database. Default true. */
+  seed?: boolean;
+  /** Seconds sent as `X-Poll-Interval` on `/inbox/count`. Default 30. */
+  pollIntervalSeconds?: number;
+  /** One line per request: true logs to stdout, a function receives the lines. Default off. */
+  log?: boolean | ((line: string) => void);
+  /** The origin people reach the service at, when not `http://{host}:{port}` (behind a proxy). */
+  publicOrigin?: string;
+}
+
+export interface RunningServer {
+  /** The web site's origin, such as `http://127.0.0.1:8787`; profile pages are `{origin}/@{username}`. */
+  origin: string;
+  /** The API base URL, `{origin}/api`. */
+  apiBaseUrl: string;
+  port: number;
+  host: string;
+  /** How the data is kept, for people: "PGlite in memory", "PostgreSQL at …". */
+  databaseDescription: string;
+  /** `{ username: token }` for every demo user, when this start seeded the database; else null. */
+  demoTokens: Record<string, string> | null;
+  /** Users, tokens and notifications, beside the API. */
+  admin: ServiceAdmin;
+  /** The database itself, for tests that need to look underneath. */
+  database: Database;
+  /** The Node HTTP server, for tools that watch connections and requests. */
+  httpServer: Server;
+  /** Stops accepting connections, lets requests in flight finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? DEFAULT_HOST;
+  const databaseOption = options.database ?? { memory: true };
+  const log =
+    options.log === true ? (line: string) => console.log(line) : options.log === false ? undefined : options.log;
+
+  const db = await openDatabase(databaseOption);
+  let demoTokens: Record<string, string> | null = null;
+  let origin = '';
+  let closing: Promise<void> | undefined;
+  let server: Server;
+  try {
+    await migrate(db);
+    const cursors = createCursors(await serviceKey(db, 'cursor'));
+    if (options.seed ?? true) demoTokens = await seedDemoData(db);
+    const app = createApp({
+      db,
+      cursors,
+      origin: () => origin,
+      pollIntervalSeconds: options.pollIntervalSeconds ?? DEFAULT_POLL_INTERVAL_SECONDS,
+      log,
+      closing: () => closing !== undefined,
+    });
+    server = createAdaptorServer({ fetch: app.fetch }) as Server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? DEFAULT_PORT, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
+
+  const port = (server.address() as AddressInfo).port;
+  origin = (options.publicOrigin ?? `http://${urlHost(host)}:${port}`).replace(/\/$/, '');
+
+  function close(): Promise<void> {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.closeAllConnections();
+        }, CLOSE_GRACE_MS);
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      await db.close();
+    })();
+    return closing;
+  }
+
+  return {
+    origin,
+    apiBaseUrl: `${origin}${API_PREFIX}`,
+    port,
+    host,
+    databaseDescription: describeDatabase(databaseOption),
+    demoTokens,
+    admin: createAdmin(db),
+    database: db,
+    httpServer: server,
+    close,
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * The command line of the reference service.
+ *
+ *   npm run server [-- --port 8787 --host 127.0.0.1 --data .data | --memory --no-seed --demo-tokens FILE]
+ *   npm run server -- token USERNAME
+ *
+ * With DATABASE_URL set, data lives in that PostgreSQL database instead of PGlite.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createAdmin } from './admin';
+import type { DatabaseOption } from './db/database';
+import { openDatabase } from './db/database';
+import { migrate } from './db/migrations';
+import { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from './index';
+import { DEMO_PEOPLE, DEMO_USERNAME } from './seed/demo-data';
+
+const USAGE = `Usage: npm run server -- [options]
+       npm run server -- token USERNAME
+
+Options:
+  --port N            port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host ADDRESS      address to listen on (default ${DEFAULT_HOST})
+  --data DIR          keep data in DIR with PGlite (default .data)
+  --memory            keep data in memory only
+  --no-seed           do not seed demo data into an empty database
+  --demo-tokens FILE  write {"<username>": "<token>"} for every demo user to FILE
+  --poll-interval S   seconds sent as X-Poll-Interval (default 30)
+  --quiet             no line per request
+
+DATABASE_URL=postgres://… uses that PostgreSQL database instead of PGlite.`;
+
+class UsageError extends Error {}
+
+function parse(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    allowNegative: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      memory: { type: 'boolean' },
+      seed: { type: 'boolean', default: true },
+      'demo-tokens': { type: 'string' },
+      'poll-interval': { type: 'string' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const number = (name: string, value: string | undefined, min: number, max: number) => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new UsageError(`--${name} must be a whole number from ${min} to ${max}.`);
+    return n;
+  };
+  if (values.memory && values.data) throw new UsageError('Give --memory or --data, not both.');
+  return {
+    values,
+    positionals,
+    port: number('port', values.port, 0, 65535),
+    pollInterval: number('poll-interval', values['poll-interval'], 1, 86_400),
+  };
+}
+
+function databaseOption(values: { memory?: boolean; data?: string }): DatabaseOption {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    if (values.memory || values.data) throw new UsageError('DATABASE_URL is set: --memory and --data do not apply.');
+    return { url };
+  }
+  return values.memory ? { memory: true } : { dataDir: values.data ?? '.data' };
+}
+
+async function issueTokenCommand(username: string | undefined, option: DatabaseOption): Promise<void> {
+  if (!username) throw new UsageError('Name the user: npm run server -- token USERNAME');
+  if ('memory' in option) throw new UsageError('An in-memory service keeps no users to issue tokens for.');
+  const db = await openDatabase(option);
+  try {
+    await migrate(db);
+    console.log(await createAdmin(db).issueToken(username));
+  } finally {
+    await db.close();
+  }
+}
+
+/** Tokens for every demo user: the ones seeding issued, or new ones when the data already existed. */
+async function demoTokens(service: RunningServer): Promise<Record<string, string>> {
+  if (service.demoTokens) return service.demoTokens;
+  const tokens: Record<string, string> = {};
+  for (const { username } of DEMO_PEOPLE) {
+    if (await service.admin.findUser(username)) tokens[username] = await service.admin.issueToken(username);
+  }
+  return tokens;
+}
+
+async function serve(options: ReturnType<typeof parse>): Promise<void> {
+  const { values } = options;
+  const database = databaseOption(values);
+  const service = await startServer({
+    port: options.port,
+    host: values.host,
+    database,
+    seed: values.seed,
+    pollIntervalSeconds: options.pollInterval,
+    log: !values.quiet,
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      console.log(`${signal} again: stopping now.`);
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(`${signal}: finishing requests in flight and closing the database…`);
+    service.close().then(
+      () => process.exit(0),
+      (error) => {
+        console.error('Closing failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  console.log(`Inbox Companion reference service (${service.databaseDescription})`);
+  if (service.demoTokens) console.log('Seeded the demo data.');
+  console.log(`Site:  ${service.origin}/`);
+  console.log(`API:   ${service.apiBaseUrl}`);
+  const tokens =
+    values['demo-tokens'] || (await service.admin.findUser(DEMO_USERNAME)) ? await demoTokens(service) : {};
+  if (values['demo-tokens']) {
+    writeFileSync(values['demo-tokens'], `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
+    console.log(`Demo tokens written to ${values['demo-tokens']}`);
+  }
+  const demo = tokens[DEMO_USERNAME];
+  if (demo) console.log(`Token: ${demo}   (user ${DEMO_USERNAME})`);
+}
+
+async function main(): Promise<void> {
+  const options = parse(process.argv.slice(2));
+  if (options.values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const [command, ...rest] = options.positionals;
+  if (command === 'token') {
+    if (rest.length > 1) throw new UsageError('token takes one username.');
+    await issueTokenCommand(rest[0], databaseOption(options.values));
+  } else if (command === undefined) {
+    await serve(options);
+  } else {
+    throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+main().catch((error) => {
+  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  console.error((error as Error).message);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+import type { Context } from 'hono';
+import { isUsername } from '../../lib/api/contract';
+import type { Queryable } from '../db/database';
+import { findUserWithCounts, listFollowing, listUsers, type User } from '../store/users';
+import { CONTENT_SECURITY_POLICY, notFoundPage, profilePage, userListPage } from './pages';
+
+const PEOPLE_ON_A_PAGE = 12;
+const USERS_ON_THE_LIST = 200;
+
+function html(c: Context, page: string, status: 200 | 404 = 200) {
+  c.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  c.header('x-frame-options', 'DENY');
+  c.header('cache-control', 'no-cache');
+  return c.html(page, status);
+}
+
+export function notFoundHtml(c: Context, message: string) {
+  return html(c, notFoundPage(message), 404);
+}
+
+export function siteHandlers(db: Queryable, apiBaseUrl: () => string) {
+  async function home(c: Context) {
+    return html(c, userListPage(await listUsers(db, USERS_ON_THE_LIST), apiBaseUrl()));
+  }
+
+  /** `/@{username}`: the user's page, with links to the people they follow and then to others. */
+  async function profile(c: Context) {
+    const username = (c.req.param('handle') ?? '').slice(1);
+    const user = isUsername(username) ? await findUserWithCounts(db, username) : null;
+    if (!user) return notFoundHtml(c, `There is no user called @${username}.`);
+    const following = await listFollowing(db, user.id, PEOPLE_ON_A_PAGE);
+    const others = await listUsers(db, PEOPLE_ON_A_PAGE * 2 + 1);
+    const people = new Map<number, User>();
+    for (const person of [...following, ...others]) {
+      if (person.id !== user.id && people.size < PEOPLE_ON_A_PAGE) people.set(person.id, person);
+    }
+    return html(c, profilePage(user, [...people.values()]));
+  }
+
+  return { home, profile };
+}

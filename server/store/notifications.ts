@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { IdsSelection, NotificationType } from '../../lib/api/contract';
+import type { Queryable } from '../db/database';
+import { toIso } from '../db/values';
+
+export interface StoredNotification {
+  id: string;
+  read: boolean;
+  type: NotificationType;
+  createdAt: string;
+  actor: { username: string; displayName: string } | null;
+  text: string;
+  /** A path on the service's own site, or null. */
+  path: string | null;
+}
+
+/** Where a page starts: just after this notification in newest-first order. */
+export interface PagePosition {
+  createdAt: string;
+  id: string;
+}
+
+export interface NewNotification {
+  userId: number;
+  type: NotificationType;
+  actorId?: number | null;
+  text: string;
+  path?: string | null;
+  read?: boolean;
+  createdAt?: string;
+}
+
+interface NotificationRecord {
+  id: string;
+  read: boolean;
+  type: NotificationType;
+  created_at: Date;
+  text: string;
+  path: string | null;
+  actor_username: string | null;
+  actor_display_name: string | null;
+}
+
+const toNotification = (row: NotificationRecord): StoredNotification => ({
+  id: row.id,
+  read: row.read,
+  type: row.type,
+  createdAt: toIso(row.created_at),
+  actor:
+    row.actor_username === null ? null : { username: row.actor_username, displayName: row.actor_display_name ?? '' },
+  text: row.text,
+  path: row.path,
+});
+
+/**
+ * Up to `limit` notifications, newest first, after `position` when given. Each variant is its
+ * own statement so the planner always walks the matching index instead of filtering.
+ */
+export async function listNotifications(
+  db: Queryable,
+  userId: number,
+  options: { limit: number; unreadOnly: boolean; after: PagePosition | null },
+): Promise<StoredNotification[]> {
+  const params: unknown[] = [userId, options.limit];
+  let where = 'n.user_id = $1';
+  if (options.unreadOnly) where += ' AND NOT n.read';
+  if (options.after) {
+    params.push(options.after.createdAt, options.after.id);
+    where += ' AND (n.created_at, n.id) < ($3::timestamptz, $4::uuid)';
+  }
+  const result = await db.query<NotificationRecord>(
+    `SELECT n.id, n.read, n.type, n.created_at, n.text, n.path,
+       a.username AS actor_username, a.display_name AS actor_display_name
+     FROM notifications n LEFT JOIN users a ON a.id = n.actor_id
+     WHERE ${where}
+     ORDER BY n.created_at DESC, n.id DESC
+     LIMIT $2`,
+    params,
+  );
+  return result.rows.map(toNotification);
+}
+
+export async function countUnread(db: Queryable, userId: number): Promise<number> {
+  const result = await db.query<{ unread: number }>('SELECT unread FROM unread_counts WHERE user_id = $1', [userId]);
+  return result.rows[0]?.unread ?? 0;
+}
+
+const lowercase = (ids: readonly string[]) => ids.map((id) => id.toLowerCase());
+
+/** Marks notifications read, in one statement; the number that went from unread to read. */
+export async function markRead(db: Queryable, userId: number, ids: IdsSelection): Promise<number> {
+  if (ids === 'all') {
+    return (await db.query('UPDATE notifications SET read = true WHERE user_id = $1 AND NOT read', [userId])).rowCount;
+  }
+  if (ids.length === 0) return 0;
+  const result = await db.query(
+    'UPDATE notifications SET read = true WHERE user_id = $1 AND NOT read AND id = ANY($2::uuid[])',
+    [userId, lowercase(ids)],
+  );
+  return result.rowCount;
+}
+
+/** Deletes notifications for good, in one statement; the number deleted. */
+export async function deleteNotifications(db: Queryable, userId: number, ids: IdsSelection): Promise<number> {
+  if (ids === 'all') {
+    return (await db.query('DELETE FROM notifications WHERE user_id = $1', [userId])).rowCount;
+  }
+  if (ids.length === 0) return 0;
+  const result = await db.query('DELETE FROM notifications WHERE user_id = $1 AND id = ANY($2::uuid[])', [
+    userId,
+    lowercase(ids),
+  ]);
+  return result.rowCount;
+}
+
+/** Adds notifications in one statement; their ids, in the order given. */
+export async function addNotifications(db: Queryable, notifications: readonly NewNotification[]): Promise<string[]> {
+  if (notifications.length === 0) return [];
+  const rows = notifications.map((n) => ({
+    id: randomUUID(),
+    user_id: n.userId,
+    type: n.type,
+    actor_id: n.actorId ?? null,
+    text: n.text,
+    path: n.path ?? null,
+    read: n.read ?? false,
+    created_at: n.createdAt ?? null,
+  }));
+  await db.query(
+    `INSERT INTO notifications (id, user_id, type, actor_id, text, path, read, created_at)
+     SELECT id, user_id, type, actor_id, text, path, read, coalesce(created_at, now())
+     FROM jsonb_to_recordset($1::jsonb) AS x(
+       id uuid, user_id integer, type text, actor_id integer, text text, path text, read boolean, created_at timestamptz
+     )`,
+    [JSON.stringify(rows)],
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Fills an inbox with `count` generated `system` notifications in one statement, one second
+ * apart and ending at `newest`: bulk data for load and depth tests.
+ */
+export async function fillInbox(
+  db: Queryable,
+  userId: number,
+  count: number,
+  options: { read?: boolean; newest?: string; text?: string } = {},
+): Promise<number> {
+  const result = await db.query(
+    `INSERT INTO notifications (user_id, type, text, read, created_at)
+     SELECT $1, 'system', $3 || ' #' || g, $4, coalesce($5::timestamptz, now()) - make_interval(secs => g)
+     FROM generate_series(1, $2) AS g`,
+    [userId, count, options.text ?? 'Generated notification', options.read ?? false, options.newest ?? null],
+  );
+  return result.rowCount;
+}

@@ -1,0 +1,91 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../lib/api';
+
+const root = new URL('../..', import.meta.url).pathname;
+const tsx = join(root, 'node_modules/.bin/tsx');
+const env = { ...process.env, DATABASE_URL: '' };
+
+interface Started {
+  child: ChildProcess;
+  output: string[];
+  apiBaseUrl: string;
+  token: string | undefined;
+  exited: Promise<number | null>;
+}
+
+/** Starts `npm run server`'s program and waits for it to print its addresses and token. */
+async function startCli(args: string[]): Promise<Started> {
+  const child = spawn(tsx, ['server/main.ts', '--port', '0', ...args], { cwd: root, env });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const output: string[] = [];
+  let apiBaseUrl = '';
+  await new Promise<void>((resolve, reject) => {
+    child.on('exit', () => reject(new Error(`the service exited early:\n${output.join('\n')}`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      output.push(line);
+      apiBaseUrl ||= /^API:\s+(\S+)/.exec(line)?.[1] ?? '';
+      if (/^Token:/.test(line) || (apiBaseUrl && args.includes('--no-seed'))) resolve();
+    });
+  });
+  const token = output.map((line) => /^Token:\s+(\S+)/.exec(line)?.[1]).find(Boolean);
+  return { child, output, apiBaseUrl, token, exited };
+}
+
+describe('the command line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'inbox-cli-'));
+  const dataDir = join(dir, 'data');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('seeds an empty folder, prints the API and demo token, writes every demo token, and stops on SIGTERM', async () => {
+    const tokensFile = join(dir, 'tokens.json');
+    const cli = await startCli(['--data', dataDir, '--demo-tokens', tokensFile]);
+    expect(cli.output).toContain('Seeded the demo data.');
+    expect(cli.apiBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    const tokens = JSON.parse(readFileSync(tokensFile, 'utf8')) as Record<string, string>;
+    expect(Object.keys(tokens).length).toBeGreaterThanOrEqual(25);
+    expect(cli.token).toBe(tokens.demo);
+    const demo = createClient({ baseUrl: cli.apiBaseUrl, token: cli.token });
+    expect(await demo.inbox.count()).toBeGreaterThanOrEqual(30);
+    expect(await createClient({ baseUrl: cli.apiBaseUrl, token: tokens.carol }).inbox.count()).toBeGreaterThanOrEqual(
+      0,
+    );
+
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+    expect(cli.output.some((line) => /^GET \/api\/inbox\/count 200/.test(line))).toBe(true);
+    expect(existsSync(join(dataDir, 'inbox-companion.lock'))).toBe(false);
+  });
+
+  it('issues a token for an existing user, refuses an unknown one, and serves the same data again', async () => {
+    const run = promisify(execFile);
+    const { stdout } = await run(tsx, ['server/main.ts', 'token', 'alice', '--data', dataDir], { cwd: root, env });
+    const alice = stdout.trim();
+    expect(alice).toMatch(/^\S{20,}$/);
+    await expect(
+      run(tsx, ['server/main.ts', 'token', 'nobody', '--data', dataDir], { cwd: root, env }),
+    ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('no user called "nobody"') });
+
+    const cli = await startCli(['--data', dataDir, '--quiet']);
+    expect(cli.output).not.toContain('Seeded the demo data.');
+    expect(cli.token).toBeTruthy();
+    const profile = await createClient({ baseUrl: cli.apiBaseUrl, token: alice }).user('alice');
+    expect(profile.self).toBe(true);
+    expect(await createClient({ baseUrl: cli.apiBaseUrl, token: cli.token }).inbox.count()).toBeGreaterThan(0);
+    cli.child.kill('SIGINT');
+    expect(await cli.exited).toBe(0);
+  });
+
+  it('refuses unknown options with the usage and exit code 2', async () => {
+    const run = promisify(execFile);
+    await expect(run(tsx, ['server/main.ts', '--colour'], { cwd: root, env })).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Usage: npm run server'),
+    });
+  });
+});

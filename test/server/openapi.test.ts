@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../lib/api';
+import { createApp } from '../../server/app';
+import { openApiJson } from '../../server/openapi';
+import { BACKENDS, startTestService, type TestService } from '../support/service';
+import { schemaErrors } from './support/json-schema';
+
+type Operation = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
+type Document = { paths: Record<string, Record<string, Operation>> } & Record<string, unknown>;
+
+const checkedIn = readFileSync(new URL('../../server/openapi.json', import.meta.url), 'utf8');
+const document = JSON.parse(checkedIn) as Document;
+const METHODS = ['get', 'post', 'delete', 'put', 'patch'];
+
+const documentedOperations = () =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((key) => METHODS.includes(key))
+      .map((method) => `${method.toUpperCase()} ${path}`),
+  );
+
+describe('the OpenAPI document', () => {
+  it('is the one built from the contract module (run `npx tsx server/openapi.ts` after changing either)', () => {
+    expect(checkedIn).toBe(openApiJson());
+  });
+
+  it('names exactly the API routes the service has', () => {
+    const app = createApp({} as Parameters<typeof createApp>[0]);
+    const routed = app.routes
+      .filter((route) => route.path.startsWith('/api/') && route.method !== 'ALL')
+      .map((route) => `${route.method} ${route.path.slice(4).replace(/:(\w+)/g, '{$1}')}`);
+    expect(new Set(routed)).toEqual(new Set(documentedOperations()));
+  });
+});
+
+describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backend) => {
+  let service: TestService;
+  const seen = new Set<string>();
+
+  beforeAll(async () => {
+    service = await startTestService({ backend });
+  });
+  afterAll(() => service?.close());
+
+  /** Sends a request and checks the answer is documented for the operation, body and all. */
+  async function check(method: string, template: string, path: string, init: RequestInit & { token?: string } = {}) {
+    const response = await service.request(path, { ...init, method });
+    const operation = document.paths[template]?.[method.toLowerCase()];
+    expect(operation, `${method} ${template}`).toBeDefined();
+    const documented = operation?.responses[String(response.status)];
+    expect(documented, `${method} ${path} answered ${response.status}`).toBeDefined();
+    seen.add(`${method} ${template} ${response.status}`);
+    const type = response.headers.get('content-type')?.split(';')[0] ?? null;
+    const content = documented?.content;
+    if (!content) {
+      expect(await response.text()).toBe('');
+      return response;
+    }
+    expect(Object.keys(content)).toContain(type);
+    const errors = schemaErrors(await response.json(), content[type as string]?.schema ?? {}, document);
+    expect(errors, `${method} ${path}`).toEqual([]);
+    return response;
+  }
+
+  it('describes every answer of every operation, and every documented answer occurs', async () => {
+    const me = await service.newUser('doc');
+    const other = await service.newUser('docother');
+    const actor = await service.newUser('docactor');
+    await service.notify(me.username, [
+      { type: 'follow', actor: actor.username, text: 'followed you' },
+      { type: 'system', text: 'system' },
+    ]);
+    await service.fillInbox(me.username, 3);
+    const auth = { token: me.token };
+    const json = (body: unknown) => ({ ...auth, body: JSON.stringify(body) });
+
+    const first = await check('GET', '/inbox/fetch', '/inbox/fetch?limit=2', auth);
+    const { cursor } = await first.json().catch(() => ({ cursor: null }));
+    await check('GET', '/inbox/fetch', `/inbox/fetch?limit=2&cursor=${cursor ?? ''}`, auth);
+    await check('GET', '/inbox/fetch', '/inbox/fetch?limit=0', auth);
+    await check('GET', '/inbox/fetch', '/inbox/fetch');
+
+    const count = await check('GET', '/inbox/count', '/inbox/count', auth);
+    await check('GET', '/inbox/count', '/inbox/count', {
+      ...auth,
+      headers: { 'if-none-match': count.headers.get('etag') as string },
+    });
+    await check('GET', '/inbox/count', '/inbox/count');
+
+    for (const path of ['/inbox/read', '/inbox/delete']) {
+      await check('POST', path, path, json({ ids: [crypto.randomUUID()] }));
+      await check('POST', path, path, json({ ids: 'ALL' }));
+      await check('POST', path, path, { body: '{"ids":"all"}' });
+    }
+
+    const profile = '/user/{username}';
+    await check('GET', profile, `/user/${other.username}`);
+    await check('GET', profile, `/user/${other.username}`, auth);
+    await check('GET', profile, `/user/${other.username}`, { token: 'revoked.or.unknown' });
+    await check('GET', profile, '/user/nobody_at_all');
+
+    const follow = '/user/{username}/follow';
+    for (const method of ['POST', 'DELETE']) {
+      await check(method, follow, `/user/${other.username}/follow`, auth);
+      await check(method, follow, `/user/${other.username}/follow`, auth);
+      await check(method, follow, `/user/${other.username}/follow`);
+      await check(method, follow, '/user/nobody_at_all/follow', auth);
+    }
+
+    const report = '/user/{username}/report';
+    await check('POST', report, `/user/${other.username}/report`, json({ reason: 'boring', comment: '' }));
+    await check('POST', report, `/user/${other.username}/report`, { body: '{}' });
+    await check('POST', report, '/user/nobody_at_all/report', json({ reason: 'spam', comment: '' }));
+    for (let i = 0; i <= LIMITS.reportsPerHour; i++) {
+      await check('POST', report, `/user/${other.username}/report`, json({ reason: 'spam', comment: `${i}` }));
+    }
+    await check('GET', '/openapi.json', '/openapi.json');
+
+    const documented = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([key]) => METHODS.includes(key))
+        .flatMap(([method, operation]) =>
+          Object.keys(operation.responses).map((status) => `${method.toUpperCase()} ${path} ${status}`),
+        ),
+    );
+    expect([...seen].sort()).toEqual(documented.sort());
+  });
+
+  it('is served at /api/openapi.json', async () => {
+    const response = await service.request('/openapi.json');
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual(document);
+  });
+
+  it('answers 405 with the documented methods in Allow for every other method on a documented path', async () => {
+    for (const [template, item] of Object.entries(document.paths)) {
+      const path = template.replace('{username}', 'alice');
+      const allowed = Object.keys(item)
+        .filter((key) => METHODS.includes(key))
+        .map((m) => m.toUpperCase());
+      for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS']) {
+        if (allowed.includes(method)) continue;
+        const response = await service.request(path, { method });
+        expect(response.status, `${method} ${path}`).toBe(405);
+        const allow = (response.headers.get('allow') ?? '').split(/,\s*/);
+        expect(new Set(allow)).toEqual(new Set([...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])]));
+        expect((await response.json()).code).toBe('method_not_allowed');
+      }
+    }
+  });
+});

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LIMITS, RateLimitedError } from '../../lib/api';
+import { MIGRATIONS } from '../../server/db/migrations';
+import { BACKENDS, type Backend, startTestService, type TestServiceOptions } from '../support/service';
+
+/** Options that make two starts share one store: a PGlite folder, or a PostgreSQL schema. */
+function sharedStore(backend: Backend): { options: TestServiceOptions; cleanUp: () => Promise<void> } {
+  if (backend === 'pglite') {
+    const dataDir = mkdtempSync(join(tmpdir(), 'inbox-data-'));
+    return { options: { dataDir }, cleanUp: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const schema = `test_restart_${process.pid}_${Date.now()}`;
+  return {
+    options: { schema },
+    async cleanUp() {
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+describe.each(BACKENDS)('data across restarts on %s', (backend) => {
+  const store = sharedStore(backend);
+  afterAll(() => store.cleanUp());
+
+  it('keeps users, tokens, notifications, cursors and the report allowance, and seeds only once', async () => {
+    const first = await startTestService({ backend, seed: true, ...store.options });
+    expect(first.server.demoTokens).not.toBeNull();
+    const user = await first.newUser('keeper');
+    const target = await first.newUser('target');
+    await first.fillInbox(user.username, 12);
+    const { cursor } = await user.client.inbox.fetch({ limit: 5 });
+    for (let i = 0; i < LIMITS.reportsPerHour; i++) await user.client.user(target.username).report('spam', `${i}`);
+    const demoToken = first.server.demoTokens?.demo as string;
+    const demoCount = await first.client(demoToken).inbox.count();
+    await first.close();
+
+    const second = await startTestService({ backend, seed: true, ...store.options, port: first.server.port });
+    try {
+      expect(second.origin).toBe(first.origin);
+      expect(second.server.demoTokens).toBeNull();
+      const again = second.client(user.token);
+      expect(await again.inbox.count()).toBe(12);
+      expect((await again.inbox.fetch({ limit: 100, cursor })).data).toHaveLength(7);
+      await expect(again.user(target.username).report('spam', 'one more')).rejects.toBeInstanceOf(RateLimitedError);
+      expect(await second.client(demoToken).inbox.count()).toBe(demoCount);
+      const migrations = await second.server.database.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM schema_migrations',
+      );
+      expect(migrations.rows[0]?.count).toBe(MIGRATIONS.length);
+      const users = await second.server.database.query<{ count: number }>('SELECT count(*)::int AS count FROM users');
+      expect(users.rows[0]?.count).toBe(Object.keys(first.server.demoTokens ?? {}).length + 2);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it.runIf(backend === 'pglite')('refuses to open a data folder another service has open', async () => {
+    const { options, cleanUp } = sharedStore('pglite');
+    const running = await startTestService({ backend, ...options });
+    try {
+      await expect(startTestService({ backend, ...options })).rejects.toThrow(/in use by process/);
+    } finally {
+      await running.close();
+      await cleanUp();
+    }
+  });
+});

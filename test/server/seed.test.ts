@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOTIFICATION_TYPES, type Notification } from '../../lib/api';
+import { BACKENDS, startTestService, type TestService } from '../support/service';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+describe.each(BACKENDS)('demo data on %s', (backend) => {
+  let service: TestService;
+
+  beforeAll(async () => {
+    service = await startTestService({ backend, seed: true });
+  });
+  afterAll(() => service?.close());
+
+  it('has demo, alice, bob, carol, dave and at least 20 more users, each with a working token', async () => {
+    const tokens = service.server.demoTokens ?? {};
+    const names = Object.keys(tokens);
+    expect(names).toEqual(expect.arrayContaining(['demo', 'alice', 'bob', 'carol', 'dave']));
+    expect(names.length).toBeGreaterThanOrEqual(25);
+    for (const name of names) {
+      const client = service.client(tokens[name]);
+      expect(await client.inbox.count(), name).toBeGreaterThanOrEqual(0);
+      expect((await client.user(name)).self).toBe(true);
+    }
+  });
+
+  it('gives demo an inbox that looks real: 120+ notifications of every type over weeks, 30+ unread', async () => {
+    const demo = service.client(await service.tokenFor('demo'));
+    const all: Notification[] = [];
+    for await (const notification of demo.inbox.items({ limit: 100 })) all.push(notification);
+    expect(all.length).toBeGreaterThanOrEqual(120);
+    for (const type of NOTIFICATION_TYPES) {
+      expect(all.filter((n) => n.type === type).length, type).toBeGreaterThanOrEqual(5);
+    }
+    expect(await demo.inbox.count()).toBeGreaterThanOrEqual(30);
+    const actors = new Set(all.map((n) => n.actor?.username).filter(Boolean));
+    expect(actors.size).toBeGreaterThanOrEqual(15);
+    const times = all.map((n) => Date.parse(n.createdAt));
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(21 * DAY);
+    expect(new Set(all.map((n) => n.text)).size).toBeGreaterThan(60);
+    for (const n of all) {
+      if (n.type === 'system') expect(n).toMatchObject({ actor: null, url: null });
+      else expect(n.url).toBe(`${service.origin}/@${n.actor?.username}`);
+    }
+    const latest = all.slice(0, 10);
+    expect(latest.every((n) => !n.read)).toBe(true);
+  });
+
+  it('has demo follow some users and be followed by others, with a follow notification from each follower', async () => {
+    const demo = service.client(await service.tokenFor('demo'));
+    const profile = await demo.user('demo');
+    expect(profile.followingCount).toBeGreaterThanOrEqual(5);
+    expect(profile.followersCount).toBeGreaterThanOrEqual(5);
+    expect((await demo.user('alice')).following).toBe(true);
+    const follows: Notification[] = [];
+    for await (const n of demo.inbox.items({ limit: 100 })) if (n.type === 'follow') follows.push(n);
+    expect(follows).toHaveLength(profile.followersCount);
+    for (const n of follows.slice(0, 5)) {
+      expect((await demo.user(n.actor?.username as string)).followedBy).toBe(true);
+    }
+  });
+
+  it('answers the public profile pages of the demo users', async () => {
+    for (const name of ['demo', 'alice', 'bob', 'carol', 'dave']) {
+      const response = await fetch(`${service.origin}/@${name}`);
+      expect(response.status, name).toBe(200);
+    }
+  });
+});

@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AlreadyFollowingError,
+  CannotFollowSelfError,
+  CannotReportSelfError,
+  LIMITS,
+  NotFollowingError,
+  RateLimitedError,
+  REPORT_REASONS,
+  UnauthenticatedError,
+  UserNotFoundError,
+} from '../../lib/api';
+import { BACKENDS, startTestService, type TestService } from '../support/service';
+
+async function codeOf(response: Response): Promise<string> {
+  expect(response.headers.get('content-type')).toBe('application/problem+json');
+  return (await response.json()).code;
+}
+
+describe.each(BACKENDS)('users on %s', (backend) => {
+  let service: TestService;
+
+  beforeAll(async () => {
+    service = await startTestService({ backend });
+  });
+  afterAll(() => service?.close());
+
+  describe('profile', () => {
+    it('gives the public fields without a token and the relation only with one', async () => {
+      const bob = await service.newUser('bob', { displayName: 'Bob B', bio: 'Hello <there>' });
+      const alice = await service.newUser('alice');
+      await bob.client.user(alice.username).follow();
+
+      const publicProfile = await service.client().user(bob.username);
+      expect(publicProfile).toEqual({
+        username: bob.username,
+        displayName: 'Bob B',
+        bio: 'Hello <there>',
+        avatarUrl: null,
+        followersCount: 0,
+        followingCount: 1,
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
+      expect(await alice.client.user(bob.username)).toMatchObject({
+        following: false,
+        followedBy: true,
+        self: false,
+      });
+      expect(await bob.client.user(bob.username)).toMatchObject({ following: false, followedBy: false, self: true });
+    });
+
+    it('finds usernames in any letter case and answers with the stored spelling', async () => {
+      const user = await service.newUser('CamelCase');
+      expect((await service.client().user(user.username.toUpperCase())).username).toBe(user.username);
+      expect((await service.client().user(user.username.toLowerCase())).username).toBe(user.username);
+    });
+
+    it('answers 404 user_not_found for unknown users and for names that cannot be usernames', async () => {
+      await expect(service.client().user('nobody_here_at_all')).rejects.toBeInstanceOf(UserNotFoundError);
+      for (const name of ['a-b', 'x'.repeat(31), '%F0%9F%98%80', 'a.b', '%00']) {
+        const response = await service.request(`/user/${name}`);
+        expect(response.status, name).toBe(404);
+        expect(await codeOf(response), name).toBe('user_not_found');
+      }
+    });
+
+    it('answers 401 to a profile request with a bad token rather than hiding it', async () => {
+      const user = await service.newUser('target');
+      await expect(service.client('bad.token').user(user.username)).rejects.toBeInstanceOf(UnauthenticatedError);
+    });
+  });
+
+  describe('follow and unfollow', () => {
+    it('moves through the states of the seed exactly', async () => {
+      const me = await service.newUser('follower');
+      const them = await service.newUser('followee');
+      const handle = me.client.user(them.username);
+      const state = async () => (await handle).following;
+
+      expect(await state()).toBe(false);
+      await expect(handle.unfollow()).rejects.toBeInstanceOf(NotFollowingError);
+      expect(await state()).toBe(false);
+      await expect(handle.follow()).resolves.toBeUndefined();
+      expect(await state()).toBe(true);
+      expect((await handle).followersCount).toBe(1);
+      await expect(handle.follow()).rejects.toBeInstanceOf(AlreadyFollowingError);
+      expect(await state()).toBe(true);
+      await expect(handle.unfollow()).resolves.toBeUndefined();
+      expect(await state()).toBe(false);
+      expect((await handle).followersCount).toBe(0);
+      await expect(handle.unfollow()).rejects.toBeInstanceOf(NotFollowingError);
+    });
+
+    it('answers 204 with no body, and 400 with the codes of the contract', async () => {
+      const me = await service.newUser('raw');
+      const them = await service.newUser('rawthem');
+      const follow = (method: string) => service.request(`/user/${them.username}/follow`, { method, token: me.token });
+      const created = await follow('POST');
+      expect(created.status).toBe(204);
+      expect(await created.text()).toBe('');
+      const again = await follow('POST');
+      expect(again.status).toBe(400);
+      expect(await codeOf(again)).toBe('already_following');
+      expect((await follow('DELETE')).status).toBe(204);
+      const gone = await follow('DELETE');
+      expect(gone.status).toBe(400);
+      expect(await codeOf(gone)).toBe('not_following');
+    });
+
+    it('refuses following yourself, unknown users and callers without a token', async () => {
+      const me = await service.newUser('self');
+      await expect(me.client.user(me.username).follow()).rejects.toBeInstanceOf(CannotFollowSelfError);
+      await expect(me.client.user(me.username.toUpperCase()).follow()).rejects.toBeInstanceOf(CannotFollowSelfError);
+      await expect(me.client.user(me.username).unfollow()).rejects.toBeInstanceOf(CannotFollowSelfError);
+      await expect(me.client.user('no_such_user_x').follow()).rejects.toBeInstanceOf(UserNotFoundError);
+      await expect(me.client.user('no_such_user_x').unfollow()).rejects.toBeInstanceOf(UserNotFoundError);
+      await expect(service.client().user(me.username).follow()).rejects.toBeInstanceOf(UnauthenticatedError);
+      await expect(service.client().user(me.username).unfollow()).rejects.toBeInstanceOf(UnauthenticatedError);
+    });
+
+    it("puts a follow notification into the followed user's inbox, once per new follow", async () => {
+      const me = await service.newUser('fan', { displayName: 'The Fan' });
+      const them = await service.newUser('star');
+      await me.client.user(them.username).follow();
+      expect(await them.client.inbox.count()).toBe(1);
+      const [notification] = (await them.client.inbox.fetch()).data;
+      expect(notification).toMatchObject({
+        type: 'follow',
+        read: false,
+        actor: { username: me.username, displayName: 'The Fan' },
+        text: 'The Fan followed you',
+        url: `${service.origin}/@${me.username}`,
+      });
+      await expect(me.client.user(them.username).follow()).rejects.toBeInstanceOf(AlreadyFollowingError);
+      expect(await them.client.inbox.count()).toBe(1);
+      await me.client.user(them.username).unfollow();
+      expect(await them.client.inbox.count()).toBe(1);
+      await me.client.user(them.username).follow();
+      expect(await them.client.inbox.count()).toBe(2);
+      expect(await me.client.inbox.count()).toBe(0);
+    });
+
+    it('keeps one follow when the same follow is sent many times at once', async () => {
+      const me = await service.newUser('racer');
+      const them = await service.newUser('raced');
+      const results = await Promise.allSettled(Array.from({ length: 8 }, () => me.client.user(them.username).follow()));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results.filter((r) => r.status === 'rejected')) {
+        expect((r as PromiseRejectedResult).reason).toBeInstanceOf(AlreadyFollowingError);
+      }
+      expect((await service.client().user(them.username)).followersCount).toBe(1);
+      expect(await them.client.inbox.count()).toBe(1);
+    });
+  });
+
+  describe('report', () => {
+    it('answers 201 with a ReportResult for every reason', async () => {
+      const target = await service.newUser('reported');
+      for (const reason of REPORT_REASONS) {
+        const reporter = await service.newUser(`rep${reason}`);
+        const result = await reporter.client.user(target.username).report(reason, `about ${reason}`);
+        expect(result).toEqual({
+          id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          status: 'received',
+          reason,
+          createdAt: expect.stringMatching(/^\d{4}-/),
+        });
+      }
+      const raw = await service.request(`/user/${target.username}/report`, {
+        method: 'POST',
+        token: (await service.newUser('rawrep')).token,
+        body: JSON.stringify({ reason: 'spam', comment: 'x'.repeat(LIMITS.reportCommentMax) }),
+      });
+      expect(raw.status).toBe(201);
+    });
+
+    it('refuses a bad reason or comment with invalid_report, and does not count it', async () => {
+      const reporter = await service.newUser('badrep');
+      const target = await service.newUser('badtarget');
+      const bodies: [string, string | undefined][] = [
+        ['no body', undefined],
+        ['not JSON', 'reason=spam'],
+        ['unknown reason', '{"reason":"boring","comment":""}'],
+        ['reason in capitals', '{"reason":"SPAM","comment":""}'],
+        ['no reason', '{"comment":"x"}'],
+        ['no comment', '{"reason":"spam"}'],
+        ['comment not text', '{"reason":"spam","comment":5}'],
+        ['comment too long', JSON.stringify({ reason: 'spam', comment: 'x'.repeat(LIMITS.reportCommentMax + 1) })],
+        ['NUL in comment', '{"reason":"spam","comment":"a\\u0000b"}'],
+        ['an array', '["spam","x"]'],
+      ];
+      for (const [name, body] of bodies) {
+        const response = await service.request(`/user/${target.username}/report`, {
+          method: 'POST',
+          token: reporter.token,
+          body,
+        });
+        expect(response.status, name).toBe(400);
+        expect(await codeOf(response), name).toBe('invalid_report');
+      }
+      for (let i = 0; i < LIMITS.reportsPerHour; i++) await reporter.client.user(target.username).report('spam', '');
+    });
+
+    it('refuses reporting yourself, unknown users and callers without a token', async () => {
+      const me = await service.newUser('selfrep');
+      await expect(me.client.user(me.username).report('spam', '')).rejects.toBeInstanceOf(CannotReportSelfError);
+      await expect(me.client.user('no_such_user_y').report('spam', '')).rejects.toBeInstanceOf(UserNotFoundError);
+      await expect(service.client().user(me.username).report('spam', '')).rejects.toBeInstanceOf(UnauthenticatedError);
+    });
+
+    it('allows 10 reports an hour per caller, then answers 429 with Retry-After', async () => {
+      const reporter = await service.newUser('busy');
+      const bystander = await service.newUser('calm');
+      const targets = await Promise.all([service.newUser('t1'), service.newUser('t2')]);
+      for (let i = 0; i < LIMITS.reportsPerHour; i++) {
+        await reporter.client.user(targets[i % 2]?.username as string).report('spam', `report ${i}`);
+      }
+      const error = await reporter.client
+        .user(targets[0]?.username as string)
+        .report('other', 'one too many')
+        .catch((e) => e);
+      expect(error).toBeInstanceOf(RateLimitedError);
+      expect(error.status).toBe(429);
+      expect(error.retryAfter).toBeGreaterThan(3500);
+      expect(error.retryAfter).toBeLessThanOrEqual(3600);
+      const raw = await service.request(`/user/${targets[1]?.username}/report`, {
+        method: 'POST',
+        token: reporter.token,
+        body: '{"reason":"spam","comment":""}',
+      });
+      expect(raw.status).toBe(429);
+      expect(raw.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await codeOf(raw)).toBe('rate_limited');
+      await expect(bystander.client.user(targets[0]?.username as string).report('spam', '')).resolves.toMatchObject({
+        status: 'received',
+      });
+    });
+
+    it('holds the limit when many reports arrive at once', async () => {
+      const reporter = await service.newUser('burst');
+      const target = await service.newUser('burstt');
+      const results = await Promise.allSettled(
+        Array.from({ length: 14 }, () => reporter.client.user(target.username).report('spam', 'burst')),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(LIMITS.reportsPerHour);
+      for (const r of results.filter((r) => r.status === 'rejected')) {
+        expect((r as PromiseRejectedResult).reason).toBeInstanceOf(RateLimitedError);
+      }
+    });
+  });
+});

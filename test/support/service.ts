@@ -1,0 +1,114 @@
+/**
+ * A real reference service for tests. Each start is isolated from every other: PGlite in memory,
+ * or a PostgreSQL schema of its own (dropped on close) when the backend is `postgres`.
+ *
+ * ```ts
+ * const service = await startTestService({ backend: 'pglite' });
+ * const alice = await service.newUser('alice');
+ * await alice.client.user(bob.username).follow();
+ * await service.close();
+ * ```
+ */
+import { randomBytes } from 'node:crypto';
+import { type Client, createClient } from '../../lib/api';
+import {
+  type DatabaseOption,
+  type NotificationInput,
+  type RunningServer,
+  type ServerOptions,
+  startServer,
+} from '../../server/index';
+
+export type Backend = 'pglite' | 'postgres';
+
+/** The backends the service's suite runs on: PGlite always, PostgreSQL when DATABASE_URL is set. */
+export const BACKENDS: readonly Backend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+export interface TestServiceOptions extends Omit<ServerOptions, 'database' | 'host'> {
+  /** Default `pglite`. */
+  backend?: Backend;
+  /** PGlite: keep data in this folder instead of memory. PostgreSQL: reuse this schema, kept on close. */
+  dataDir?: string;
+  schema?: string;
+}
+
+export interface TestUser {
+  username: string;
+  token: string;
+  /** A client signed in as this user. */
+  client: Client;
+}
+
+export interface TestService {
+  server: RunningServer;
+  origin: string;
+  apiBaseUrl: string;
+  backend: Backend;
+  /** A token for an existing user: the seeded one when there is one, else a new one. */
+  tokenFor(username: string): Promise<string>;
+  /** A client with this token, or none when left out. */
+  client(token?: string | null): Client;
+  /** A new user with a unique username starting with `prefix`, signed in. */
+  newUser(prefix?: string, details?: { displayName?: string; bio?: string }): Promise<TestUser>;
+  /** Puts notifications into a user's inbox; their ids, in the order given. */
+  notify(username: string, notifications: readonly NotificationInput[]): Promise<string[]>;
+  /** Puts `count` generated notifications into a user's inbox in one statement. */
+  fillInbox(username: string, count: number, options?: { read?: boolean; newest?: string }): Promise<number>;
+  /** Answers a raw request to the API, for what the client library would refuse to send. */
+  request(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** A username no other test has used: `prefix`, then a counter and random letters. */
+export function uniqueUsername(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix.slice(0, 16)}_${counter}${randomBytes(4).toString('hex')}`.slice(0, 30);
+}
+
+function databaseFor(backend: Backend, options: TestServiceOptions): DatabaseOption {
+  if (backend === 'pglite') return options.dataDir ? { dataDir: options.dataDir } : { memory: true };
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('The postgres backend needs DATABASE_URL.');
+  if (options.schema) return { url, schema: options.schema };
+  return { url, schema: `test_${randomBytes(6).toString('hex')}`, dropSchemaOnClose: true };
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const backend = options.backend ?? 'pglite';
+  const server = await startServer({
+    seed: false,
+    ...options,
+    port: options.port ?? 0,
+    host: '127.0.0.1',
+    database: databaseFor(backend, options),
+  });
+
+  const client = (token?: string | null) => createClient({ baseUrl: server.apiBaseUrl, token, retries: 0 });
+  const tokenFor = async (username: string) =>
+    server.demoTokens?.[username] ?? (await server.admin.issueToken(username));
+
+  return {
+    server,
+    origin: server.origin,
+    apiBaseUrl: server.apiBaseUrl,
+    backend,
+    tokenFor,
+    client,
+    async newUser(prefix = 'user', details = {}) {
+      const { username } = await server.admin.createUser({ username: uniqueUsername(prefix), ...details });
+      const token = await server.admin.issueToken(username);
+      return { username, token, client: client(token) };
+    },
+    notify: (username, notifications) => server.admin.addNotifications(username, notifications),
+    fillInbox: (username, count, fill) => server.admin.fillInbox(username, count, fill),
+    request(path, init = {}) {
+      const { token, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (token) headers.set('authorization', `Bearer ${token}`);
+      return fetch(`${server.apiBaseUrl}${path}`, { ...rest, headers });
+    },
+    close: () => server.close(),
+  };
+}
