@@ -14,6 +14,17 @@ export default defineConfig({
         },
       },
       {
+        plugins: [WxtVitest()],
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.{ts,tsx}'],
+          environment: 'node',
+          setupFiles: ['test/support/setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         test: {
           name: 'server',
           include: ['test/server/**/*.test.ts'],

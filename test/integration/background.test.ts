@@ -1,0 +1,186 @@
+/**
+ * The background's logic against the real reference service over HTTP: the messages the popup,
+ * options page and profile content script send, answered as the browser would deliver them.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { AlreadyFollowingError, type Notification, RateLimitedError } from '../../lib/api';
+import { registerHandlers } from '../../lib/background/handlers';
+import { createNotifier } from '../../lib/background/notifier';
+import { createPoller, type Poller } from '../../lib/background/poller';
+import { createSession } from '../../lib/background/session';
+import { messaging } from '../../lib/messaging';
+import { DEFAULT_SETTINGS, settingsItem } from '../../lib/settings';
+import { badge, grant } from '../support/background';
+import { deliver, EXTENSION_ID, optionsSender, popupSender, profileTabSender } from '../support/messages';
+import { startTestService, type TestService, type TestUser } from '../support/service';
+
+let service: TestService;
+let poller: Poller;
+let me: TestUser;
+const answers: { path: string; status: number }[] = [];
+
+const recordingFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  answers.push({
+    path: new URL(input instanceof Request ? input.url : String(input)).pathname,
+    status: response.status,
+  });
+  return response;
+};
+
+async function walk(unreadOnly: boolean): Promise<Notification[]> {
+  const items: Notification[] = [];
+  let cursor: string | null = null;
+  do {
+    const { value, error } = await deliver('inbox.fetch', { cursor, unreadOnly }, popupSender);
+    if (error) throw error;
+    items.push(...(value?.data ?? []));
+    cursor = value?.cursor ?? null;
+  } while (cursor !== null);
+  return items;
+}
+
+describe('background against the reference service', () => {
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(() => service.close());
+
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    messaging.removeAllListeners();
+    answers.length = 0;
+    me = await service.newUser('me');
+    await service.fillInbox(me.username, 40, { read: true });
+    await service.fillInbox(me.username, 32, { read: false });
+    await settingsItem.setValue({ ...DEFAULT_SETTINGS, apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin });
+    await grant(service.origin);
+    const session = createSession({ fetch: recordingFetch });
+    poller = createPoller({ session, isOnline: () => true });
+    const notifier = createNotifier(async () => (await session.client()).client);
+    registerHandlers({
+      session,
+      poller,
+      notifier,
+      extension: { id: EXTENSION_ID, baseUrl: fakeBrowser.runtime.getURL('/') },
+      fetch: recordingFetch,
+    });
+    const signIn = await deliver('auth.signIn', { token: me.token }, optionsSender);
+    expect(signIn.value).toMatchObject({ kind: 'ok', count: 32 });
+  });
+
+  it('shows the unread count on the badge, and asks conditionally afterwards', async () => {
+    expect((await badge()).text).toBe('32');
+    await poller.poll();
+    expect(answers.filter((a) => a.path.endsWith('/inbox/count')).map((a) => a.status)).toEqual([200, 304]);
+  });
+
+  it('raises the count at the next check after someone follows', async () => {
+    const fan = await service.newUser('fan');
+    await fan.client.user(me.username).follow();
+    await poller.poll();
+    expect((await badge()).text).toBe('33');
+  });
+
+  it('pages the popup through the whole inbox with the service’s cursors', async () => {
+    const all = await walk(false);
+    expect(all).toHaveLength(72);
+    expect(new Set(all.map((n) => n.id)).size).toBe(72);
+    expect(await walk(true)).toHaveLength(32);
+  });
+
+  it('marks read and deletes, lowering the badge at once, and the service agrees', async () => {
+    const unread = await walk(true);
+    const read = await deliver('inbox.markRead', { ids: unread.slice(0, 5).map((n) => n.id), unread: 5 }, popupSender);
+    expect(read.value).toEqual({ success: true, count: 5, unreadCount: 27 });
+    expect((await badge()).text).toBe('27');
+
+    const gone = await deliver('inbox.delete', { ids: unread.slice(5, 8).map((n) => n.id), unread: 3 }, popupSender);
+    expect(gone.value).toMatchObject({ count: 3, unreadCount: 24 });
+    expect((await badge()).text).toBe('24');
+    expect(await me.client.inbox.count()).toBe(24);
+
+    await deliver('inbox.markRead', { ids: 'all' }, popupSender);
+    expect((await badge()).text).toBe('');
+    expect(await me.client.inbox.count()).toBe(0);
+    expect(await walk(false)).toHaveLength(69);
+  });
+
+  it('follows, reconciles already_following, and reports from a profile page', async () => {
+    const bob = await service.newUser('bob');
+    const page = profileTabSender(`${service.origin}/@${bob.username}`);
+    expect((await deliver('profile.get', bob.username, page)).value).toMatchObject({ following: false, self: false });
+    expect((await deliver('profile.follow', bob.username, page)).error).toBeUndefined();
+    expect((await me.client.user(bob.username).get()).following).toBe(true);
+    expect((await deliver('profile.follow', bob.username, page)).error).toBeInstanceOf(AlreadyFollowingError);
+    expect((await deliver('profile.unfollow', bob.username, page)).error).toBeUndefined();
+    const report = await deliver(
+      'profile.report',
+      { username: bob.username, reason: 'spam', comment: 'sells followers' },
+      page,
+    );
+    expect(report.value).toMatchObject({ status: 'received', reason: 'spam' });
+  });
+
+  it('says when the report limit is reached, and when the person can report again', async () => {
+    const bob = await service.newUser('bob');
+    const page = profileTabSender(`${service.origin}/@${bob.username}`);
+    for (let i = 0; i < 10; i++) {
+      expect(
+        (await deliver('profile.report', { username: bob.username, reason: 'other', comment: `${i}` }, page)).error,
+      ).toBeUndefined();
+    }
+    const { error } = await deliver('profile.report', { username: bob.username, reason: 'other', comment: '' }, page);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).retryAfter).toBeGreaterThan(3000);
+  });
+
+  it('shows a revoked token as unauthorised', async () => {
+    await service.server.admin.revokeToken(me.token);
+    const status = await poller.poll();
+    expect(status.kind).toBe('unauthorized');
+    expect((await badge()).text).toBe('!');
+  });
+
+  it('tests a connection without saving it', async () => {
+    const { value } = await deliver('connection.test', { apiBaseUrl: service.apiBaseUrl, token: null }, optionsSender);
+    expect(value).toEqual({ ok: true, unreadCount: 32 });
+    const site = await deliver('connection.test', { apiBaseUrl: service.origin, token: null }, optionsSender);
+    expect(site.value).toMatchObject({ ok: false, problem: 'notThisService' });
+  });
+});
+
+describe('background while the service goes down and comes back', () => {
+  it('shows the service as unreachable, keeps the last count, and recovers at the next check', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dataDir = await mkdtemp(join(tmpdir(), 'inbox-'));
+    let running = await startTestService({ dataDir });
+    try {
+      fakeBrowser.reset();
+      messaging.removeAllListeners();
+      const user = await running.newUser('me');
+      await running.fillInbox(user.username, 3);
+      await settingsItem.setValue({ ...DEFAULT_SETTINGS, apiBaseUrl: running.apiBaseUrl, siteOrigin: running.origin });
+      await grant(running.origin);
+      const session = createSession({ retries: 0 });
+      await session.signIn(user.token);
+      const background = createPoller({ session, isOnline: () => true });
+      expect(await background.poll()).toMatchObject({ kind: 'ok', count: 3 });
+
+      const port = running.server.port;
+      await running.close();
+      expect(await background.poll()).toMatchObject({ kind: 'unreachable', count: 3 });
+      expect((await badge()).title).toContain('cannot be reached');
+
+      running = await startTestService({ dataDir, port });
+      expect(await background.poll()).toMatchObject({ kind: 'ok', count: 3 });
+      expect((await badge()).text).toBe('3');
+    } finally {
+      await running.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
