@@ -33,10 +33,14 @@ async function walk(unreadOnly: boolean): Promise<Notification[]> {
   const items: Notification[] = [];
   let cursor: string | null = null;
   do {
-    const { value, error } = await deliver('inbox.fetch', { cursor, unreadOnly }, popupSender);
-    if (error) throw error;
-    items.push(...(value?.data ?? []));
-    cursor = value?.cursor ?? null;
+    const answer: Awaited<ReturnType<typeof deliver<'inbox.fetch'>>> = await deliver(
+      'inbox.fetch',
+      { cursor, unreadOnly },
+      popupSender,
+    );
+    if (answer.error) throw answer.error;
+    items.push(...(answer.value?.data ?? []));
+    cursor = answer.value?.cursor ?? null;
   } while (cursor !== null);
   return items;
 }
