@@ -11,11 +11,15 @@ export interface Preset {
   token?: string;
 }
 
-export const buildPreset: Preset = {
-  apiBaseUrl: import.meta.env.WXT_PRESET_API_BASE_URL,
-  siteOrigin: import.meta.env.WXT_PRESET_SITE_ORIGIN,
-  token: import.meta.env.WXT_PRESET_TOKEN,
-};
+// A production build never carries a preset, whatever the environment it was built in held.
+export const buildPreset: Preset =
+  import.meta.env.MODE === 'production'
+    ? {}
+    : {
+        apiBaseUrl: import.meta.env.WXT_PRESET_API_BASE_URL,
+        siteOrigin: import.meta.env.WXT_PRESET_SITE_ORIGIN,
+        token: import.meta.env.WXT_PRESET_TOKEN,
+      };
 
 /** Applies a preset on first install; true when it signed the person in. */
 export async function applyPreset(preset: Preset, session: Session): Promise<boolean> {

@@ -1,0 +1,83 @@
+/**
+ * Finds the machine's Chromium and launches it with a built extension loaded. No browser is
+ * ever downloaded: end-to-end tests, screenshots, benchmarks and `npm start` use the Chromium
+ * the machine has (Debian's `chromium` package in CI).
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type BrowserContext, chromium, type Worker } from 'playwright-core';
+
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
+
+/** The build the end-to-end tests, screenshots and benchmarks load. */
+export const E2E_EXTENSION_DIR = resolve('.output/chrome-mv3-e2e');
+
+/** Chromium's switches for loading an unpacked extension on a machine without the usual desktop services. */
+export function extensionArgs(extensionDir: string): string[] {
+  return [
+    `--disable-extensions-except=${extensionDir}`,
+    `--load-extension=${extensionDir}`,
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-quic',
+  ];
+}
+
+export function findChromium(): string | null {
+  const configured = process.env.CHROMIUM_PATH;
+  if (configured) return existsSync(configured) ? configured : null;
+  return CANDIDATES.find((path) => existsSync(path)) ?? null;
+}
+
+export const MISSING_CHROMIUM = [
+  'No Chromium found: the end-to-end tests need one and never download a browser.',
+  'Install it with `sudo apt-get install -y chromium fonts-liberation` (Debian/Ubuntu),',
+  'or point CHROMIUM_PATH at a Chrome or Chromium binary.',
+].join('\n');
+
+export interface ExtensionBrowser {
+  context: BrowserContext;
+  worker: Worker;
+  extensionId: string;
+  /** The URL of one of the extension's pages, such as `popup.html`. */
+  pageUrl(path: string): string;
+  close(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  extensionDir?: string;
+  colorScheme?: 'light' | 'dark';
+  locale?: string;
+}
+
+export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error(MISSING_CHROMIUM);
+  const context = await chromium.launchPersistentContext('', {
+    executablePath,
+    headless: true,
+    colorScheme: options.colorScheme ?? 'light',
+    locale: options.locale ?? 'en-US',
+    viewport: { width: 1000, height: 800 },
+    args: [...extensionArgs(options.extensionDir ?? E2E_EXTENSION_DIR), `--lang=${options.locale ?? 'en-US'}`],
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  const extensionId = new URL(worker.url()).host;
+  return {
+    context,
+    worker,
+    extensionId,
+    pageUrl: (path) => `chrome-extension://${extensionId}/${path}`,
+    close: () => context.close(),
+  };
+}
