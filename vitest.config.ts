@@ -26,6 +26,17 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/e2e/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'server',
           include: ['test/server/**/*.test.ts'],
           environment: 'node',
