@@ -11,7 +11,10 @@ import { attachBeside } from './attach';
 export interface ProfilePageOptions {
   document: Document;
   config: Pick<ProfilePageConfig, 'siteOrigin' | 'profilePath' | 'profileAnchor'>;
-  /** The one element that holds the buttons. */
+  /**
+   * The one element that holds the buttons, in a shadow root. Its tag is its own: another
+   * element of that tag without a shadow root is a copy the page made of it.
+   */
   host: HTMLElement;
   /** Aborts when the content script ends: everything is taken off the page. */
   signal: AbortSignal;
@@ -51,6 +54,11 @@ export function watchProfilePage(options: ProfilePageOptions): ProfilePage {
   const check = () => {
     if (signal.aborted) return;
     follow();
+    // A page that clones its own DOM (a snapshot cache, a template copied with its children)
+    // copies the host without its shadow root: an empty, dead second host.
+    for (const copy of [...document.getElementsByTagName(host.localName)]) {
+      if (copy !== host && !copy.shadowRoot) copy.remove();
+    }
     if (!current || !options.shown()) host.remove();
     else if (attachBeside(host, document, config.profileAnchor)) options.placed?.();
   };

@@ -40,7 +40,7 @@ function watch() {
   return page;
 }
 
-const hosts = () => document.querySelectorAll('[data-test-host]');
+const hosts = () => document.querySelectorAll('test-buttons');
 const anchor = () => document.querySelector('[data-profile-actions]');
 
 beforeEach(() => {
@@ -48,8 +48,8 @@ beforeEach(() => {
   document.body.innerHTML = '';
   stop = new AbortController();
   opened = [];
-  host = document.createElement('div');
-  host.setAttribute('data-test-host', '');
+  host = document.createElement('test-buttons');
+  host.attachShadow({ mode: 'open' });
   showing = true;
 });
 
@@ -101,6 +101,16 @@ describe('a profile page with the anchor', () => {
     expect(anchor()).not.toBe(old);
     expect(hosts()).toHaveLength(1);
     expect(opened).toHaveLength(1);
+  });
+
+  it('removes the empty copies a page makes when it clones its own DOM', async () => {
+    history.replaceState(null, '', '/@bob');
+    document.body.innerHTML = profileSection('bob');
+    watch();
+    const section = document.querySelector('#profile') as Element;
+    section.replaceWith(section.cloneNode(true));
+    await waitFor(() => expect(anchor()?.nextSibling).toBe(host));
+    expect(hosts()).toHaveLength(1);
   });
 
   it('comes back when the page removes it', async () => {
