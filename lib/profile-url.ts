@@ -10,9 +10,28 @@ type Site = Pick<Settings, 'siteOrigin' | 'profilePath'>;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function pathPattern(profilePath: string): RegExp {
-  const [before, after = ''] = profilePath.split(':username');
-  return new RegExp(`^${escapeRegExp(before ?? '')}([^/]+)${escapeRegExp(after)}/?$`);
+let cached: { profilePath: string; pattern: RegExp | null } | undefined;
+
+/** The pattern a profile path stands for, or null when it does not name `:username` exactly once. */
+function pathPattern(profilePath: string): RegExp | null {
+  if (cached?.profilePath === profilePath) return cached.pattern;
+  const parts = profilePath.split(':username');
+  const [before = '', after = ''] = parts;
+  // A page answers at its path with or without a trailing slash, whichever the pattern was written with.
+  const pattern =
+    parts.length === 2
+      ? new RegExp(`^${escapeRegExp(before)}([^/]+)${escapeRegExp(after.replace(/\/$/, ''))}/?$`)
+      : null;
+  cached = { profilePath, pattern };
+  return pattern;
+}
+
+function originOf(url: string | URL): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 /** The username a profile page URL names, or null when the URL is not a profile page of the site. */
@@ -23,8 +42,9 @@ export function usernameFromUrl(url: string | URL, site: Site): string | null {
   } catch {
     return null;
   }
-  if (parsed.origin !== new URL(site.siteOrigin).origin) return null;
-  const match = pathPattern(site.profilePath).exec(parsed.pathname);
+  const origin = originOf(site.siteOrigin);
+  if (origin === null || parsed.origin !== origin) return null;
+  const match = pathPattern(site.profilePath)?.exec(parsed.pathname);
   if (!match?.[1]) return null;
   let username: string;
   try {
@@ -38,11 +58,8 @@ export function usernameFromUrl(url: string | URL, site: Site): string | null {
 /** True when a URL is on the configured site, profile page or not. */
 export function isSiteUrl(url: string | URL | undefined, site: Pick<Settings, 'siteOrigin'>): boolean {
   if (url === undefined) return false;
-  try {
-    return new URL(url).origin === new URL(site.siteOrigin).origin;
-  } catch {
-    return false;
-  }
+  const origin = originOf(site.siteOrigin);
+  return origin !== null && originOf(url) === origin;
 }
 
 /**

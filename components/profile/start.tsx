@@ -1,0 +1,69 @@
+/**
+ * Puts the follow, unfollow and report buttons on the site's profile pages and keeps them
+ * there as the page changes, until `signal` aborts. Asks the background for everything.
+ */
+import { render } from 'preact';
+import type { ProfilePageConfig } from '../../lib/messaging';
+import { type ProfilePage, watchProfilePage } from '../../lib/profile/page';
+import { type Ask, createProfileSession, type ProfileSession } from '../../lib/profile/session';
+import { createShadowHost } from '../../lib/profile/shadow-host';
+import { ProfileButtons } from './ProfileButtons';
+import css from './profile.css?inline';
+
+export interface StartOptions {
+  document: Document;
+  ask: Ask;
+  signal: AbortSignal;
+}
+
+/** Starts the buttons; resolves to the page watcher, or null when this page gets none. */
+export async function startProfileButtons({ document, ask, signal }: StartOptions): Promise<ProfilePage | null> {
+  let config: ProfilePageConfig;
+  try {
+    config = await ask('profile.config');
+  } catch {
+    // The background refuses pages that are not on the configured site, and is gone when the
+    // extension was updated; either way this page gets no buttons.
+    return null;
+  }
+  if (signal.aborted) return null;
+
+  const { host, mountPoint } = createShadowHost(document, css);
+  let session: ProfileSession | null = null;
+  const draw = () => render(session && <ProfileButtons key={session.username} session={session} />, mountPoint);
+
+  const page = watchProfilePage({
+    document,
+    config,
+    host,
+    signal,
+    shown: () => session !== null && session.view.kind !== 'loading' && session.view.kind !== 'none',
+    placed: draw,
+    open(username, stop) {
+      const opened = createProfileSession(username, ask, stop);
+      session = opened;
+      opened.subscribe(() => {
+        draw();
+        page.check();
+      });
+      stop.addEventListener('abort', () => {
+        if (session !== opened) return;
+        session = null;
+        draw();
+      });
+      void opened.load();
+    },
+  });
+
+  // Signing in happens on the options page; coming back to this tab shows the result.
+  document.addEventListener(
+    'visibilitychange',
+    () => {
+      if (document.visibilityState === 'visible' && session?.view.kind === 'signedOut') void session.load();
+    },
+    { signal },
+  );
+  signal.addEventListener('abort', () => render(null, mountPoint), { once: true });
+  page.check();
+  return page;
+}

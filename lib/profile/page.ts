@@ -1,0 +1,80 @@
+/**
+ * Follows the page: which profile it shows (its URL, read with the configured pattern) and
+ * where the buttons belong. Single-page navigation changes the URL without a reload and may
+ * replace the part of the page that held the anchor; every such change ends the buttons of the
+ * old profile and starts those of the new one, or moves the one host to the new anchor.
+ */
+import type { ProfilePageConfig } from '../messaging';
+import { usernameFromUrl } from '../profile-url';
+import { attachBeside } from './attach';
+
+export interface ProfilePageOptions {
+  document: Document;
+  config: Pick<ProfilePageConfig, 'siteOrigin' | 'profilePath' | 'profileAnchor'>;
+  /**
+   * The one element that holds the buttons, in a shadow root. Its tag is its own: another
+   * element of that tag without a shadow root is a copy the page made of it.
+   */
+  host: HTMLElement;
+  /** Aborts when the content script ends: everything is taken off the page. */
+  signal: AbortSignal;
+  /** The page now shows this profile; `signal` aborts when it stops showing it. */
+  open(username: string, signal: AbortSignal): void;
+  /** Whether the buttons have something to show for the current profile. */
+  shown(): boolean;
+  /** The host was put back on the page after the page moved or dropped it. */
+  placed?(): void;
+}
+
+export interface ProfilePage {
+  /** Reads the URL and the anchor again; call it on any sign that the page changed. */
+  check(): void;
+}
+
+export function watchProfilePage(options: ProfilePageOptions): ProfilePage {
+  const { document, config, host, signal } = options;
+  let href: string | null = null;
+  let current: { key: string; stop: AbortController } | null = null;
+
+  const follow = () => {
+    if (document.location.href === href) return;
+    href = document.location.href;
+    const username = usernameFromUrl(href, config);
+    const key = username?.toLowerCase() ?? null;
+    if (key === (current?.key ?? null)) return;
+    current?.stop.abort();
+    current = null;
+    host.remove();
+    if (username && key) {
+      current = { key, stop: new AbortController() };
+      options.open(username, current.stop.signal);
+    }
+  };
+
+  const check = () => {
+    if (signal.aborted) return;
+    follow();
+    // A page that clones its own DOM (a snapshot cache, a template copied with its children)
+    // copies the host without its shadow root: an empty, dead second host.
+    for (const copy of [...document.getElementsByTagName(host.localName)]) {
+      if (copy !== host && !copy.shadowRoot) copy.remove();
+    }
+    if (!current || !options.shown()) host.remove();
+    else if (attachBeside(host, document, config.profileAnchor)) options.placed?.();
+  };
+
+  const observer = new MutationObserver(check);
+  observer.observe(document, { childList: true, subtree: true });
+  document.defaultView?.addEventListener('popstate', check, { signal });
+  signal.addEventListener(
+    'abort',
+    () => {
+      observer.disconnect();
+      current?.stop.abort();
+      current = null;
+      host.remove();
+    },
+    { once: true },
+  );
+  return { check };
+}

@@ -1,0 +1,158 @@
+/**
+ * Everything the buttons on one profile page know and do, for one username. It talks to the
+ * background only through `ask`, keeps its state as plain data for the view, and stops
+ * changing once its signal aborts (the page moved on to another profile).
+ */
+import type { Profile } from '../api/contract';
+import { UnauthenticatedError, UserNotFoundError } from '../api/errors';
+import { t } from '../i18n';
+import type { ask as askBackground } from '../messaging';
+import { actionFor, type FollowState, followChanged, followFailed, followState, startFollowChange } from './follow';
+import { describeProblem, describeReportProblem } from './problems';
+import { boundComment, emptyReport, type ReportForm } from './report';
+
+export type Ask = typeof askBackground;
+
+export type SessionView =
+  /** The profile is being fetched; nothing is shown yet. */
+  | { kind: 'loading' }
+  /** Nothing to show: an unknown user, or the person's own profile. */
+  | { kind: 'none' }
+  /** No token, or the service no longer accepts it. */
+  | { kind: 'signedOut'; expired: boolean }
+  /** The profile could not be fetched; the person can try again. */
+  | { kind: 'failed'; problem: string; retrying: boolean }
+  | {
+      kind: 'ready';
+      follow: FollowState;
+      /** The report form while it is open. */
+      report: ReportForm | null;
+      /** The last outcome, for people who do not see the button change. */
+      notice: string;
+    };
+
+export interface ProfileSession {
+  readonly username: string;
+  readonly view: SessionView;
+  subscribe(listener: () => void): () => void;
+  load(): Promise<void>;
+  toggleFollow(): Promise<void>;
+  openReport(): void;
+  closeReport(): void;
+  editReport(change: Partial<Pick<ReportForm, 'reason' | 'comment'>>): void;
+  sendReport(): Promise<void>;
+  openOptions(): Promise<void>;
+}
+
+const shown = (profile: Profile): SessionView => {
+  if (profile.self) return { kind: 'none' };
+  if (profile.following === undefined) return { kind: 'signedOut', expired: false };
+  return { kind: 'ready', follow: followState(profile.following), report: null, notice: '' };
+};
+
+export function createProfileSession(username: string, ask: Ask, signal: AbortSignal): ProfileSession {
+  let view: SessionView = { kind: 'loading' };
+  const listeners = new Set<() => void>();
+
+  const set = (next: SessionView) => {
+    if (signal.aborted) return;
+    view = next;
+    for (const listener of listeners) listener();
+  };
+  const ready = () => (view.kind === 'ready' ? view : null);
+  const signedOutBy = (error: unknown) => {
+    if (!(error instanceof UnauthenticatedError)) return false;
+    set({ kind: 'signedOut', expired: true });
+    return true;
+  };
+
+  const session: ProfileSession = {
+    username,
+    get view() {
+      return view;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    async load() {
+      if (view.kind === 'failed') set({ ...view, retrying: true });
+      try {
+        set(shown(await ask('profile.get', username)));
+      } catch (error) {
+        if (error instanceof UserNotFoundError) set({ kind: 'none' });
+        else if (!signedOutBy(error)) set({ kind: 'failed', problem: describeProblem(error), retrying: false });
+      }
+    },
+
+    async toggleFollow() {
+      const before = ready();
+      if (!before || before.follow.pending) return;
+      const action = actionFor(before.follow);
+      set({ ...before, follow: startFollowChange(before.follow), notice: '' });
+      let follow: FollowState;
+      try {
+        await ask(action === 'follow' ? 'profile.follow' : 'profile.unfollow', username);
+        follow = followChanged(ready()?.follow ?? before.follow);
+      } catch (error) {
+        if (signedOutBy(error)) return;
+        follow = followFailed(ready()?.follow ?? before.follow, error, describeProblem);
+      }
+      const now = ready();
+      if (!now) return;
+      const notice = follow.problem
+        ? ''
+        : t(follow.following ? 'profile_now_following' : 'profile_now_not_following', username);
+      set({ ...now, follow, notice });
+    },
+
+    openReport() {
+      const now = ready();
+      if (now && !now.report) set({ ...now, report: emptyReport() });
+    },
+
+    closeReport() {
+      const now = ready();
+      if (now?.report) set({ ...now, report: null });
+    },
+
+    editReport(change) {
+      const now = ready();
+      if (!now?.report || now.report.sending || now.report.received) return;
+      const report = { ...now.report, ...change, problem: null };
+      report.comment = boundComment(report.comment);
+      set({ ...now, report });
+    },
+
+    async sendReport() {
+      const now = ready();
+      const form = now?.report;
+      if (!now || !form || form.sending || form.received) return;
+      if (!form.reason) {
+        set({ ...now, report: { ...form, problem: t('profile_report_choose_reason') } });
+        return;
+      }
+      set({ ...now, report: { ...form, sending: true, problem: null } });
+      const request = { username, reason: form.reason, comment: form.comment };
+      let result: Partial<ReportForm>;
+      try {
+        await ask('profile.report', request);
+        result = { received: true };
+      } catch (error) {
+        result = { problem: describeReportProblem(error) };
+      }
+      const after = ready();
+      if (after?.report) set({ ...after, report: { ...after.report, ...result, sending: false } });
+    },
+
+    async openOptions() {
+      try {
+        await ask('options.open');
+      } catch {
+        // The background is gone (the extension was updated or removed); the page stays as it is.
+      }
+    },
+  };
+  return session;
+}
