@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, type Product, startProduct } from './support/product';
+import { ProfilePage } from './support/profile-page';
+
+describe.runIf(hasChromium)('in-page buttons on profile pages in Chromium', () => {
+  let product: Product;
+
+  beforeAll(async () => {
+    product = await startProduct();
+  });
+  afterAll(() => product?.close());
+
+  async function open(username: string) {
+    const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@${username}`));
+    await profile.waitForControls();
+    return profile;
+  }
+
+  const demo = () => product.service.client(product.demoToken);
+
+  it('appear once, beside the profile, and follow an in-page URL change', async () => {
+    const profile = await open('alice');
+    expect(await profile.hosts.count()).toBe(1);
+    const target = (await profile.page.locator('a[data-spa-link]').first().getAttribute('href'))?.slice(2) ?? '';
+    await profile.navigateInPage(target);
+    await profile.waitForControls();
+    await expect.poll(() => profile.hosts.count()).toBe(1);
+    const following = (await demo().user(target).get()).following;
+    await expect.poll(() => profile.button(following ? 'Unfollow' : 'Follow').isVisible()).toBe(true);
+    await profile.page.goBack();
+    await expect.poll(() => profile.page.url()).toMatch(/@alice$/);
+    await expect.poll(() => profile.hosts.count()).toBe(1);
+    await profile.page.close();
+  });
+
+  it('follow: the service records it and the button flips; unfollow undoes it', async () => {
+    const { username } = await product.service.newUser('writer', { displayName: 'A Writer' });
+    const profile = await open(username);
+    await profile.button('Follow').click();
+    await profile.button('Unfollow').waitFor();
+    expect((await demo().user(username).get()).following).toBe(true);
+    await profile.button('Unfollow').click();
+    await profile.button('Follow').waitFor();
+    expect((await demo().user(username).get()).following).toBe(false);
+    await profile.page.close();
+  });
+
+  it('adopts the true state when the page was out of date (already following)', async () => {
+    const { username } = await product.service.newUser('painter');
+    const profile = await open(username);
+    await profile.button('Follow').waitFor();
+    await demo().user(username).follow();
+    await profile.button('Follow').click();
+    await profile.button('Unfollow').waitFor();
+    expect(await profile.page.getByRole('alert').count()).toBe(0);
+    await profile.page.close();
+  });
+
+  it('reports with reason and comment, and the service holds the report', async () => {
+    const { username } = await product.service.newUser('spammer');
+    const profile = await open(username);
+    await profile.button('Report').click();
+    await profile.dialog.getByRole('radio', { name: 'Spam' }).check();
+    await profile.dialog.getByRole('textbox', { name: 'Details (optional)' }).fill('Posts the same link everywhere.');
+    await profile.dialog.getByRole('button', { name: 'Send report' }).click();
+    await expect.poll(() => profile.dialog.textContent()).toMatch(/received/i);
+    const { rows } = await product.service.server.database.query<{ reason: string; comment: string }>(
+      'SELECT r.reason, r.comment FROM reports r JOIN users u ON u.id = r.reported_id WHERE u.username = $1',
+      [username],
+    );
+    expect(rows).toEqual([{ reason: 'spam', comment: 'Posts the same link everywhere.' }]);
+    await profile.page.close();
+  });
+
+  it('removes itself on the person’s own profile, and adds nothing for an unknown user', async () => {
+    const profile = await open('alice');
+    await profile.navigateInPage('demo');
+    await expect.poll(() => profile.hosts.count()).toBe(0);
+    await profile.page.close();
+
+    const unknown = await product.openPage(`${product.service.origin}/@nobody_here`);
+    await unknown.waitForLoadState('load');
+    await unknown.waitForTimeout(500);
+    expect(await unknown.locator('inbox-companion-profile').count()).toBe(0);
+    await unknown.close();
+  });
+});
