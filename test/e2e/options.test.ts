@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OptionsPage } from './support/options-page';
+import { hasChromium, type Product, startProduct } from './support/product';
+
+describe.runIf(hasChromium)('options page in Chromium', () => {
+  let product: Product;
+  let options: OptionsPage;
+
+  beforeAll(async () => {
+    product = await startProduct({ signedIn: false });
+    options = new OptionsPage(await product.openPage('options.html'));
+  });
+  afterAll(() => product?.close());
+
+  it('says what is wrong with a token before the person saves it', async () => {
+    await options.fill({ apiBaseUrl: product.service.apiBaseUrl, token: 'not-a-real-token' });
+    await options.button('Test connection').click();
+    await expect.poll(() => options.notice()).toContain('did not accept the token');
+  });
+
+  it('says when the address is the web site rather than the API', async () => {
+    await options.fill({ apiBaseUrl: product.service.origin, token: product.demoToken });
+    await options.button('Test connection').click();
+    await expect.poll(() => options.notice()).toContain('not like the Inbox service');
+  });
+
+  it('signs in with an address and token typed by hand, and the badge shows the count', async () => {
+    await options.fill({
+      apiBaseUrl: product.service.apiBaseUrl,
+      token: product.demoToken,
+      siteOrigin: product.service.origin,
+    });
+    await options.button('Test connection').click();
+    const unread = await product.service.client(product.demoToken).inbox.count();
+    await expect.poll(() => options.notice()).toContain(`Connected. You have ${unread} unread notifications.`);
+    await options.button('Save').click();
+    await expect.poll(() => options.notice()).toContain('Saved.');
+    await expect.poll(() => options.page.getByText('Signed in.', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => product.badgeText()).toBe(String(unread));
+    expect(await options.field('Access token').inputValue()).toBe('');
+  });
+
+  it('refuses an invalid interval inline, and saves nothing', async () => {
+    await options.field('Check for new notifications every (seconds)').fill('5');
+    await options.button('Save').click();
+    await expect
+      .poll(() => options.page.getByText('Enter a whole number of seconds, at least 30.').isVisible())
+      .toBe(true);
+    expect(await options.field('Check for new notifications every (seconds)').getAttribute('aria-invalid')).toBe(
+      'true',
+    );
+    await options.field('Check for new notifications every (seconds)').fill('60');
+  });
+
+  it('signs out: the token is gone and the badge says so', async () => {
+    await options.button('Sign out').click();
+    await expect.poll(() => options.notice()).toContain('Signed out.');
+    await expect.poll(() => product.badgeTitle()).toContain('Signed out');
+    const stored = await product.worker.evaluate(() => chrome.storage.local.get('token'));
+    expect(stored).toEqual({});
+  });
+});
