@@ -22,7 +22,12 @@ export default defineConfig({
     ...(mode === 'production' ? {} : { host_permissions: LOOPBACK }),
     action: { default_title: '__MSG_extName__' },
     browser_specific_settings: {
-      gecko: { id: 'inbox-companion@example.social', strict_min_version: '128.0' },
+      gecko: {
+        id: 'inbox-companion@example.social',
+        strict_min_version: '142.0',
+        // The token the person enters is sent to the service they configured, and nowhere else.
+        data_collection_permissions: { required: ['authenticationInfo'] },
+      },
     },
   }),
 });
