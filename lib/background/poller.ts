@@ -112,7 +112,10 @@ export function createPoller(options: PollerOptions) {
       return status;
     } catch (caught) {
       const error = reviveError(caught);
-      const failures = state.failures + 1;
+      // A service that answers with trouble (5xx, 429, a refused token, a timeout) is spared by
+      // backing off. A connection that nothing accepts costs no service anything, and checking
+      // at the regular interval brings the badge back within one interval of its return.
+      const failures = error instanceof NetworkError ? 0 : state.failures + 1;
       const retryAfterSeconds = 'retryAfter' in error ? (error.retryAfter as number | undefined) : undefined;
       const delay = nextPollDelay({
         intervalSeconds: settings.pollIntervalSeconds,

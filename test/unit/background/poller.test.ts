@@ -108,9 +108,10 @@ describe('poller', () => {
     expect(status.nextCheckAt).toBe(NOW + 700_000);
   });
 
-  it('backs off exponentially while the service is unreachable, keeping the last count', async () => {
+  it('backs off exponentially while the service answers with errors', async () => {
     await signedIn();
-    const { poller } = setup([count(4), refused, refused, refused]);
+    const failing = () => problem(500, 'internal_error');
+    const { poller } = setup([count(4), failing, failing, failing]);
     await poller.poll();
     const delays: number[] = [];
     for (let i = 0; i < 3; i++) {
@@ -122,10 +123,35 @@ describe('poller', () => {
     expect((await badge()).title).toContain('Last known: 4 unread');
   });
 
+  it('backs off after timeouts too', async () => {
+    await signedIn();
+    const hang = (request: Request) =>
+      new Promise<Response>((_, reject) =>
+        request.signal.addEventListener('abort', () => reject(request.signal.reason)),
+      );
+    const wire = recordingFetch(hang, hang);
+    const session = createSession({ fetch: wire.fetch, retries: 0, timeout: 20 });
+    const poller = createPoller({ session, now: () => NOW, random: () => 0.999, isOnline: () => true });
+    await poller.poll();
+    expect((await poller.poll()).nextCheckAt).toBeGreaterThan(NOW + 200_000);
+  });
+
+  it('keeps checking at the regular interval while nothing accepts the connection, so it recovers within one', async () => {
+    await signedIn();
+    const { poller } = setup([count(4), refused, refused, refused, count(6)]);
+    await poller.poll();
+    for (let i = 0; i < 3; i++) {
+      expect(await poller.poll()).toMatchObject({ kind: 'unreachable', count: 4, nextCheckAt: NOW + 60_000 });
+    }
+    expect(await poller.poll()).toMatchObject({ kind: 'ok', count: 6 });
+  });
+
   it('goes back to the regular interval after a success', async () => {
     await signedIn();
-    const { poller } = setup([refused, refused, count(1)]);
+    const failing = () => problem(502, 'internal_error');
+    const { poller } = setup([failing, failing, count(1)]);
     await poller.poll();
+    expect((await pollStateItem.getValue()).failures).toBe(1);
     await poller.poll();
     expect((await poller.poll()).nextCheckAt).toBe(NOW + 60_000);
     expect((await pollStateItem.getValue()).failures).toBe(0);
