@@ -37,6 +37,16 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'stress',
+          include: ['test/stress/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           name: 'server',
           include: ['test/server/**/*.test.ts'],
           environment: 'node',
