@@ -76,6 +76,16 @@ describe('poller', () => {
     expect(wire.requests[0]?.headers.has('if-none-match')).toBe(false);
   });
 
+  it('asks for the whole answer every time when conditional requests are turned off', async () => {
+    await signedIn();
+    const wire = recordingFetch(count(5, '"e5"'), count(5, '"e5"'));
+    const session = createSession({ fetch: wire.fetch, retries: 0 });
+    const poller = createPoller({ session, now: () => NOW, conditional: false });
+    await poller.poll();
+    expect(await poller.poll()).toMatchObject({ kind: 'ok', count: 5 });
+    expect(wire.requests.map((request) => request.headers.has('if-none-match'))).toEqual([false, false]);
+  });
+
   it('keeps the service’s longer poll interval', async () => {
     await signedIn('t', { pollIntervalSeconds: 60 });
     const { poller } = setup([count(1, '"a"', 300)]);
