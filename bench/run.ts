@@ -1,0 +1,74 @@
+/**
+ * `npm run bench`: measures every figure of BENCHMARKS.md, prints the table and writes
+ * `bench/results.json`. `--only size,service` measures some areas only (and writes no file).
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { startProduct } from '../test/e2e/support/product';
+import { measureBulk } from './bulk';
+import { measureContentScript } from './content-script';
+import { measureDepth } from './depth';
+import { measurePolling } from './polling';
+import { measureService } from './service';
+import { measureSize } from './size';
+import { buildExtension } from './support/build';
+import { describeMachine, loadAverage } from './support/machine';
+import { renderTable, type Section } from './support/report';
+
+const AREAS = ['size', 'contentScript', 'polling', 'service', 'depth', 'bulk'] as const;
+const BROWSER_AREAS: readonly Area[] = ['contentScript'];
+type Area = (typeof AREAS)[number];
+
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const chosen = values.only ? values.only.split(',').map((area) => area.trim()) : [...AREAS];
+const unknown = chosen.filter((area) => !(AREAS as readonly string[]).includes(area));
+if (unknown.length > 0) {
+  console.error(`Unknown area ${unknown.join(', ')}; the areas are ${AREAS.join(', ')}.`);
+  process.exit(2);
+}
+const wanted = (area: Area) => chosen.includes(area);
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+const started = performance.now();
+const machine = describeMachine();
+say(
+  `Benchmarks on ${machine.cpu} (${machine.cores} cores), Node ${machine.node}, ${machine.chromium ?? 'no Chromium'}`,
+);
+say(`Load average at start: ${machine.loadAverage.join(', ')}`);
+
+const sections: Section[] = [];
+async function area(name: Area, measure: () => Promise<Section> | Section) {
+  if (!wanted(name)) return;
+  const areaStarted = performance.now();
+  process.stdout.write(`${name}… `);
+  const section = await measure();
+  sections.push(section);
+  say(`${((performance.now() - areaStarted) / 1000).toFixed(1)} s`);
+}
+
+await area('size', async () => measureSize(await buildExtension('production')));
+if (BROWSER_AREAS.some(wanted)) {
+  await buildExtension('e2e');
+  const product = await startProduct();
+  try {
+    await area('contentScript', () => measureContentScript(product));
+  } finally {
+    await product.close();
+  }
+}
+await area('polling', () => measurePolling());
+await area('service', () => measureService());
+await area('depth', () => measureDepth());
+await area('bulk', () => measureBulk());
+
+const finished = { seconds: Math.round((performance.now() - started) / 1000), loadAverage: loadAverage() };
+say('');
+say(renderTable(sections));
+say('');
+say(`${finished.seconds} s in all; load average at the end: ${finished.loadAverage.join(', ')}`);
+
+if (!values.only) {
+  const results = { date: new Date().toISOString(), machine, finished, sections };
+  writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
+  say('Written to bench/results.json');
+}
