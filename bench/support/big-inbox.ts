@@ -17,6 +17,9 @@ export interface BenchService {
 
 export async function startBenchService(backend: Backend): Promise<BenchService> {
   const server = await startServer({ port: 0, database: benchDatabase(backend), seed: false });
+  // PGlite runs in this thread and holds the event loop for seconds on a bulk statement; the
+  // delayed keep-alive timer would then close a connection just as the client reuses it.
+  server.httpServer.keepAliveTimeout = 60_000;
   const user = await server.admin.createUser({ username: BENCH_USERNAME, displayName: 'Bench' });
   const token = await server.admin.issueToken(BENCH_USERNAME);
   return {
