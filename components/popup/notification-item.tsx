@@ -1,0 +1,121 @@
+import type { Notification, NotificationType } from '../../lib/api/contract';
+import { type MessageKey, t, uiLanguage } from '../../lib/i18n';
+import { openableUrl } from '../../lib/popup/openable-url';
+import { relativeTime } from '../../lib/popup/relative-time';
+import { CheckIcon, TrashIcon } from './icons';
+
+const typeLabel: Record<NotificationType, MessageKey> = {
+  follow: 'popup_type_follow',
+  mention: 'popup_type_mention',
+  reply: 'popup_type_reply',
+  like: 'popup_type_like',
+  system: 'popup_type_system',
+};
+
+export interface ItemActions {
+  focus(id: string): void;
+  select(id: string, range: boolean): void;
+  open(id: string, background: boolean): void;
+  markRead(id: string): void;
+  remove(id: string): void;
+}
+
+interface Props {
+  item: Notification;
+  position: number;
+  /** How many items the feed has, or -1 while more pages remain. */
+  total: number;
+  active: boolean;
+  selected: boolean;
+  now: number;
+  actions: ItemActions;
+}
+
+/** One notification: its text (never HTML), who and when, read state, and its own actions. */
+export function NotificationItem({ item, position, total, active, selected, now, actions }: Props) {
+  const url = openableUrl(item.url);
+  const textId = `text-${item.id}`;
+  const metaId = `meta-${item.id}`;
+  // Only the active item's controls are in the tab order, so Tab leaves the list in one step.
+  const tabIndex = active ? 0 : -1;
+  const openFrom = (event: MouseEvent) => {
+    event.preventDefault();
+    actions.open(item.id, event.ctrlKey || event.metaKey || event.button === 1);
+  };
+
+  return (
+    <article
+      class={`item${item.read ? '' : ' unread'}${selected ? ' selected' : ''}`}
+      data-id={item.id}
+      tabIndex={tabIndex}
+      aria-labelledby={textId}
+      aria-describedby={metaId}
+      aria-posinset={position}
+      aria-setsize={total}
+      onFocusIn={() => actions.focus(item.id)}
+    >
+      <input
+        type="checkbox"
+        class="select"
+        checked={selected}
+        tabIndex={tabIndex}
+        aria-label={t('popup_select_item', item.text)}
+        onClick={(event) => actions.select(item.id, event.shiftKey)}
+      />
+      <div class="body">
+        <p class="text" id={textId}>
+          {url ? (
+            <a
+              href={url}
+              target="_blank"
+              rel="noreferrer"
+              tabIndex={tabIndex}
+              onClick={openFrom}
+              onAuxClick={(event) => event.button === 1 && openFrom(event)}
+            >
+              {item.text}
+            </a>
+          ) : (
+            item.text
+          )}
+        </p>
+        <p class="meta" id={metaId}>
+          {!item.read && <span class="dot" role="img" aria-label={t('popup_unread')} />}
+          <span class={`type type-${item.type}`}>{t(typeLabel[item.type])}</span>
+          {item.actor && (
+            <span class="actor">
+              {item.actor.displayName || item.actor.username} <span class="handle">@{item.actor.username}</span>
+            </span>
+          )}
+          <time dateTime={item.createdAt} title={new Date(item.createdAt).toLocaleString(uiLanguage())}>
+            {relativeTime(item.createdAt, now, uiLanguage())}
+          </time>
+        </p>
+      </div>
+      <div class="actions">
+        {!item.read && (
+          <button
+            type="button"
+            class="icon"
+            tabIndex={tabIndex}
+            aria-label={t('popup_mark_read')}
+            title={t('popup_mark_read')}
+            onClick={() => actions.markRead(item.id)}
+          >
+            <CheckIcon />
+          </button>
+        )}
+        <button
+          type="button"
+          class="icon danger"
+          tabIndex={tabIndex}
+          aria-label={t('popup_delete')}
+          title={t('popup_delete')}
+          onClick={() => actions.remove(item.id)}
+        >
+          <TrashIcon />
+        </button>
+      </div>
+    </article>
+  );
+}
