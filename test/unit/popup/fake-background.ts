@@ -134,10 +134,15 @@ export function createFakeBackground(initial: Notification[] = []) {
   async function ask<T extends MessageType>(type: T, ...rest: unknown[]): Promise<MessageReturn<T>> {
     const data = rest[0] as MessageData<T>;
     calls.push({ type, data: structuredClone(data) });
-    if (holding.has(type)) {
-      await new Promise<void>((release) => held.push({ type, release }));
-    }
+    const wait = () => new Promise<void>((release) => held.push({ type, release }));
     const failure = failures.get(type)?.shift();
+    // A held page is the service's answer still on its way; a held change has not reached it yet.
+    if (type === 'inbox.fetch' && !failure) {
+      const result = await answer(type, data);
+      if (holding.has(type)) await wait();
+      return result as MessageReturn<T>;
+    }
+    if (holding.has(type)) await wait();
     if (failure) throw failure;
     return (await answer(type, data)) as MessageReturn<T>;
   }
@@ -161,6 +166,10 @@ export function createFakeBackground(initial: Notification[] = []) {
     /** Answers to `type` wait until released. */
     hold(type: MessageType) {
       holding.add(type);
+    },
+    /** Lets the latest held answer go, ahead of earlier ones. */
+    releaseLatest() {
+      held.pop()?.release();
     },
     /** Lets every held answer go, and stops holding. */
     releaseAll() {

@@ -156,6 +156,18 @@ describe('acting', () => {
     expect(focusedRow()).toBe(text(2));
   });
 
+  it('keeps focus in the unread-only list as notifications marked read leave it', async () => {
+    const { user } = await openPopup({ inbox: makeInbox(4, () => ({ read: false })), unreadOnly: true });
+    await waitForRows(4);
+    await user.keyboard('jje');
+    expect(rowTexts()).toEqual([text(4), text(2), text(1)]);
+    expect(focusedRow()).toBe(text(2));
+
+    await user.click(within(row(text(2))).getByRole('button', { name: 'Mark read' }));
+    expect(rowTexts()).toEqual([text(4), text(1)]);
+    expect(focusedRow()).toBe(text(1));
+  });
+
   it('puts focus on the empty inbox when the last notification goes', async () => {
     const { user } = await openWith(1);
     await user.keyboard('j{Delete}{Enter}');

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, screen, waitFor } from '@testing-library/preact';
+import { act, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIRST_ROW_MARK } from '../../../components/popup/notification-feed';
 import { NetworkError } from '../../../lib/api/errors';
@@ -174,5 +174,45 @@ describe('unread only', () => {
     await waitFor(() => expect(rowTexts()).not.toContain('Notification number 9'));
     expect(screen.queryByText('1 selected')).toBeNull();
     expect(screen.getByRole('checkbox', { name: 'Select: Notification number 10' })).toHaveProperty('checked', false);
+  });
+});
+
+describe('answers that arrive late', () => {
+  it('does not bring back a notification deleted while an older page was on its way', async () => {
+    const inbox = makeInbox(5);
+    const { background, user } = await openPopup({
+      inbox,
+      cached: { data: inbox, cursor: null },
+      prepare: (background) => background.hold('inbox.fetch'),
+    });
+    await waitForRows(5);
+    await waitFor(() => expect(background.callsOf('inbox.fetch')).toHaveLength(1));
+
+    await user.click(within(row('Notification number 4')).getByRole('button', { name: 'Delete' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(background.inbox).toHaveLength(4));
+    await act(() => background.releaseAll());
+    await settle();
+
+    expect(rowTexts()).toEqual([5, 3, 2, 1].map((n) => `Notification number ${n}`));
+  });
+
+  it('drops a page for the list the person has already switched away from', async () => {
+    const inbox = makeInbox(40);
+    const { background, user } = await openPopup({ inbox, prepare: (background) => background.hold('inbox.fetch') });
+    await waitFor(() => expect(background.callsOf('inbox.fetch')).toHaveLength(1));
+
+    await user.click(screen.getByRole('switch', { name: 'Unread only' }));
+    await waitFor(() => expect(background.callsOf('inbox.fetch')).toHaveLength(2));
+    const unread = inbox
+      .filter((item) => !item.read)
+      .slice(0, 25)
+      .map((item) => item.text);
+    await act(() => background.releaseLatest());
+    await waitFor(() => expect(rowTexts()).toEqual(unread));
+    await act(() => background.releaseAll());
+    await settle();
+
+    expect(rowTexts()).toEqual(unread);
   });
 });

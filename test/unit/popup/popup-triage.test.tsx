@@ -122,6 +122,14 @@ describe('mark read', () => {
     expect(await screen.findByRole('heading', { name: 'All caught up' })).toBeTruthy();
     await waitFor(() => expect(background.inbox.every((item) => item.read)).toBe(true));
   });
+
+  it('in the unread-only list, loads the next page when marking read empties the loaded one', async () => {
+    const { user } = await openPopup({ inbox: makeInbox(30, () => ({ read: false })), unreadOnly: true });
+    await waitForRows(25);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    await user.click(screen.getByRole('button', { name: 'Mark selected read' }));
+    await waitFor(() => expect(rowTexts()).toEqual([5, 4, 3, 2, 1].map(text)));
+  });
 });
 
 describe('delete', () => {
