@@ -1,9 +1,12 @@
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Notification } from '../../lib/api/contract';
 import { t } from '../../lib/i18n';
 import { type ItemActions, NotificationItem } from './notification-item';
 
 export const FIRST_ROW_MARK = 'inbox-first-row';
+
+/** Rows the popup shows without scrolling: the first paint renders these, the rest a frame later. */
+const FIRST_PAINT_ROWS = 10;
 
 interface Props {
   items: readonly Notification[];
@@ -26,6 +29,12 @@ export function NotificationFeed(props: Props) {
   const more = useRef<HTMLButtonElement>(null);
   const onLoadMore = useRef(props.onLoadMore);
   onLoadMore.current = props.onLoadMore;
+  const [shown, setShown] = useState(FIRST_PAINT_ROWS);
+  const visible = shown < items.length ? items.slice(0, shown) : items;
+
+  useEffect(() => {
+    if (items.length > 0) setShown(Number.POSITIVE_INFINITY);
+  }, [items.length > 0]);
 
   useLayoutEffect(() => {
     if (items.length > 0 && performance.getEntriesByName(FIRST_ROW_MARK).length === 0) {
@@ -44,7 +53,7 @@ export function NotificationFeed(props: Props) {
     );
     observer.observe(button);
     return () => observer.disconnect();
-  }, [autoLoad, hasMore, loadingMore, items.length]);
+  }, [autoLoad, hasMore, loadingMore, items.length, shown]);
 
   const active = activeId !== null && items.some((item) => item.id === activeId) ? activeId : items[0]?.id;
   const total = hasMore ? -1 : items.length;
@@ -52,7 +61,7 @@ export function NotificationFeed(props: Props) {
   return (
     <>
       <div role="feed" class="feed" aria-label={t('popup_feed')} aria-busy={loadingMore}>
-        {items.map((item, index) => (
+        {visible.map((item, index) => (
           <NotificationItem
             key={item.id}
             item={item}
@@ -70,7 +79,7 @@ export function NotificationFeed(props: Props) {
           {loadMoreError}
         </p>
       )}
-      {hasMore ? (
+      {visible !== items ? null : hasMore ? (
         <button
           type="button"
           ref={more}

@@ -1,8 +1,7 @@
 import type { Notification, NotificationType } from '../../lib/api/contract';
 import { type MessageKey, t, uiLanguage } from '../../lib/i18n';
 import { openableUrl } from '../../lib/popup/openable-url';
-import { relativeTime } from '../../lib/popup/relative-time';
-import { CheckIcon, TrashIcon } from './icons';
+import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 
 const typeLabel: Record<NotificationType, MessageKey> = {
   follow: 'popup_type_follow',
@@ -87,7 +86,7 @@ export function NotificationItem({ item, position, total, active, selected, now,
               {item.actor.displayName || item.actor.username} <span class="handle">@{item.actor.username}</span>
             </span>
           )}
-          <time dateTime={item.createdAt} title={new Date(item.createdAt).toLocaleString(uiLanguage())}>
+          <time dateTime={item.createdAt} title={fullDate(item.createdAt, uiLanguage())}>
             {relativeTime(item.createdAt, now, uiLanguage())}
           </time>
         </p>
@@ -96,25 +95,21 @@ export function NotificationItem({ item, position, total, active, selected, now,
         {!item.read && (
           <button
             type="button"
-            class="icon"
+            class="icon icon-check"
             tabIndex={tabIndex}
             aria-label={t('popup_mark_read')}
             title={t('popup_mark_read')}
             onClick={() => actions.markRead(item.id)}
-          >
-            <CheckIcon />
-          </button>
+          />
         )}
         <button
           type="button"
-          class="icon danger"
+          class="icon icon-trash danger"
           tabIndex={tabIndex}
           aria-label={t('popup_delete')}
           title={t('popup_delete')}
           onClick={() => actions.remove(item.id)}
-        >
-          <TrashIcon />
-        </button>
+        />
       </div>
     </article>
   );

@@ -1,5 +1,4 @@
 import { t, tn } from '../../lib/i18n';
-import { GearIcon } from './icons';
 
 interface Props {
   unreadCount: number | null;
@@ -31,13 +30,11 @@ export function PopupHeader({ unreadCount, unreadOnly, canFilter, onUnreadOnly, 
       </label>
       <button
         type="button"
-        class="icon"
+        class="icon icon-gear"
         aria-label={t('popup_settings')}
         title={t('popup_settings')}
         onClick={onSettings}
-      >
-        <GearIcon />
-      </button>
+      />
     </div>
   );
 }

@@ -35,7 +35,8 @@ export function Popup({ store }: { store: InboxStore }) {
   const latest = useRef({ state, request });
   latest.current = { state, request };
 
-  useEffect(() => {
+  // A layout effect starts reading the cache in the same task as the first render, not a frame later.
+  useLayoutEffect(() => {
     document.documentElement.lang = uiLanguage();
     document.title = t('popup_title');
     store.setOnline(navigator.onLine);

@@ -246,6 +246,12 @@ export function createInboxStore(): InboxStore {
     if (count !== null) set({ status: { ...state.status, count } });
   }
 
+  /** Moves the unread count shown by a change made here, until the background reports its own. */
+  function shiftUnreadCount(by: number): void {
+    const count = state.status.count;
+    if (count !== null && by !== 0) applyUnreadCount(Math.max(0, count + by));
+  }
+
   function itemsWithIds(ids: readonly string[]): Notification[] {
     const wanted = new Set(ids);
     return state.items.filter((item) => wanted.has(item.id));
@@ -270,6 +276,7 @@ export function createInboxStore(): InboxStore {
     setItems(state.unreadOnly ? withoutIds(state.items, targetIds) : markedRead(state.items, targetIds), {
       failure: null,
     });
+    shiftUnreadCount(-targets.length);
     if (state.unreadOnly) refillIfEmpty();
     try {
       const result = await ask('inbox.markRead', { ids: [...targetIds], unread: targets.length });
@@ -278,6 +285,7 @@ export function createInboxStore(): InboxStore {
     } catch (error) {
       for (const id of targetIds) changes.read.delete(id);
       rollBack(targets, selectionBefore);
+      shiftUnreadCount(targets.length);
       fail('popup_error_mark_read', error);
     }
   }
@@ -290,6 +298,7 @@ export function createInboxStore(): InboxStore {
     const selectionBefore = state.selection;
     for (const id of targetIds) changes.deleted.add(id);
     setItems(withoutIds(state.items, targetIds), { failure: null });
+    shiftUnreadCount(-unread);
     refillIfEmpty();
     try {
       const result = await ask('inbox.delete', { ids: [...targetIds], unread });
@@ -298,6 +307,7 @@ export function createInboxStore(): InboxStore {
     } catch (error) {
       for (const id of targetIds) changes.deleted.delete(id);
       rollBack(targets, selectionBefore);
+      shiftUnreadCount(unread);
       fail('popup_error_delete', error);
     }
   }
@@ -319,6 +329,7 @@ export function createInboxStore(): InboxStore {
       bulkPending: true,
       failure: null,
     });
+    shiftUnreadCount(-unread);
     try {
       const result = await ask(kind === 'delete' ? 'inbox.delete' : 'inbox.markRead', { ids: 'all', unread });
       applyUnreadCount(result.unreadCount ?? 0);
@@ -331,6 +342,7 @@ export function createInboxStore(): InboxStore {
         selection: before.selection,
         bulkPending: false,
       });
+      shiftUnreadCount(unread);
       fail(kind === 'delete' ? 'popup_error_delete' : 'popup_error_mark_read', error);
     }
     if (!state.fresh) await fetchFirst();

@@ -8,15 +8,28 @@ const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', Number.POSITIVE_INFINITY],
 ];
 
-const formatters = new Map<string, Intl.RelativeTimeFormat>();
+// Making a formatter costs far more than using one, and a list formats dozens of dates.
+const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(language: string): Intl.RelativeTimeFormat {
-  let format = formatters.get(language);
+  let format = relativeFormats.get(language);
   if (!format) {
     format = new Intl.RelativeTimeFormat(language, { numeric: 'auto', style: 'short' });
-    formatters.set(language, format);
+    relativeFormats.set(language, format);
   }
   return format;
+}
+
+/** The date and time in full, in `language`, for a tooltip beside the relative time. */
+export function fullDate(date: string | number | Date, language: string): string {
+  let format = dateFormats.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+    dateFormats.set(language, format);
+  }
+  const value = new Date(date);
+  return Number.isNaN(value.getTime()) ? '' : format.format(value);
 }
 
 /** How long ago `date` was, in the largest unit that fits ("5 min. ago", "yesterday"), in `language`. */

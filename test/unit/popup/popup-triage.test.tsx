@@ -54,7 +54,9 @@ describe('mark read', () => {
     await user.click(checkbox(8));
     background.hold('inbox.markRead');
 
+    expect(screen.getByText('7 unread')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Mark selected read' }));
+    expect(screen.getByText('5 unread')).toBeTruthy();
     expect(isUnread(10)).toBe(false);
     expect(isUnread(8)).toBe(false);
     expect(isUnread(7)).toBe(true);
@@ -79,6 +81,7 @@ describe('mark read', () => {
       expect(failure()).toContain('Could not mark as read. The service cannot be reached. Nothing was changed.'),
     );
     expect(isUnread(10)).toBe(true);
+    expect(screen.getByText('7 unread')).toBeTruthy();
     expect(within(row(text(10))).getByRole('button', { name: 'Mark read' })).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Dismiss' }));
@@ -92,6 +95,7 @@ describe('mark read', () => {
 
     await user.click(screen.getByRole('button', { name: 'Mark all read' }));
     expect(document.querySelectorAll('.item.unread')).toHaveLength(0);
+    expect(screen.getByText('0 unread')).toBeTruthy();
     await act(() => background.releaseAll());
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('All notifications marked read.'));
     expect(background.callsOf('inbox.markRead')).toEqual([{ ids: 'all', unread: 27 }]);
@@ -110,6 +114,7 @@ describe('mark read', () => {
     await user.click(screen.getByRole('button', { name: 'Mark all read' }));
     await waitFor(() => expect(failure()).toContain('Too many requests; try again in 20 seconds.'));
     expect(document.querySelectorAll('.item.unread')).toHaveLength(7);
+    expect(screen.getByText('7 unread')).toBeTruthy();
   });
 
   it('in the unread-only list, takes read notifications out and then says all is caught up', async () => {
@@ -158,6 +163,7 @@ describe('delete', () => {
     await user.click(screen.getByRole('button', { name: 'Delete selected' }));
     await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(rowTexts()).toEqual([7, 6, 5, 4, 3, 2, 1].map(text));
+    expect(screen.getByText('5 unread')).toBeTruthy();
     expect(background.inbox).toHaveLength(10);
 
     await act(() => background.releaseAll());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeTime } from '../../../lib/popup/relative-time';
+import { fullDate, relativeTime } from '../../../lib/popup/relative-time';
 
 const now = Date.parse('2026-11-21T12:00:00.000Z');
 const ago = (seconds: number) => now - seconds * 1000;
@@ -23,5 +23,13 @@ describe('relativeTime', () => {
   it('never speaks of the future when the clocks disagree, and ignores a bad date', () => {
     expect(relativeTime(now + 30_000, now, 'en')).toBe('now');
     expect(relativeTime('not a date', now, 'en')).toBe('');
+  });
+});
+
+describe('fullDate', () => {
+  it('gives the date and time in full, in the UI language', () => {
+    expect(fullDate('2026-11-21T09:05:00.000Z', 'en')).toMatch(/Nov 21, 2026/);
+    expect(fullDate('2026-11-21T09:05:00.000Z', 'de')).toMatch(/21\.11\.2026/);
+    expect(fullDate('nonsense', 'en')).toBe('');
   });
 });
