@@ -14,6 +14,8 @@ interface Props {
   activeId: string | null;
   hasMore: boolean;
   loadingMore: boolean;
+  /** A page is on its way: the feed is about to change. */
+  busy: boolean;
   /** Whether the list may ask for the next page on its own as the person scrolls. */
   autoLoad: boolean;
   /** Why the next page failed to load, shown in its place with the button to try again. */
@@ -25,7 +27,7 @@ interface Props {
 
 /** The loaded notifications as an ARIA feed, with the way to the next page at its end. */
 export function NotificationFeed(props: Props) {
-  const { items, selected, activeId, hasMore, loadingMore, autoLoad, loadMoreError, now, actions } = props;
+  const { items, selected, activeId, hasMore, loadingMore, busy, autoLoad, loadMoreError, now, actions } = props;
   const more = useRef<HTMLButtonElement>(null);
   const onLoadMore = useRef(props.onLoadMore);
   onLoadMore.current = props.onLoadMore;
@@ -60,7 +62,7 @@ export function NotificationFeed(props: Props) {
 
   return (
     <>
-      <div role="feed" class="feed" aria-label={t('popup_feed')} aria-busy={loadingMore}>
+      <div role="feed" class="feed" aria-label={t('popup_feed')} aria-busy={busy}>
         {visible.map((item, index) => (
           <NotificationItem
             key={item.id}

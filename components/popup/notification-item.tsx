@@ -1,3 +1,4 @@
+import { Component } from 'preact';
 import type { Notification, NotificationType } from '../../lib/api/contract';
 import { type MessageKey, t, uiLanguage } from '../../lib/i18n';
 import { openableUrl } from '../../lib/popup/openable-url';
@@ -30,8 +31,23 @@ interface Props {
   actions: ItemActions;
 }
 
-/** One notification: its text (never HTML), who and when, read state, and its own actions. */
-export function NotificationItem({ item, position, total, active, selected, now, actions }: Props) {
+/**
+ * One notification in the feed. A row renders again only when one of its own props changed, so
+ * selecting one row of hundreds does not redraw the others.
+ */
+export class NotificationItem extends Component<Props> {
+  override shouldComponentUpdate(next: Props): boolean {
+    const current = this.props;
+    return (Object.keys(next) as (keyof Props)[]).some((key) => next[key] !== current[key]);
+  }
+
+  override render(props: Props) {
+    return <Row {...props} />;
+  }
+}
+
+/** A notification's text (never HTML), who and when, read state, and its own actions. */
+function Row({ item, position, total, active, selected, now, actions }: Props) {
   const url = openableUrl(item.url);
   const textId = `text-${item.id}`;
   const metaId = `meta-${item.id}`;

@@ -302,6 +302,7 @@ function Content({ state, problem, blocked, now, store, actions }: ContentProps)
         activeId={state.activeId}
         hasMore={state.cursor !== null && (state.fresh || state.loading === 'first')}
         loadingMore={state.loading === 'more'}
+        busy={state.loading !== null}
         autoLoad={state.fresh && state.loading === null && state.error === null && !state.bulkPending}
         loadMoreError={state.errorOn === 'more' && state.error ? failureReason(state.error, state.online) : null}
         now={now}
