@@ -32,8 +32,15 @@ export function Popup({ store }: { store: InboxStore }) {
   const lastFocused = useRef<HTMLElement | null>(null);
   const opener = useRef<HTMLElement | null>(null);
   const focusActive = useRef(false);
-  const latest = useRef({ state, request });
-  latest.current = { state, request };
+  const problem = currentProblem({
+    status: state.status,
+    verified: state.verified,
+    error: state.errorOn === 'first' ? state.error : null,
+    online: state.online,
+  });
+  const blocked = problem !== null && (needsSettings(problem.kind) || state.items.length === 0);
+  const latest = useRef({ state, request, blocked });
+  latest.current = { state, request, blocked };
 
   // A layout effect starts reading the cache in the same task as the first render, not a frame later.
   useLayoutEffect(() => {
@@ -119,9 +126,9 @@ export function Popup({ store }: { store: InboxStore }) {
 
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent): void {
-      const { state: current, request: open } = latest.current;
+      const { state: current, request: open, blocked: hidden } = latest.current;
       const shortcut = shortcutFor(event);
-      if (!shortcut || open || event.defaultPrevented || current.items.length === 0) return;
+      if (!shortcut || open || hidden || event.defaultPrevented || current.items.length === 0) return;
       const target = event.target instanceof HTMLElement ? event.target : null;
       const onPage = !target || target === document.body || target === document.documentElement;
       // Space and Enter keep their own meaning on buttons, links and checkboxes.
@@ -170,13 +177,6 @@ export function Popup({ store }: { store: InboxStore }) {
     return () => removeEventListener('keydown', onKeyDown);
   }, [store]);
 
-  const problem = currentProblem({
-    status: state.status,
-    verified: state.verified,
-    error: state.errorOn === 'first' ? state.error : null,
-    online: state.online,
-  });
-  const blocked = problem !== null && (needsSettings(problem.kind) || state.items.length === 0);
   const hasMore = state.cursor !== null;
 
   function confirm(): void {

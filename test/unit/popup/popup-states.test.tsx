@@ -69,14 +69,18 @@ describe('signed out and other settings problems', () => {
     expect(fakeBrowser.runtime.openOptionsPage).toHaveBeenCalled();
   });
 
-  it('says the sign-in expired when the service turns the token down', async () => {
-    await openPopup({
+  it('says the sign-in expired when the service turns the token down, and hides the cached list', async () => {
+    const { background, user } = await openPopup({
       inbox: makeInbox(3),
       cached: { data: makeInbox(3), cursor: null },
       prepare: (background) => background.failNext('inbox.fetch', unauthenticated()),
     });
     expect(await heading('Your sign-in has expired')).toBeTruthy();
     expect(rowTexts()).toEqual([]);
+
+    await user.keyboard('je{Delete}');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(background.callsOf('inbox.markRead')).toEqual([]);
   });
 
   it.each([
