@@ -240,6 +240,12 @@ export function Popup({ store }: { store: InboxStore }) {
   );
 }
 
+/** How old the cached list on show is, in words. */
+function savedCopy(savedAt: number, now: number): string {
+  if (now - savedAt < 60_000) return t('popup_saved_copy_recent');
+  return t('popup_saved_copy', relativeTime(savedAt, now, uiLanguage()));
+}
+
 interface ContentProps {
   state: InboxState;
   problem: Problem | null;
@@ -285,17 +291,18 @@ function Content({ state, problem, blocked, now, store, actions }: ContentProps)
   const banner = problem && describeProblem(problem);
   return (
     <>
-      {banner && (
-        <div class="banner">
-          <p>
-            <strong>{banner.title}</strong>{' '}
-            {state.cachedAt === null
-              ? banner.body
-              : t('popup_saved_copy', relativeTime(state.cachedAt, now, uiLanguage()))}
-          </p>
-          {retry}
-        </div>
-      )}
+      {/* Always there, so a screen reader hears when the list on show turns out to be stale. */}
+      <div class="banner-region" role="status">
+        {banner && (
+          <div class="banner">
+            <p>
+              <strong>{banner.title}</strong>
+              <span>{state.cachedAt === null ? banner.body : savedCopy(state.cachedAt, now)}</span>
+            </p>
+            {retry}
+          </div>
+        )}
+      </div>
       <NotificationFeed
         items={state.items}
         selected={state.selection.ids}

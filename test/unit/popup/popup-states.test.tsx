@@ -173,4 +173,14 @@ describe('connection problems', () => {
     await waitFor(() => expect(screen.queryByText("Can't reach the service")).toBeNull());
     expect(rowTexts()).toHaveLength(3);
   });
+
+  it('says a cached list is a moment old rather than "saved now"', async () => {
+    await openPopup({
+      inbox: makeInbox(3),
+      cached: { data: makeInbox(3), cursor: null, savedAt: Date.now() },
+      prepare: (background) => background.failNext('inbox.fetch', new NetworkError()),
+    });
+    const banner = await screen.findByText("Can't reach the service");
+    expect(banner.parentElement?.textContent).toContain('Showing the notifications saved a moment ago.');
+  });
 });
