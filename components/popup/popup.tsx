@@ -292,7 +292,7 @@ function Content({ state, problem, blocked, now, store, actions }: ContentProps)
   return (
     <>
       {/* Always there, so a screen reader hears when the list on show turns out to be stale. */}
-      <div class="banner-region" role="status">
+      <div class="banner-region" aria-live="polite">
         {banner && (
           <div class="banner">
             <p>
