@@ -17,24 +17,26 @@ export function PopupHeader({ unreadCount, unreadOnly, canFilter, onUnreadOnly, 
         {t('popup_title')}
       </h1>
       {unreadCount !== null && <span class="count">{tn('popup_unread_count', unreadCount)}</span>}
-      <label class="switch">
-        <input
-          type="checkbox"
-          role="switch"
-          aria-checked={unreadOnly}
-          checked={unreadOnly}
-          disabled={!canFilter}
-          onChange={(event) => onUnreadOnly(event.currentTarget.checked)}
+      <div class="header-actions">
+        <label class="switch">
+          <input
+            type="checkbox"
+            role="switch"
+            aria-checked={unreadOnly}
+            checked={unreadOnly}
+            disabled={!canFilter}
+            onChange={(event) => onUnreadOnly(event.currentTarget.checked)}
+          />
+          {t('popup_unread_only')}
+        </label>
+        <button
+          type="button"
+          class="icon icon-gear"
+          aria-label={t('popup_settings')}
+          title={t('popup_settings')}
+          onClick={onSettings}
         />
-        {t('popup_unread_only')}
-      </label>
-      <button
-        type="button"
-        class="icon icon-gear"
-        aria-label={t('popup_settings')}
-        title={t('popup_settings')}
-        onClick={onSettings}
-      />
+      </div>
     </div>
   );
 }
