@@ -366,6 +366,12 @@ export function createInboxStore(): InboxStore {
     await marking;
   }
 
+  async function retry(): Promise<void> {
+    ask('status.refresh').then(applyStatus, () => {});
+    if (state.fresh && state.errorOn === 'more') await loadMore();
+    else await fetchFirst();
+  }
+
   function move(step: number | 'first' | 'last', extend = false): void {
     const { items, activeId } = state;
     if (items.length === 0) return;
@@ -410,7 +416,7 @@ export function createInboxStore(): InboxStore {
     setOnline(online) {
       if (online === state.online) return;
       set({ online });
-      if (online && state.error) void this.retry();
+      if (online && state.error) void retry();
     },
     async setUnreadOnly(unreadOnly) {
       if (unreadOnly === state.unreadOnly) return;
@@ -418,11 +424,7 @@ export function createInboxStore(): InboxStore {
       await restart(unreadOnly);
       await saving;
     },
-    async retry() {
-      ask('status.refresh').then(applyStatus, () => {});
-      if (state.fresh && state.errorOn === 'more') await loadMore();
-      else await fetchFirst();
-    },
+    retry,
     loadMore,
     setActive(id) {
       if (id !== state.activeId) set({ activeId: id });
