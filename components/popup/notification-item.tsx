@@ -1,7 +1,7 @@
 import { Component } from 'preact';
 import type { Notification, NotificationType } from '../../lib/api/contract';
 import { type MessageKey, t, uiLanguage } from '../../lib/i18n';
-import { openableUrl } from '../../lib/popup/openable-url';
+import { openableUrl } from '../../lib/links';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 
 const typeLabel: Record<NotificationType, MessageKey> = {

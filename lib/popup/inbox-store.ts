@@ -10,6 +10,7 @@ import type { Notification, Page } from '../api/contract';
 import { type ApiError, reviveError } from '../api/errors';
 import { t, tn } from '../i18n';
 import { type CachedFirstPage, readCachedFirstPage } from '../inbox-cache';
+import { openableUrl } from '../links';
 import { ask, type ConnectionStatus } from '../messaging';
 import { getSettings, updateSettings } from '../settings';
 import { SIGNED_OUT, statusItem } from '../status';
@@ -22,7 +23,6 @@ import {
   survivingNeighbour,
   withoutIds,
 } from './inbox-list';
-import { openableUrl } from './openable-url';
 import { failureReason, needsSettings } from './problem';
 import {
   everything,

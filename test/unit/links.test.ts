@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { openableUrl } from '../../../lib/popup/openable-url';
+import { openableUrl } from '../../lib/links';
 
 it('opens only http and https addresses', () => {
   expect(openableUrl('https://example.social/@bob')).toBe('https://example.social/@bob');
