@@ -8,7 +8,7 @@ import { createNotifier } from '../../../lib/background/notifier';
 import { createPoller } from '../../../lib/background/poller';
 import { createSession } from '../../../lib/background/session';
 import { messaging } from '../../../lib/messaging';
-import { DEFAULT_SETTINGS, getSettings, tokenItem } from '../../../lib/settings';
+import { DEFAULT_SETTINGS, getSettings, tokenItem, updateSettings } from '../../../lib/settings';
 import { signedIn } from '../../support/background';
 import { installFakePermissions } from '../../support/fake-apis';
 import { EXTENSION_ID, optionsSender, sendMessagesAs } from '../../support/messages';
@@ -56,6 +56,16 @@ describe('options page', () => {
     expect(field(/Web site address/).value).toBe(DEFAULT_SETTINGS.siteOrigin);
     expect(field(/Check for new notifications every/).value).toBe('60');
     expect(screen.getByText('Signed out.')).toBeTruthy();
+  });
+
+  it('writes only what was changed here, keeping a setting the popup changed meanwhile', async () => {
+    background();
+    await open();
+    await updateSettings({ unreadOnly: true });
+    type(/Check for new notifications every/, '120');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(notice()).toContain('Saved.'));
+    expect(await getSettings()).toMatchObject({ pollIntervalSeconds: 120, unreadOnly: true });
   });
 
   it('says inline what is wrong, next to the field, and saves nothing', async () => {
