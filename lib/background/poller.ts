@@ -28,6 +28,8 @@ export const POLL_ALARM = 'poll-unread-count';
 interface PollState {
   /** The ETag of the last count answer, sent back as If-None-Match. */
   etag: string | null;
+  /** The count that ETag was given with. */
+  count?: number;
   /** Failed checks in a row. */
   failures: number;
   /** The service's last X-Poll-Interval, in seconds. */
@@ -99,10 +101,13 @@ export function createPoller(options: PollerOptions) {
     }
 
     try {
-      // Without a known count a 304 would say nothing, so only ask conditionally when there is one.
-      const answer = await client.inbox.checkCount(conditional && previous.count !== null ? state.etag : null);
+      // A 304 keeps the count on show, so ask conditionally only while that is the count the
+      // ETag came with: triage shows a new count at once, and the service's count can come back
+      // to the old one before the next check.
+      const vouched = previous.count !== null && previous.count === state.count;
+      const answer = await client.inbox.checkCount(conditional && vouched ? state.etag : null);
       const count = answer.changed ? answer.count : (previous.count ?? 0);
-      const next: PollState = { etag: answer.etag, failures: 0, hint: answer.pollInterval };
+      const next: PollState = { etag: answer.etag, count, failures: 0, hint: answer.pollInterval };
       const delay = nextPollDelay({
         intervalSeconds: settings.pollIntervalSeconds,
         hintSeconds: next.hint,
