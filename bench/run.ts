@@ -5,18 +5,20 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startProduct } from '../test/e2e/support/product';
+import { measureBadge } from './badge';
 import { measureBulk } from './bulk';
 import { measureContentScript } from './content-script';
 import { measureDepth } from './depth';
 import { measurePolling } from './polling';
+import { measurePopup } from './popup';
 import { measureService } from './service';
 import { measureSize } from './size';
 import { buildExtension } from './support/build';
 import { describeMachine, loadAverage } from './support/machine';
 import { renderTable, type Section } from './support/report';
 
-const AREAS = ['size', 'contentScript', 'polling', 'service', 'depth', 'bulk'] as const;
-const BROWSER_AREAS: readonly Area[] = ['contentScript'];
+const AREAS = ['size', 'popup', 'contentScript', 'badge', 'polling', 'service', 'depth', 'bulk'] as const;
+const BROWSER_AREAS: readonly Area[] = ['popup', 'contentScript', 'badge'];
 type Area = (typeof AREAS)[number];
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
@@ -51,7 +53,9 @@ if (BROWSER_AREAS.some(wanted)) {
   await buildExtension('e2e');
   const product = await startProduct();
   try {
+    await area('popup', () => measurePopup(product));
     await area('contentScript', () => measureContentScript(product));
+    await area('badge', () => measureBadge(product));
   } finally {
     await product.close();
   }
