@@ -24,9 +24,12 @@ export const DEPTH_RATIO_TARGET = 1.5;
 
 const WALK_PAGE = 100;
 
-/** The listing query as an OFFSET query would write it: the baseline keyset paging replaces. */
-function offsetPage(db: Queryable, userId: number, offset: number) {
-  return db.query(
+/**
+ * The listing query as an OFFSET query would write it, the baseline keyset paging replaces; its
+ * rows are turned into values as the service's own query turns them, so both pay the same.
+ */
+async function offsetPage(db: Queryable, userId: number, offset: number) {
+  const { rows } = await db.query<{ created_at: Date }>(
     `SELECT n.id, n.read, n.type, n.created_at, n.text, n.path,
        a.username AS actor_username, a.display_name AS actor_display_name
      FROM notifications n LEFT JOIN users a ON a.id = n.actor_id
@@ -35,6 +38,7 @@ function offsetPage(db: Queryable, userId: number, offset: number) {
      LIMIT $2 OFFSET $3`,
     [userId, INBOX_PAGE_SIZE + 1, offset],
   );
+  return rows.map((row) => ({ ...row, created_at: toIso(row.created_at) }));
 }
 
 /** The position just before the notification at `depth`, read directly, for the store-level query. */

@@ -4,6 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { findChromium, MISSING_CHROMIUM } from '../scripts/chromium';
 import { startProduct } from '../test/e2e/support/product';
 import { measureBadge } from './badge';
 import { measureBulk } from './bulk';
@@ -13,6 +14,7 @@ import { measurePolling } from './polling';
 import { measurePopup } from './popup';
 import { measureService } from './service';
 import { measureSize } from './size';
+import { BACKEND_NAMES, benchBackends } from './support/backends';
 import { buildExtension } from './support/build';
 import { describeMachine, loadAverage } from './support/machine';
 import { renderTable, type Section } from './support/report';
@@ -37,19 +39,30 @@ say(
   `Benchmarks on ${machine.cpu} (${machine.cores} cores), Node ${machine.node}, ${machine.chromium ?? 'no Chromium'}`,
 );
 say(`Load average at start: ${machine.loadAverage.join(', ')}`);
+const backends = benchBackends().map((backend) => BACKEND_NAMES[backend]);
+say(
+  `Service backends: ${backends.join(' and ')}${backends.length === 1 ? ' (set DATABASE_URL for PostgreSQL too)' : ''}`,
+);
 
 const sections: Section[] = [];
+const timings: { area: Area; seconds: number; loadAverage: number[] }[] = [];
+const skipped: Area[] = [];
 async function area(name: Area, measure: () => Promise<Section> | Section) {
   if (!wanted(name)) return;
   const areaStarted = performance.now();
   process.stdout.write(`${name}… `);
   const section = await measure();
   sections.push(section);
-  say(`${((performance.now() - areaStarted) / 1000).toFixed(1)} s`);
+  const seconds = Math.round((performance.now() - areaStarted) / 100) / 10;
+  timings.push({ area: name, seconds, loadAverage: loadAverage() });
+  say(`${seconds} s`);
 }
 
 await area('size', async () => measureSize(await buildExtension('production')));
-if (BROWSER_AREAS.some(wanted)) {
+if (BROWSER_AREAS.some(wanted) && !findChromium()) {
+  skipped.push(...BROWSER_AREAS.filter(wanted));
+  say(`\n${MISSING_CHROMIUM}\nSkipped: ${skipped.join(', ')}.\n`);
+} else if (BROWSER_AREAS.some(wanted)) {
   await buildExtension('e2e');
   const product = await startProduct();
   try {
@@ -65,14 +78,15 @@ await area('service', () => measureService());
 await area('depth', () => measureDepth());
 await area('bulk', () => measureBulk());
 
-const finished = { seconds: Math.round((performance.now() - started) / 1000), loadAverage: loadAverage() };
+const finished = { seconds: Math.round((performance.now() - started) / 1000), loadAverage: loadAverage(), timings };
 say('');
 say(renderTable(sections));
 say('');
 say(`${finished.seconds} s in all; load average at the end: ${finished.loadAverage.join(', ')}`);
+if (skipped.length > 0) say(`Not measured: ${skipped.join(', ')} (no Chromium).`);
 
 if (!values.only) {
-  const results = { date: new Date().toISOString(), machine, finished, sections };
+  const results = { date: new Date().toISOString(), machine, finished, skipped, sections };
   writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
   say('Written to bench/results.json');
 }
