@@ -17,12 +17,6 @@ export function percentile(samples: readonly number[], p: number): number {
 
 export const median = (samples: readonly number[]): number => percentile(samples, 50);
 
-/** How spread out the samples are: the interquartile range over the median. */
-export function spread(samples: readonly number[]): number {
-  const mid = median(samples);
-  return mid === 0 ? 0 : (percentile(samples, 75) - percentile(samples, 25)) / mid;
-}
-
 /** The median of per-run ratios `a[i] / b[i]`: runs paired in time cancel most of the machine's drift. */
 export function pairedRatio(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length) throw new Error('Paired samples need the same number of runs.');
