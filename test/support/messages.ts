@@ -1,6 +1,10 @@
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { reviveError } from '../../lib/api';
+import { registerHandlers } from '../../lib/background/handlers';
+import { createNotifier } from '../../lib/background/notifier';
+import { createPoller } from '../../lib/background/poller';
 import type { Sender } from '../../lib/background/sender';
+import { createSession } from '../../lib/background/session';
 import type { MessageReturn, MessageType } from '../../lib/messaging';
 
 export const EXTENSION_ID = fakeBrowser.runtime.id;
@@ -53,4 +57,17 @@ export function sendMessagesAs(sender: Sender) {
     }
     return answered;
   };
+}
+
+/**
+ * The background's message handlers over a given fetch, as the service worker wires them, so a
+ * test can deliver messages to them. Retries are off unless asked for.
+ */
+export function answerMessages(fetch?: typeof globalThis.fetch, options: { retries?: number } = {}) {
+  const session = createSession({ fetch, retries: options.retries ?? 0 });
+  const poller = createPoller({ session, isOnline: () => true });
+  const notifier = createNotifier(async () => (await session.client()).client);
+  const extension = { id: EXTENSION_ID, baseUrl: fakeBrowser.runtime.getURL('/') };
+  registerHandlers({ session, poller, notifier, extension, fetch });
+  return { session, poller, notifier };
 }
