@@ -55,7 +55,7 @@ async function area(name: Area, measure: () => Promise<Section> | Section) {
   sections.push(section);
   const seconds = Math.round((performance.now() - areaStarted) / 100) / 10;
   timings.push({ area: name, seconds, loadAverage: loadAverage() });
-  say(`${seconds} s`);
+  say(`${seconds} s (load average ${timings.at(-1)?.loadAverage[0]})`);
 }
 
 await area('size', async () => measureSize(await buildExtension('production')));
