@@ -15,7 +15,7 @@ export interface BadgeOptions {
   unread: number;
 }
 
-export const BADGE_DEFAULTS: BadgeOptions = { runs: 15, unread: 3 };
+export const BADGE_DEFAULTS: BadgeOptions = { runs: 20, unread: 3 };
 
 declare global {
   var __inboxBenchBadgeChange: Promise<number> | undefined;

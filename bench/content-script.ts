@@ -12,7 +12,7 @@ export interface ContentScriptOptions {
   username: string;
 }
 
-export const CONTENT_SCRIPT_DEFAULTS: ContentScriptOptions = { runs: 20, username: 'alice' };
+export const CONTENT_SCRIPT_DEFAULTS: ContentScriptOptions = { runs: 30, username: 'alice' };
 
 declare global {
   interface Window {

@@ -13,7 +13,7 @@ export interface PopupOptions {
   runs: number;
 }
 
-export const POPUP_DEFAULTS: PopupOptions = { runs: 25 };
+export const POPUP_DEFAULTS: PopupOptions = { runs: 30 };
 /** The goal for the first row with a warm cache. */
 export const FIRST_ROW_TARGET_MS = 50;
 
