@@ -18,7 +18,7 @@ export interface DepthOptions {
   runs: number;
 }
 
-export const DEPTH_DEFAULTS: DepthOptions = { inbox: 100_000, depth: 5_000, runs: 25 };
+export const DEPTH_DEFAULTS: DepthOptions = { inbox: 100_000, depth: 5_000, runs: 40 };
 /** The issue's goal for a page at depth 5,000 against one at depth 0. */
 export const DEPTH_RATIO_TARGET = 1.5;
 
@@ -59,6 +59,15 @@ async function offsetPage(db: Queryable, userId: number, offset: number): Promis
     text: row.text,
     path: row.path,
   }));
+}
+
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
 }
 
 /** The position just before the notification at `depth`, read directly, for the store-level query. */
@@ -114,9 +123,12 @@ export async function measureDepth(options: DepthOptions = DEPTH_DEFAULTS): Prom
       >;
       for (const name of names) await variants[name]();
       for (let round = 0; round < options.runs; round++) {
-        // A different order each round, so no variant always runs right after another.
-        const order = names.map((_, i) => names[(i + round) % names.length] as keyof typeof variants);
-        for (const name of order) samples[name].push(await timed(variants[name]));
+        // A shuffled order each round, and a pause after each variant: the service in this
+        // thread still has work after answering a request, which no query may always inherit.
+        for (const name of shuffled(names)) {
+          samples[name].push(await timed(variants[name]));
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
       }
 
       const label = BACKEND_NAMES[backend];
