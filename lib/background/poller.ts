@@ -28,6 +28,8 @@ export const POLL_ALARM = 'poll-unread-count';
 interface PollState {
   /** The ETag of the last count answer, sent back as If-None-Match. */
   etag: string | null;
+  /** The count that ETag was given with. */
+  count?: number;
   /** Failed checks in a row. */
   failures: number;
   /** The service's last X-Poll-Interval, in seconds. */
@@ -43,6 +45,8 @@ export interface PollerOptions {
   now?: () => number;
   random?: () => number;
   isOnline?: () => boolean;
+  /** Sends the last ETag as If-None-Match. On by default; off only to measure what it saves. */
+  conditional?: boolean;
   /** Told of every successful check, with the count before and after. */
   onCount?: (previous: number | null, count: number, settings: Settings) => void | Promise<void>;
 }
@@ -60,6 +64,7 @@ export function statusKindFor(error: ApiError, online: boolean): StatusKind {
 export function createPoller(options: PollerOptions) {
   const now = options.now ?? Date.now;
   const isOnline = options.isOnline ?? (() => globalThis.navigator?.onLine !== false);
+  const conditional = options.conditional ?? true;
   let inFlight: Promise<ConnectionStatus> | null = null;
   let followUp: Promise<ConnectionStatus> | null = null;
 
@@ -96,10 +101,13 @@ export function createPoller(options: PollerOptions) {
     }
 
     try {
-      // Without a known count a 304 would say nothing, so only ask conditionally when there is one.
-      const answer = await client.inbox.checkCount(previous.count === null ? null : state.etag);
+      // A 304 keeps the count on show, so ask conditionally only while that is the count the
+      // ETag came with: triage shows a new count at once, and the service's count can come back
+      // to the old one before the next check.
+      const vouched = previous.count !== null && previous.count === state.count;
+      const answer = await client.inbox.checkCount(conditional && vouched ? state.etag : null);
       const count = answer.changed ? answer.count : (previous.count ?? 0);
-      const next: PollState = { etag: answer.etag, failures: 0, hint: answer.pollInterval };
+      const next: PollState = { etag: answer.etag, count, failures: 0, hint: answer.pollInterval };
       const delay = nextPollDelay({
         intervalSeconds: settings.pollIntervalSeconds,
         hintSeconds: next.hint,

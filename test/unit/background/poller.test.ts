@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createPoller, pollStateItem } from '../../../lib/background/poller';
 import { createSession } from '../../../lib/background/session';
+import { showCount } from '../../../lib/background/status';
 import { statusItem } from '../../../lib/status';
 import { badge, pollAlarm, signedIn } from '../../support/background';
 import { json, problem, recordingFetch } from '../../support/recording-fetch';
@@ -74,6 +75,28 @@ describe('poller', () => {
     const { wire, poller } = setup([count(2)]);
     await poller.poll();
     expect(wire.requests[0]?.headers.has('if-none-match')).toBe(false);
+  });
+
+  it('asks for the whole answer every time when conditional requests are turned off', async () => {
+    await signedIn();
+    const wire = recordingFetch(count(5, '"e5"'), count(5, '"e5"'));
+    const session = createSession({ fetch: wire.fetch, retries: 0 });
+    const poller = createPoller({ session, now: () => NOW, conditional: false });
+    await poller.poll();
+    expect(await poller.poll()).toMatchObject({ kind: 'ok', count: 5 });
+    expect(wire.requests.map((request) => request.headers.has('if-none-match'))).toEqual([false, false]);
+  });
+
+  it('after triage changed the count on show, asks for the count again rather than trusting the old ETag', async () => {
+    await signedIn();
+    // A service whose count is 3 again: it answers 304 to the ETag it gave for 3.
+    const service = (request: Request) =>
+      request.headers.get('if-none-match') === '"e3"' ? notModified('"e3"') : count(3, '"e3"');
+    const { poller } = setup([service, service]);
+    await poller.poll();
+    await showCount(0);
+    expect(await poller.poll()).toMatchObject({ kind: 'ok', count: 3 });
+    expect((await badge()).text).toBe('3');
   });
 
   it('keeps the service’s longer poll interval', async () => {

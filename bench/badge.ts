@@ -1,0 +1,71 @@
+/**
+ * Badge latency: from a click on "Mark all read" in the popup to the toolbar badge changing. The
+ * popup notes the time of the click; the service worker watches its own badge and notes when
+ * the text changes. Both read the same wall clock at sub-millisecond resolution.
+ */
+
+import { PopupPage } from '../test/e2e/support/popup-page';
+import type { Product } from '../test/e2e/support/product';
+import type { Figure, Section } from './support/report';
+import { median, percentile, repeat } from './support/stats';
+
+export interface BadgeOptions {
+  runs: number;
+  /** Unread notifications put into the inbox before each run. */
+  unread: number;
+}
+
+export const BADGE_DEFAULTS: BadgeOptions = { runs: 20, unread: 3 };
+
+declare global {
+  var __inboxBenchBadgeChange: Promise<number> | undefined;
+}
+
+/** Starts watching the badge in the service worker; the returned promise is read later. */
+function watchBadge(product: Product) {
+  return product.worker.evaluate(() => {
+    globalThis.__inboxBenchBadgeChange = (async () => {
+      const before = await chrome.action.getBadgeText({});
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        // Each read is a round trip to the browser, so the worker's own work goes on between them.
+        if ((await chrome.action.getBadgeText({})) !== before) return performance.timeOrigin + performance.now();
+      }
+      return Number.NaN;
+    })();
+  });
+}
+
+async function markAllReadLatency(product: Product, unread: number): Promise<number> {
+  await product.service.fillInbox('demo', unread);
+  // The check the background makes after each triage may still be on its way with the old count.
+  let badge = '';
+  for (let tries = 0; tries < 5 && badge === ''; tries++) badge = await product.pollNow();
+  if (badge === '') throw new Error(`The badge shows no unread count to clear: ${await product.badgeTitle()}`);
+  const popup = new PopupPage(await product.openPage('popup.html'));
+  try {
+    await popup.waitForRows();
+    const button = popup.button('Mark all read');
+    await button.waitFor();
+    await watchBadge(product);
+    const clickedAt = await button.evaluate((element: HTMLElement) => {
+      const at = performance.timeOrigin + performance.now();
+      element.click();
+      return at;
+    });
+    const changedAt = await product.worker.evaluate(() => globalThis.__inboxBenchBadgeChange);
+    if (!Number.isFinite(changedAt)) throw new Error('The badge did not change after "Mark all read".');
+    return (changedAt as number) - clickedAt;
+  } finally {
+    await popup.page.close();
+  }
+}
+
+export async function measureBadge(product: Product, options: BadgeOptions = BADGE_DEFAULTS): Promise<Section> {
+  const samples = await repeat(options.runs, () => markAllReadLatency(product, options.unread), { warmup: 2 });
+  const figures: Figure[] = [
+    { name: 'mark all read → badge', value: median(samples), unit: 'ms', how: `median of ${options.runs} runs` },
+    { name: 'mark all read → badge p90', value: percentile(samples, 90), unit: 'ms', how: `p90 of ${options.runs}` },
+  ];
+  return { id: 'badge', title: 'Badge latency', figures, details: { ...options, samples } };
+}

@@ -1,0 +1,168 @@
+/**
+ * Paging depth: a page of a 100,000-notification inbox at depth 0 and at depth 5,000, through the
+ * API (keyset cursors), and the same pages as the service's keyset query and as an OFFSET query
+ * run in the same rounds. Keyset paging should cost the same at any depth; OFFSET should not.
+ */
+import { INBOX_PAGE_SIZE } from '../lib/messaging';
+import type { Queryable } from '../server/db/database';
+import { toIso } from '../server/db/values';
+import { listNotifications, type PagePosition, type StoredNotification } from '../server/store/notifications';
+import { BACKEND_NAMES, benchBackends } from './support/backends';
+import { type BenchService, startBenchService } from './support/big-inbox';
+import type { Figure, Section } from './support/report';
+import { median, pairedRatio, timed } from './support/stats';
+
+export interface DepthOptions {
+  inbox: number;
+  depth: number;
+  runs: number;
+}
+
+export const DEPTH_DEFAULTS: DepthOptions = { inbox: 100_000, depth: 5_000, runs: 40 };
+/** The issue's goal for a page at depth 5,000 against one at depth 0. */
+export const DEPTH_RATIO_TARGET = 1.5;
+
+const WALK_PAGE = 100;
+
+interface OffsetRow {
+  id: string;
+  read: boolean;
+  type: StoredNotification['type'];
+  created_at: Date;
+  text: string;
+  path: string | null;
+  actor_username: string | null;
+  actor_display_name: string | null;
+}
+
+/**
+ * The listing query as an OFFSET query would write it, the baseline keyset paging replaces; its
+ * rows become notifications as the service's own rows do, so both pay the same per row.
+ */
+async function offsetPage(db: Queryable, userId: number, offset: number): Promise<StoredNotification[]> {
+  const { rows } = await db.query<OffsetRow>(
+    `SELECT n.id, n.read, n.type, n.created_at, n.text, n.path,
+       a.username AS actor_username, a.display_name AS actor_display_name
+     FROM notifications n LEFT JOIN users a ON a.id = n.actor_id
+     WHERE n.user_id = $1
+     ORDER BY n.created_at DESC, n.id DESC
+     LIMIT $2 OFFSET $3`,
+    [userId, INBOX_PAGE_SIZE + 1, offset],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    read: row.read,
+    type: row.type,
+    createdAt: toIso(row.created_at),
+    actor:
+      row.actor_username === null ? null : { username: row.actor_username, displayName: row.actor_display_name ?? '' },
+    text: row.text,
+    path: row.path,
+  }));
+}
+
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+/** The position just before the notification at `depth`, read directly, for the store-level query. */
+async function positionAt(db: Queryable, userId: number, depth: number): Promise<PagePosition> {
+  const { rows } = await db.query<{ created_at: Date; id: string }>(
+    `SELECT created_at, id FROM notifications WHERE user_id = $1
+     ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
+    [userId, depth - 1],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`The inbox has fewer than ${depth} notifications.`);
+  return { createdAt: toIso(row.created_at), id: row.id };
+}
+
+/** The cursor a client holds after reading `depth` notifications, got the way a client gets it. */
+async function cursorAt(service: BenchService, depth: number): Promise<string> {
+  let cursor: string | null = null;
+  for (let read = 0; read < depth; read += WALK_PAGE) {
+    ({ cursor } = await service.client.inbox.fetch({ limit: Math.min(WALK_PAGE, depth - read), cursor }));
+    if (cursor === null) throw new Error(`The inbox ended before depth ${depth}.`);
+  }
+  return cursor as string;
+}
+
+export async function measureDepth(options: DepthOptions = DEPTH_DEFAULTS): Promise<Section> {
+  const figures: Figure[] = [];
+  const details: Record<string, unknown> = { ...options, pageSize: INBOX_PAGE_SIZE };
+  const how = `median of ${options.runs} rounds`;
+  const deep = options.depth.toLocaleString('en-US');
+  for (const backend of benchBackends()) {
+    const service = await startBenchService(backend);
+    try {
+      await service.fill(options.inbox);
+      const { database: db } = service.server;
+      const { userId } = service;
+      const cursor = await cursorAt(service, options.depth);
+      const position = await positionAt(db, userId, options.depth);
+      const page = (after: PagePosition | null) =>
+        listNotifications(db, userId, { limit: INBOX_PAGE_SIZE + 1, unreadOnly: false, after });
+
+      const variants = {
+        apiTop: () => service.client.inbox.fetch({ limit: INBOX_PAGE_SIZE }),
+        apiDeep: () => service.client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor }),
+        keysetTop: () => page(null),
+        keysetDeep: () => page(position),
+        offsetTop: () => offsetPage(db, userId, 0),
+        offsetDeep: () => offsetPage(db, userId, options.depth),
+      };
+      const names = Object.keys(variants) as (keyof typeof variants)[];
+      const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
+        keyof typeof variants,
+        number[]
+      >;
+      for (const name of names) await variants[name]();
+      for (let round = 0; round < options.runs; round++) {
+        // A shuffled order each round, and a pause after each variant: the service in this
+        // thread still has work after answering a request, which no query may always inherit.
+        for (const name of shuffled(names)) {
+          samples[name].push(await timed(variants[name]));
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      }
+
+      const label = BACKEND_NAMES[backend];
+      figures.push(
+        { name: `${label} API page at depth 0`, value: median(samples.apiTop), unit: 'ms', how },
+        { name: `${label} API page at depth ${deep}`, value: median(samples.apiDeep), unit: 'ms', how },
+        {
+          name: `${label} API depth ${deep} ÷ depth 0`,
+          value: pairedRatio(samples.apiDeep, samples.apiTop),
+          unit: 'ratio',
+          how: 'median of paired rounds',
+          target: DEPTH_RATIO_TARGET,
+        },
+        { name: `${label} keyset query at depth 0`, value: median(samples.keysetTop), unit: 'ms', how },
+        { name: `${label} keyset query at depth ${deep}`, value: median(samples.keysetDeep), unit: 'ms', how },
+        { name: `${label} OFFSET query at depth 0`, value: median(samples.offsetTop), unit: 'ms', how },
+        { name: `${label} OFFSET query at depth ${deep}`, value: median(samples.offsetDeep), unit: 'ms', how },
+        {
+          name: `${label} keyset depth ${deep} ÷ depth 0`,
+          value: pairedRatio(samples.keysetDeep, samples.keysetTop),
+          unit: 'ratio',
+          how: 'median of paired rounds',
+        },
+        {
+          name: `${label} OFFSET depth ${deep} ÷ depth 0`,
+          value: pairedRatio(samples.offsetDeep, samples.offsetTop),
+          unit: 'ratio',
+          how: 'median of paired rounds',
+        },
+      );
+      details[backend] = samples;
+    } finally {
+      await service.close();
+    }
+  }
+  return { id: 'depth', title: 'Paging depth', figures, details };
+}

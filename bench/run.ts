@@ -1,0 +1,92 @@
+/**
+ * `npm run bench`: measures every figure of BENCHMARKS.md, prints the table and writes
+ * `bench/results.json`. `--only size,service` measures some areas only (and writes no file).
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { findChromium, MISSING_CHROMIUM } from '../scripts/chromium';
+import { startProduct } from '../test/e2e/support/product';
+import { measureBadge } from './badge';
+import { measureBulk } from './bulk';
+import { measureContentScript } from './content-script';
+import { measureDepth } from './depth';
+import { measurePolling } from './polling';
+import { measurePopup } from './popup';
+import { measureService } from './service';
+import { measureSize } from './size';
+import { BACKEND_NAMES, benchBackends } from './support/backends';
+import { buildExtension } from './support/build';
+import { describeMachine, loadAverage } from './support/machine';
+import { renderTable, type Section } from './support/report';
+
+const AREAS = ['size', 'popup', 'contentScript', 'badge', 'polling', 'service', 'depth', 'bulk'] as const;
+const BROWSER_AREAS: readonly Area[] = ['popup', 'contentScript', 'badge'];
+type Area = (typeof AREAS)[number];
+
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const chosen = values.only ? values.only.split(',').map((area) => area.trim()) : [...AREAS];
+const unknown = chosen.filter((area) => !(AREAS as readonly string[]).includes(area));
+if (unknown.length > 0) {
+  console.error(`Unknown area ${unknown.join(', ')}; the areas are ${AREAS.join(', ')}.`);
+  process.exit(2);
+}
+const wanted = (area: Area) => chosen.includes(area);
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+const started = performance.now();
+const machine = describeMachine();
+say(
+  `Benchmarks on ${machine.cpu} (${machine.cores} cores), Node ${machine.node}, ${machine.chromium ?? 'no Chromium'}`,
+);
+say(`Load average at start: ${machine.loadAverage.join(', ')}`);
+const backends = benchBackends().map((backend) => BACKEND_NAMES[backend]);
+say(
+  `Service backends: ${backends.join(' and ')}${backends.length === 1 ? ' (set DATABASE_URL for PostgreSQL too)' : ''}`,
+);
+
+const sections: Section[] = [];
+const timings: { area: Area; seconds: number; loadAverage: number[] }[] = [];
+const skipped: Area[] = [];
+async function area(name: Area, measure: () => Promise<Section> | Section) {
+  if (!wanted(name)) return;
+  const areaStarted = performance.now();
+  process.stdout.write(`${name}… `);
+  const section = await measure();
+  sections.push(section);
+  const seconds = Math.round((performance.now() - areaStarted) / 100) / 10;
+  timings.push({ area: name, seconds, loadAverage: loadAverage() });
+  say(`${seconds} s (load average ${timings.at(-1)?.loadAverage[0]})`);
+}
+
+await area('size', async () => measureSize(await buildExtension('production')));
+if (BROWSER_AREAS.some(wanted) && !findChromium()) {
+  skipped.push(...BROWSER_AREAS.filter(wanted));
+  say(`\n${MISSING_CHROMIUM}\nSkipped: ${skipped.join(', ')}.\n`);
+} else if (BROWSER_AREAS.some(wanted)) {
+  await buildExtension('e2e');
+  const product = await startProduct();
+  try {
+    await area('popup', () => measurePopup(product));
+    await area('contentScript', () => measureContentScript(product));
+    await area('badge', () => measureBadge(product));
+  } finally {
+    await product.close();
+  }
+}
+await area('polling', () => measurePolling());
+await area('service', () => measureService());
+await area('depth', () => measureDepth());
+await area('bulk', () => measureBulk());
+
+const finished = { seconds: Math.round((performance.now() - started) / 1000), loadAverage: loadAverage(), timings };
+say('');
+say(renderTable(sections));
+say('');
+say(`${finished.seconds} s in all; load average at the end: ${finished.loadAverage.join(', ')}`);
+if (skipped.length > 0) say(`Not measured: ${skipped.join(', ')} (no Chromium).`);
+
+if (!values.only) {
+  const results = { date: new Date().toISOString(), machine, finished, skipped, sections };
+  writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
+  say('Written to bench/results.json');
+}

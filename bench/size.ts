@@ -1,0 +1,68 @@
+/**
+ * Bundle size: raw and gzip bytes of what each part of the Chrome build loads when it starts.
+ * A page counts every script, preloaded chunk and stylesheet its HTML names.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Figure, Section } from './support/report';
+
+/** The issue's goals, gzip bytes of JavaScript (1 kB = 1000 B). */
+export const SIZE_TARGETS = { popup: 15_000, contentScript: 10_000 };
+
+interface FileSize {
+  file: string;
+  raw: number;
+  gzip: number;
+}
+
+interface BundleSize {
+  name: string;
+  js: FileSize[];
+  css: FileSize[];
+}
+
+function sizeOf(dir: string, file: string): FileSize {
+  const bytes = readFileSync(join(dir, file));
+  return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+}
+
+/** The files an extension page loads: its module script, the chunks it preloads, its stylesheets. */
+function pageFiles(dir: string, html: string): string[] {
+  const text = readFileSync(join(dir, html), 'utf8');
+  return [...text.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="\/?([^"]+\.(?:js|css))"/g)].map(
+    (match) => match[1] as string,
+  );
+}
+
+function bundle(dir: string, name: string, files: readonly string[]): BundleSize {
+  const sizes = files.map((file) => sizeOf(dir, file));
+  return {
+    name,
+    js: sizes.filter((size) => size.file.endsWith('.js')),
+    css: sizes.filter((size) => size.file.endsWith('.css')),
+  };
+}
+
+const total = (sizes: readonly FileSize[], key: 'raw' | 'gzip') => sizes.reduce((sum, size) => sum + size[key], 0);
+
+export function measureSize(extensionDir: string): Section {
+  const bundles = [
+    bundle(extensionDir, 'popup', pageFiles(extensionDir, 'popup.html')),
+    bundle(extensionDir, 'background', ['background.js']),
+    bundle(extensionDir, 'options', pageFiles(extensionDir, 'options.html')),
+    bundle(extensionDir, 'content script', ['content-scripts/profile.js']),
+  ];
+  const targets: Record<string, number> = { popup: SIZE_TARGETS.popup, 'content script': SIZE_TARGETS.contentScript };
+  const figures: Figure[] = bundles.flatMap((b) => {
+    const rows: Figure[] = [
+      { name: `${b.name} JS`, value: total(b.js, 'raw'), unit: 'bytes', how: 'raw' },
+      { name: `${b.name} JS gzip`, value: total(b.js, 'gzip'), unit: 'bytes', how: 'gzip -9', target: targets[b.name] },
+    ];
+    if (b.css.length > 0) {
+      rows.push({ name: `${b.name} CSS gzip`, value: total(b.css, 'gzip'), unit: 'bytes', how: 'gzip -9' });
+    }
+    return rows;
+  });
+  return { id: 'size', title: 'Size (Chrome build)', figures, details: { bundles } };
+}
