@@ -1,8 +1,8 @@
 /**
  * The extension's settings, defined once with their defaults. Everything lives in
  * `storage.local`: host permissions are granted per browser, so an address synced from another
- * device would arrive without the permission it needs. The token is its own item, bound to the
- * API origin it was issued for, and only the background reads it.
+ * device would arrive without the permission it needs. The token is not a setting: it lives in
+ * `lib/background/session.ts`, which only the background loads.
  */
 import { storage } from 'wxt/utils/storage';
 import { type MessageKey, t } from './i18n';
@@ -112,11 +112,3 @@ export async function updateSettings(change: Partial<Settings>): Promise<Setting
 export function watchSettings(callback: (settings: Settings) => void): () => void {
   return settingsItem.watch((value) => callback(normalizeSettings(value)));
 }
-
-/** The API token, with the origin of the API it was given for: it is never sent anywhere else. */
-export interface StoredToken {
-  token: string;
-  apiOrigin: string;
-}
-
-export const tokenItem = storage.defineItem<StoredToken | null>('local:token', { fallback: null, version: 1 });

@@ -2,8 +2,19 @@
  * The background's hold on the API: the token, read from storage for each request and only
  * for the origin it was given for, and one client per API address.
  */
+
+import { storage } from 'wxt/utils/storage';
 import { type Client, createClient } from '../api';
-import { getSettings, type Settings, tokenItem } from '../settings';
+import { getSettings, type Settings } from '../settings';
+
+/** The API token, with the origin of the API it was given for: it is never sent anywhere else. */
+export interface StoredToken {
+  token: string;
+  apiOrigin: string;
+}
+
+// Defined here, in a module only the background loads, so no other context ever reads it.
+export const tokenItem = storage.defineItem<StoredToken | null>('local:token', { fallback: null, version: 1 });
 
 export interface Session {
   /** The client for the current API address. */

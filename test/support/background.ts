@@ -1,6 +1,7 @@
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { originPattern } from '../../lib/background/permissions';
-import { DEFAULT_SETTINGS, type Settings, settingsItem, tokenItem } from '../../lib/settings';
+import { tokenItem } from '../../lib/background/session';
+import { DEFAULT_SETTINGS, type Settings, settingsItem } from '../../lib/settings';
 
 /** Stores settings and a token as the options page would leave them, and grants the API's origin. */
 export async function signedIn(token = 'secret-token', settings: Partial<Settings> = {}) {

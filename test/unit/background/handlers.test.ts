@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { AlreadyFollowingError, type Notification, UnauthenticatedError } from '../../../lib/api';
+import { tokenItem } from '../../../lib/background/session';
 import { readCachedFirstPage } from '../../../lib/inbox-cache';
 import { messaging } from '../../../lib/messaging';
-import { tokenItem } from '../../../lib/settings';
 import { signedIn } from '../../support/background';
 import {
   answerMessages,

@@ -3,8 +3,9 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { OptionsPage } from '../../../components/options/OptionsPage';
+import { tokenItem } from '../../../lib/background/session';
 import { messaging } from '../../../lib/messaging';
-import { DEFAULT_SETTINGS, getSettings, tokenItem, updateSettings } from '../../../lib/settings';
+import { DEFAULT_SETTINGS, getSettings, updateSettings } from '../../../lib/settings';
 import { signedIn } from '../../support/background';
 import { installFakePermissions } from '../../support/fake-apis';
 import { answerMessages, optionsSender, sendMessagesAs } from '../../support/messages';
