@@ -95,6 +95,9 @@ export function createPoller(options: PollerOptions) {
       return setStatus({ kind: 'noPermission', ...since, nextCheckAt: null, detail: null });
     }
 
+    // The alarm that started this check is spent. Should the browser stop the worker while the
+    // request is out, this one wakes it again; the outcome below replaces it.
+    await schedule(interval);
     try {
       // Without a known count a 304 would say nothing, so only ask conditionally when there is one.
       const answer = await client.inbox.checkCount(previous.count === null ? null : state.etag);
