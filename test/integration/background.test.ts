@@ -5,14 +5,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { AlreadyFollowingError, type Notification, RateLimitedError } from '../../lib/api';
-import { registerHandlers } from '../../lib/background/handlers';
-import { createNotifier } from '../../lib/background/notifier';
 import { createPoller, type Poller } from '../../lib/background/poller';
 import { createSession } from '../../lib/background/session';
 import { messaging } from '../../lib/messaging';
 import { DEFAULT_SETTINGS, settingsItem } from '../../lib/settings';
 import { badge, grant } from '../support/background';
-import { deliver, EXTENSION_ID, optionsSender, popupSender, profileTabSender } from '../support/messages';
+import { answerMessages, deliver, optionsSender, popupSender, profileTabSender } from '../support/messages';
 import { startTestService, type TestService, type TestUser } from '../support/service';
 
 let service: TestService;
@@ -60,16 +58,7 @@ describe('background against the reference service', () => {
     await service.fillInbox(me.username, 32, { read: false });
     await settingsItem.setValue({ ...DEFAULT_SETTINGS, apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin });
     await grant(service.origin);
-    const session = createSession({ fetch: recordingFetch });
-    poller = createPoller({ session, isOnline: () => true });
-    const notifier = createNotifier(async () => (await session.client()).client);
-    registerHandlers({
-      session,
-      poller,
-      notifier,
-      extension: { id: EXTENSION_ID, baseUrl: fakeBrowser.runtime.getURL('/') },
-      fetch: recordingFetch,
-    });
+    poller = answerMessages(recordingFetch).poller;
     const signIn = await deliver('auth.signIn', { token: me.token }, optionsSender);
     expect(signIn.value).toMatchObject({ kind: 'ok', count: 32 });
   });

@@ -1,6 +1,10 @@
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { reviveError } from '../../lib/api';
+import { registerHandlers } from '../../lib/background/handlers';
+import { createNotifier } from '../../lib/background/notifier';
+import { createPoller } from '../../lib/background/poller';
 import type { Sender } from '../../lib/background/sender';
+import { createSession } from '../../lib/background/session';
 import type { MessageReturn, MessageType } from '../../lib/messaging';
 
 export const EXTENSION_ID = fakeBrowser.runtime.id;
@@ -17,6 +21,16 @@ export const profileTabSender = (url = 'http://127.0.0.1:8787/@bob'): Sender => 
   tab: { id: 7, url },
   frameId: 0,
 });
+
+/** The background's message handlers, sending their requests with `fetch`, as the worker registers them. */
+export function answerMessages(fetch: typeof globalThis.fetch, options: { retries?: number } = {}) {
+  const session = createSession({ fetch, retries: options.retries });
+  const poller = createPoller({ session, isOnline: () => true });
+  const notifier = createNotifier(async () => (await session.client()).client);
+  const extension = { id: EXTENSION_ID, baseUrl: fakeBrowser.runtime.getURL('/') };
+  registerHandlers({ session, poller, notifier, extension, fetch });
+  return { session, poller };
+}
 
 /**
  * Delivers a message to the background's listeners exactly as the browser would, from the given

@@ -1,15 +1,18 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { AlreadyFollowingError, type Notification, UnauthenticatedError } from '../../../lib/api';
-import { registerHandlers } from '../../../lib/background/handlers';
-import { createNotifier } from '../../../lib/background/notifier';
-import { createPoller } from '../../../lib/background/poller';
-import { createSession } from '../../../lib/background/session';
 import { readCachedFirstPage } from '../../../lib/inbox-cache';
 import { messaging } from '../../../lib/messaging';
 import { tokenItem } from '../../../lib/settings';
 import { signedIn } from '../../support/background';
-import { deliver, EXTENSION_ID, optionsSender, popupSender, profileTabSender } from '../../support/messages';
+import {
+  answerMessages,
+  deliver,
+  EXTENSION_ID,
+  optionsSender,
+  popupSender,
+  profileTabSender,
+} from '../../support/messages';
 import { json, noContent, problem, recordingFetch } from '../../support/recording-fetch';
 
 const TOKEN = 'very-secret-token-123';
@@ -38,11 +41,7 @@ const profile = {
 
 function start(...replies: Parameters<typeof recordingFetch>) {
   const wire = recordingFetch(...replies);
-  const session = createSession({ fetch: wire.fetch, retries: 0 });
-  const poller = createPoller({ session, isOnline: () => true });
-  const notifier = createNotifier(async () => (await session.client()).client);
-  const extension = { id: EXTENSION_ID, baseUrl: fakeBrowser.runtime.getURL('/') };
-  registerHandlers({ session, poller, notifier, extension, fetch: wire.fetch });
+  answerMessages(wire.fetch, { retries: 0 });
   return wire;
 }
 

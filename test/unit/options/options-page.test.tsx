@@ -3,31 +3,18 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { OptionsPage } from '../../../components/options/OptionsPage';
-import { registerHandlers } from '../../../lib/background/handlers';
-import { createNotifier } from '../../../lib/background/notifier';
-import { createPoller } from '../../../lib/background/poller';
-import { createSession } from '../../../lib/background/session';
 import { messaging } from '../../../lib/messaging';
 import { DEFAULT_SETTINGS, getSettings, tokenItem } from '../../../lib/settings';
 import { signedIn } from '../../support/background';
 import { installFakePermissions } from '../../support/fake-apis';
-import { EXTENSION_ID, optionsSender, sendMessagesAs } from '../../support/messages';
+import { answerMessages, optionsSender, sendMessagesAs } from '../../support/messages';
 import { json, problem, recordingFetch } from '../../support/recording-fetch';
 
 let permissions: ReturnType<typeof installFakePermissions>;
 
 function background(...replies: Parameters<typeof recordingFetch>) {
   const wire = recordingFetch(...replies);
-  const session = createSession({ fetch: wire.fetch, retries: 0 });
-  const poller = createPoller({ session, isOnline: () => true });
-  const notifier = createNotifier(async () => (await session.client()).client);
-  registerHandlers({
-    session,
-    poller,
-    notifier,
-    extension: { id: EXTENSION_ID, baseUrl: fakeBrowser.runtime.getURL('/') },
-    fetch: wire.fetch,
-  });
+  const { poller } = answerMessages(wire.fetch, { retries: 0 });
   return Object.assign(wire, { poller });
 }
 
