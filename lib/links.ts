@@ -1,10 +1,13 @@
-/** Only http(s) pages are ever opened from data the service sent: never javascript:, data: or the like. */
-export function isOpenableUrl(value: string | null | undefined): value is string {
-  if (!value) return false;
+/**
+ * The URL of a notification if it may be opened in a tab: only http and https, never
+ * javascript:, data: or the like, whatever the service sent.
+ */
+export function openableUrl(url: string | null): string | null {
+  if (!url) return null;
   try {
-    const { protocol } = new URL(value);
-    return protocol === 'http:' || protocol === 'https:';
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
   } catch {
-    return false;
+    return null;
   }
 }

@@ -16,7 +16,7 @@ import {
 import { statusItem } from '../../lib/status';
 import { Field } from './Field';
 
-type Draft = Omit<Settings, 'pollIntervalSeconds' | 'unreadOnly'> & { pollIntervalSeconds: string };
+type Draft = Omit<Settings, 'pollIntervalSeconds'> & { pollIntervalSeconds: string };
 type Notice = { tone: 'info' | 'error'; lines: string[] } | null;
 
 const toDraft = (settings: Settings): Draft => ({
@@ -35,6 +35,15 @@ function fromDraft(draft: Draft, current: Settings): Settings {
     profileAnchor: draft.profileAnchor.trim(),
     pollIntervalSeconds: seconds,
   };
+}
+
+/**
+ * Only what the person changed on this page is written, so a setting changed elsewhere in the
+ * meantime (the popup's unread-only switch) is not overwritten with what the page loaded.
+ */
+function changes(next: Settings, loaded: Settings): Partial<Settings> {
+  const keys = (Object.keys(next) as (keyof Settings)[]).filter((key) => next[key] !== loaded[key]);
+  return Object.fromEntries(keys.map((key) => [key, next[key]]));
 }
 
 export function OptionsPage() {
@@ -105,7 +114,7 @@ export function OptionsPage() {
         tone = 'error';
       }
       try {
-        saved = await updateSettings(saved);
+        saved = await updateSettings(changes(saved, current ?? saved));
         if (token.trim()) {
           await ask('auth.signIn', { token: token.trim() });
           setToken('');
@@ -240,6 +249,15 @@ export function OptionsPage() {
               onChange={(event) => edit('desktopNotifications')(event.currentTarget.checked)}
             />
             {t('options_desktopNotifications')}
+          </label>
+          <label class="check">
+            <input
+              type="checkbox"
+              name="unreadOnly"
+              checked={draft.unreadOnly}
+              onChange={(event) => edit('unreadOnly')(event.currentTarget.checked)}
+            />
+            {t('options_unreadOnly')}
           </label>
         </fieldset>
         <div class="actions">

@@ -1,3 +1,6 @@
 import { render } from 'preact';
+import { Popup } from '../../components/popup/popup';
+import { createInboxStore } from '../../lib/popup/inbox-store';
+import '../../components/popup/popup.css';
 
-render(<main>Inbox Companion</main>, document.getElementById('app') as HTMLElement);
+render(<Popup store={createInboxStore()} />, document.getElementById('app') as HTMLElement);

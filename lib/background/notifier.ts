@@ -6,7 +6,7 @@ import { browser } from 'wxt/browser';
 import { storage } from 'wxt/utils/storage';
 import type { Client, Notification } from '../api';
 import { t, tn } from '../i18n';
-import { isOpenableUrl } from '../links';
+import { openableUrl } from '../links';
 import type { Settings } from '../settings';
 
 const MAX_LISTED = 5;
@@ -90,8 +90,9 @@ export function createNotifier(getClient: () => Promise<Client>): Notifier {
       const { [notificationId]: _, ...rest } = state.shown;
       await notifierStateItem.setValue({ ...state, shown: rest });
       if (!target) return;
-      if (target.url && isOpenableUrl(target.url)) {
-        await browser.tabs.create({ url: target.url });
+      const url = openableUrl(target.url);
+      if (url) {
+        await browser.tabs.create({ url });
         if (target.ids.length) await (await getClient()).inbox.markRead(target.ids);
       } else {
         // Several at once, or nothing to open: show the inbox instead where the browser allows it.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './support/audit';
+import { PopupPage } from './support/popup-page';
 import { hasChromium, type Product, startProduct } from './support/product';
 import { ProfilePage } from './support/profile-page';
 
@@ -12,6 +13,17 @@ describe.runIf(hasChromium)('accessibility audit (axe-core) in Chromium', () => 
   afterAll(() => product?.close());
 
   for (const scheme of ['light', 'dark'] as const) {
+    it(`popup (${scheme}) has no serious or critical violation, nor with a confirmation open`, async () => {
+      const popup = new PopupPage(await product.openPage('popup.html'));
+      await popup.page.emulateMedia({ colorScheme: scheme });
+      await popup.waitForRows();
+      expect(await seriousViolations(popup.page)).toEqual([]);
+      await popup.button('Delete all').click();
+      await popup.dialog.waitFor();
+      expect(await seriousViolations(popup.page)).toEqual([]);
+      await popup.page.close();
+    });
+
     it(`options page (${scheme}) has no serious or critical violation`, async () => {
       const page = await product.openPage('options.html');
       await page.emulateMedia({ colorScheme: scheme });

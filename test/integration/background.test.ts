@@ -58,7 +58,7 @@ describe('background against the reference service', () => {
     await service.fillInbox(me.username, 32, { read: false });
     await settingsItem.setValue({ ...DEFAULT_SETTINGS, apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin });
     await grant(service.origin);
-    poller = answerMessages(recordingFetch).poller;
+    poller = answerMessages(recordingFetch, { retries: 2 }).poller;
     const signIn = await deliver('auth.signIn', { token: me.token }, optionsSender);
     expect(signIn.value).toMatchObject({ kind: 'ok', count: 32 });
   });

@@ -22,16 +22,6 @@ export const profileTabSender = (url = 'http://127.0.0.1:8787/@bob'): Sender => 
   frameId: 0,
 });
 
-/** The background's message handlers, sending their requests with `fetch`, as the worker registers them. */
-export function answerMessages(fetch: typeof globalThis.fetch, options: { retries?: number } = {}) {
-  const session = createSession({ fetch, retries: options.retries });
-  const poller = createPoller({ session, isOnline: () => true });
-  const notifier = createNotifier(async () => (await session.client()).client);
-  const extension = { id: EXTENSION_ID, baseUrl: fakeBrowser.runtime.getURL('/') };
-  registerHandlers({ session, poller, notifier, extension, fetch });
-  return { session, poller };
-}
-
 /**
  * Delivers a message to the background's listeners exactly as the browser would, from the given
  * sender, and returns what the background answered: its value, or its error revived.
@@ -67,4 +57,17 @@ export function sendMessagesAs(sender: Sender) {
     }
     return answered;
   };
+}
+
+/**
+ * The background's message handlers over a given fetch, as the service worker wires them, so a
+ * test can deliver messages to them. Retries are off unless asked for.
+ */
+export function answerMessages(fetch?: typeof globalThis.fetch, options: { retries?: number } = {}) {
+  const session = createSession({ fetch, retries: options.retries ?? 0 });
+  const poller = createPoller({ session, isOnline: () => true });
+  const notifier = createNotifier(async () => (await session.client()).client);
+  const extension = { id: EXTENSION_ID, baseUrl: fakeBrowser.runtime.getURL('/') };
+  registerHandlers({ session, poller, notifier, extension, fetch });
+  return { session, poller, notifier };
 }

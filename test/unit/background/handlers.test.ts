@@ -41,7 +41,7 @@ const profile = {
 
 function start(...replies: Parameters<typeof recordingFetch>) {
   const wire = recordingFetch(...replies);
-  answerMessages(wire.fetch, { retries: 0 });
+  answerMessages(wire.fetch);
   return wire;
 }
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { OptionsPage } from '../../../components/options/OptionsPage';
 import { messaging } from '../../../lib/messaging';
-import { DEFAULT_SETTINGS, getSettings, tokenItem } from '../../../lib/settings';
+import { DEFAULT_SETTINGS, getSettings, tokenItem, updateSettings } from '../../../lib/settings';
 import { signedIn } from '../../support/background';
 import { installFakePermissions } from '../../support/fake-apis';
 import { answerMessages, optionsSender, sendMessagesAs } from '../../support/messages';
@@ -14,8 +14,7 @@ let permissions: ReturnType<typeof installFakePermissions>;
 
 function background(...replies: Parameters<typeof recordingFetch>) {
   const wire = recordingFetch(...replies);
-  const { poller } = answerMessages(wire.fetch, { retries: 0 });
-  return Object.assign(wire, { poller });
+  return Object.assign(wire, answerMessages(wire.fetch));
 }
 
 const field = (name: RegExp) => screen.getByLabelText(name) as HTMLInputElement;
@@ -43,6 +42,16 @@ describe('options page', () => {
     expect(field(/Web site address/).value).toBe(DEFAULT_SETTINGS.siteOrigin);
     expect(field(/Check for new notifications every/).value).toBe('60');
     expect(screen.getByText('Signed out.')).toBeTruthy();
+  });
+
+  it('writes only what was changed here, keeping a setting the popup changed meanwhile', async () => {
+    background();
+    await open();
+    await updateSettings({ unreadOnly: true });
+    type(/Check for new notifications every/, '120');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(notice()).toContain('Saved.'));
+    expect(await getSettings()).toMatchObject({ pollIntervalSeconds: 120, unreadOnly: true });
   });
 
   it('says inline what is wrong, next to the field, and saves nothing', async () => {

@@ -1,0 +1,90 @@
+import { t, uiLanguage } from '../../lib/i18n';
+import type { InboxState, InboxStore } from '../../lib/popup/inbox-store';
+import { describeProblem, failureReason, needsSettings, type Problem } from '../../lib/popup/problem';
+import { relativeTime } from '../../lib/popup/relative-time';
+import { NotificationFeed } from './notification-feed';
+import type { ItemActions } from './notification-item';
+import { StateView } from './state-view';
+
+interface Props {
+  state: InboxState;
+  problem: Problem | null;
+  /** The problem hides the list: there is none, or only the settings page can help. */
+  blocked: boolean;
+  now: number;
+  store: InboxStore;
+  actions: ItemActions;
+  onSettings(): void;
+}
+
+/** How old the cached list on show is, in words. */
+function savedCopy(savedAt: number, now: number): string {
+  if (now - savedAt < 60_000) return t('popup_saved_copy_recent');
+  return t('popup_saved_copy', relativeTime(savedAt, now, uiLanguage()));
+}
+
+/** The popup's main pane: the list, or the state that stands in for it. */
+export function InboxPane({ state, problem, blocked, now, store, actions, onSettings }: Props) {
+  const retry = (
+    <button type="button" class="solid" onClick={() => void store.retry()}>
+      {t('popup_retry')}
+    </button>
+  );
+  if (problem && blocked) {
+    const { title, body } = describeProblem(problem);
+    return (
+      <StateView title={title} body={body}>
+        {needsSettings(problem.kind) ? (
+          <button type="button" class="solid" onClick={onSettings}>
+            {t('popup_open_settings')}
+          </button>
+        ) : (
+          retry
+        )}
+      </StateView>
+    );
+  }
+  if (state.items.length === 0) {
+    if (state.loading !== null || !state.fresh) return <StateView title={t('popup_loading')} busy />;
+    if (state.unreadOnly) {
+      return (
+        <StateView title={t('popup_caught_up_title')} body={t('popup_caught_up_body')}>
+          <button type="button" onClick={() => void store.setUnreadOnly(false)}>
+            {t('popup_show_all')}
+          </button>
+        </StateView>
+      );
+    }
+    return <StateView title={t('popup_empty_title')} body={t('popup_empty_body')} />;
+  }
+  const banner = problem && describeProblem(problem);
+  return (
+    <>
+      {/* Always there, so a screen reader hears when the list on show turns out to be stale. */}
+      <div class="banner-region" aria-live="polite">
+        {banner && (
+          <div class="banner">
+            <p>
+              <strong>{banner.title}</strong>
+              <span>{state.cachedAt === null ? banner.body : savedCopy(state.cachedAt, now)}</span>
+            </p>
+            {retry}
+          </div>
+        )}
+      </div>
+      <NotificationFeed
+        items={state.items}
+        selected={state.selection.ids}
+        activeId={state.activeId}
+        hasMore={state.cursor !== null && (state.fresh || state.loading === 'first')}
+        loadingMore={state.loading === 'more'}
+        busy={state.loading !== null}
+        autoLoad={state.fresh && state.loading === null && state.error === null && !state.bulkPending}
+        loadMoreError={state.errorOn === 'more' && state.error ? failureReason(state.error, state.online) : null}
+        now={now}
+        actions={actions}
+        onLoadMore={() => void store.loadMore()}
+      />
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import { t, tn } from '../../lib/i18n';
+
+interface Props {
+  loaded: number;
+  selected: number;
+  /** Whether "mark all read" and "delete all" have anything to act on now. */
+  canMarkAll: boolean;
+  canDeleteAll: boolean;
+  onSelectAll(select: boolean): void;
+  onMarkSelected(): void;
+  onDeleteSelected(): void;
+  onMarkAll(): void;
+  onDeleteAll(): void;
+}
+
+/** Bulk actions: on the selection when there is one, else on the whole inbox. */
+export function InboxToolbar(props: Props) {
+  const { loaded, selected } = props;
+  const all = loaded > 0 && selected === loaded;
+  return (
+    <fieldset class="toolbar">
+      <legend class="sr-only">{t('popup_toolbar')}</legend>
+      <label class="select-all">
+        <input
+          type="checkbox"
+          checked={all}
+          indeterminate={selected > 0 && !all}
+          disabled={loaded === 0}
+          onChange={(event) => props.onSelectAll(event.currentTarget.checked)}
+        />
+        {t('popup_select_all')}
+      </label>
+      {selected > 0 ? (
+        <>
+          <span class="selected-count">{tn('popup_selected_count', selected)}</span>
+          <button type="button" key="mark-selected" onClick={props.onMarkSelected}>
+            {t('popup_mark_selected_read')}
+          </button>
+          <button type="button" key="delete-selected" class="danger" onClick={props.onDeleteSelected}>
+            {t('popup_delete_selected')}
+          </button>
+        </>
+      ) : (
+        <>
+          <button type="button" key="mark-all" disabled={!props.canMarkAll} onClick={props.onMarkAll}>
+            {t('popup_mark_all_read')}
+          </button>
+          <button
+            type="button"
+            key="delete-all"
+            class="danger"
+            disabled={!props.canDeleteAll}
+            onClick={props.onDeleteAll}
+          >
+            {t('popup_delete_all')}
+          </button>
+        </>
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,99 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { Notification } from '../../lib/api/contract';
+import { t } from '../../lib/i18n';
+import { type ItemActions, NotificationItem } from './notification-item';
+
+export const FIRST_ROW_MARK = 'inbox-first-row';
+
+/** Rows the popup shows without scrolling: the first paint renders these, the rest a frame later. */
+const FIRST_PAINT_ROWS = 10;
+
+interface Props {
+  items: readonly Notification[];
+  selected: ReadonlySet<string>;
+  activeId: string | null;
+  hasMore: boolean;
+  loadingMore: boolean;
+  /** A page is on its way: the feed is about to change. */
+  busy: boolean;
+  /** Whether the list may ask for the next page on its own as the person scrolls. */
+  autoLoad: boolean;
+  /** Why the next page failed to load, shown in its place with the button to try again. */
+  loadMoreError: string | null;
+  now: number;
+  actions: ItemActions;
+  onLoadMore(): void;
+}
+
+/** The loaded notifications as an ARIA feed, with the way to the next page at its end. */
+export function NotificationFeed(props: Props) {
+  const { items, selected, activeId, hasMore, loadingMore, busy, autoLoad, loadMoreError, now, actions } = props;
+  const more = useRef<HTMLButtonElement>(null);
+  const onLoadMore = useRef(props.onLoadMore);
+  onLoadMore.current = props.onLoadMore;
+  const [shown, setShown] = useState(FIRST_PAINT_ROWS);
+  const visible = shown < items.length ? items.slice(0, shown) : items;
+
+  useEffect(() => {
+    if (items.length > 0) setShown(Number.POSITIVE_INFINITY);
+  }, [items.length > 0]);
+
+  useLayoutEffect(() => {
+    if (items.length > 0 && performance.getEntriesByName(FIRST_ROW_MARK).length === 0) {
+      performance.mark(FIRST_ROW_MARK);
+    }
+  }, [items.length]);
+
+  useEffect(() => {
+    const button = more.current;
+    if (!button || !autoLoad || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) onLoadMore.current();
+      },
+      { root: button.closest('.scroller'), rootMargin: '0px 0px 160px 0px' },
+    );
+    observer.observe(button);
+    return () => observer.disconnect();
+  }, [autoLoad, hasMore, loadingMore, items.length, shown]);
+
+  const active = activeId !== null && items.some((item) => item.id === activeId) ? activeId : items[0]?.id;
+  const total = hasMore ? -1 : items.length;
+
+  return (
+    <>
+      <div role="feed" class="feed" aria-label={t('popup_feed')} aria-busy={busy}>
+        {visible.map((item, index) => (
+          <NotificationItem
+            key={item.id}
+            item={item}
+            position={index + 1}
+            total={total}
+            active={item.id === active}
+            selected={selected.has(item.id)}
+            now={now}
+            actions={actions}
+          />
+        ))}
+      </div>
+      {loadMoreError && (
+        <p class="inline-problem" role="alert">
+          {loadMoreError}
+        </p>
+      )}
+      {visible !== items ? null : hasMore ? (
+        <button
+          type="button"
+          ref={more}
+          class="load-more"
+          aria-disabled={loadingMore}
+          onClick={() => !loadingMore && props.onLoadMore()}
+        >
+          {loadingMore ? t('popup_loading_more') : t('popup_load_more')}
+        </button>
+      ) : (
+        items.length > 0 && <p class="end">{t('popup_end')}</p>
+      )}
+    </>
+  );
+}

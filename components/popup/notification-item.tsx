@@ -1,0 +1,132 @@
+import { Component } from 'preact';
+import type { Notification, NotificationType } from '../../lib/api/contract';
+import { type MessageKey, t, uiLanguage } from '../../lib/i18n';
+import { openableUrl } from '../../lib/links';
+import { fullDate, relativeTime } from '../../lib/popup/relative-time';
+
+const typeLabel: Record<NotificationType, MessageKey> = {
+  follow: 'popup_type_follow',
+  mention: 'popup_type_mention',
+  reply: 'popup_type_reply',
+  like: 'popup_type_like',
+  system: 'popup_type_system',
+};
+
+export interface ItemActions {
+  focus(id: string): void;
+  select(id: string, range: boolean): void;
+  open(id: string, background: boolean): void;
+  markRead(id: string): void;
+  remove(id: string): void;
+}
+
+interface Props {
+  item: Notification;
+  position: number;
+  /** How many items the feed has, or -1 while more pages remain. */
+  total: number;
+  active: boolean;
+  selected: boolean;
+  now: number;
+  actions: ItemActions;
+}
+
+/**
+ * One notification in the feed. A row renders again only when one of its own props changed, so
+ * selecting one row of hundreds does not redraw the others.
+ */
+export class NotificationItem extends Component<Props> {
+  override shouldComponentUpdate(next: Props): boolean {
+    const current = this.props;
+    return (Object.keys(next) as (keyof Props)[]).some((key) => next[key] !== current[key]);
+  }
+
+  override render(props: Props) {
+    return <Row {...props} />;
+  }
+}
+
+/** A notification's text (never HTML), who and when, read state, and its own actions. */
+function Row({ item, position, total, active, selected, now, actions }: Props) {
+  const url = openableUrl(item.url);
+  const textId = `text-${item.id}`;
+  const metaId = `meta-${item.id}`;
+  // Only the active item's controls are in the tab order, so Tab leaves the list in one step.
+  const tabIndex = active ? 0 : -1;
+  const openFrom = (event: MouseEvent) => {
+    event.preventDefault();
+    actions.open(item.id, event.ctrlKey || event.metaKey || event.button === 1);
+  };
+
+  return (
+    <article
+      class={`item${item.read ? '' : ' unread'}${selected ? ' selected' : ''}`}
+      data-id={item.id}
+      tabIndex={tabIndex}
+      aria-labelledby={textId}
+      aria-describedby={metaId}
+      aria-posinset={position}
+      aria-setsize={total}
+      onFocusIn={() => actions.focus(item.id)}
+    >
+      <input
+        type="checkbox"
+        class="select"
+        checked={selected}
+        tabIndex={tabIndex}
+        aria-label={t('popup_select_item', item.text)}
+        onClick={(event) => actions.select(item.id, event.shiftKey)}
+      />
+      <div class="body">
+        <p class="text" id={textId}>
+          {url ? (
+            <a
+              href={url}
+              target="_blank"
+              rel="noreferrer"
+              tabIndex={tabIndex}
+              onClick={openFrom}
+              onAuxClick={(event) => event.button === 1 && openFrom(event)}
+            >
+              {item.text}
+            </a>
+          ) : (
+            item.text
+          )}
+        </p>
+        <p class="meta" id={metaId}>
+          {!item.read && <span class="dot" role="img" aria-label={t('popup_unread')} />}
+          <span class={`type type-${item.type}`}>{t(typeLabel[item.type])}</span>
+          {item.actor && (
+            <span class="actor">
+              {item.actor.displayName || item.actor.username} <span class="handle">@{item.actor.username}</span>
+            </span>
+          )}
+          <time dateTime={item.createdAt} title={fullDate(item.createdAt, uiLanguage())}>
+            {relativeTime(item.createdAt, now, uiLanguage())}
+          </time>
+        </p>
+      </div>
+      <div class="actions">
+        {!item.read && (
+          <button
+            type="button"
+            class="icon icon-check"
+            tabIndex={tabIndex}
+            aria-label={t('popup_mark_read')}
+            title={t('popup_mark_read')}
+            onClick={() => actions.markRead(item.id)}
+          />
+        )}
+        <button
+          type="button"
+          class="icon icon-trash danger"
+          tabIndex={tabIndex}
+          aria-label={t('popup_delete')}
+          title={t('popup_delete')}
+          onClick={() => actions.remove(item.id)}
+        />
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,159 @@
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { t, uiLanguage } from '../../lib/i18n';
+import { commandTargets, type InboxState, type InboxStore } from '../../lib/popup/inbox-store';
+import { currentProblem, needsSettings } from '../../lib/popup/problem';
+import { ConfirmDelete, type DeleteRequest } from './confirm-delete';
+import { InboxPane } from './inbox-pane';
+import { InboxToolbar } from './inbox-toolbar';
+import type { ItemActions } from './notification-item';
+import { PopupHeader } from './popup-header';
+import { ShortcutsHelp } from './shortcuts-help';
+import { useFocusKeeper } from './use-focus-keeper';
+import { useShortcuts } from './use-shortcuts';
+import { useInboxState } from './use-store';
+
+function openSettings(): void {
+  void browser.runtime.openOptionsPage();
+}
+
+/** What "delete all" will ask: the total when the whole inbox is loaded, else that it is unknown. */
+function deleteAllRequest(state: InboxState): DeleteRequest {
+  const complete = state.fresh && !state.unreadOnly && state.cursor === null;
+  return { kind: 'all', knownTotal: complete ? state.items.length : null };
+}
+
+/** The popup: the inbox with its states, triage by mouse and keyboard, and confirmations. */
+export function Popup({ store }: { store: InboxStore }) {
+  const state = useInboxState(store);
+  const [now, setNow] = useState(Date.now);
+  const [request, setRequest] = useState<DeleteRequest | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const focus = useFocusKeeper(root, state.activeId, request !== null);
+  const problem = currentProblem({
+    status: state.status,
+    verified: state.verified,
+    error: state.errorOn === 'first' ? state.error : null,
+    online: state.online,
+  });
+  const settingsProblem = problem !== null && needsSettings(problem.kind);
+  const blocked = settingsProblem || (problem !== null && state.items.length === 0);
+  const hasMore = state.cursor !== null;
+
+  // A layout effect starts reading the cache in the same task as the first render, not a frame later.
+  useLayoutEffect(() => {
+    document.documentElement.lang = uiLanguage();
+    document.title = t('popup_title');
+    store.setOnline(navigator.onLine);
+    let stop: (() => void) | undefined;
+    let closed = false;
+    void store.start().then((unwatch) => {
+      if (closed) unwatch();
+      else stop = unwatch;
+    });
+    const online = () => store.setOnline(true);
+    const offline = () => store.setOnline(false);
+    addEventListener('online', online);
+    addEventListener('offline', offline);
+    const ticker = setInterval(() => setNow(Date.now()), 30_000);
+    return () => {
+      closed = true;
+      stop?.();
+      removeEventListener('online', online);
+      removeEventListener('offline', offline);
+      clearInterval(ticker);
+    };
+  }, [store]);
+
+  function askToDelete(next: DeleteRequest): void {
+    if (next.kind === 'some' && next.ids.length === 0) return;
+    focus.rememberOpener();
+    setRequest(next);
+  }
+
+  function confirm(): void {
+    setRequest(null);
+    if (request?.kind === 'some') void store.remove(request.ids);
+    else if (request?.kind === 'all') void store.removeAll();
+  }
+
+  useShortcuts(store, {
+    state,
+    paused: request !== null || blocked,
+    askToDelete: (ids) => askToDelete({ kind: 'some', ids }),
+    focusActiveSoon: focus.focusActiveSoon,
+  });
+
+  const actions = useMemo<ItemActions>(
+    () => ({
+      focus: (id) => store.setActive(id),
+      select: (id, range) => (range ? store.extendTo(id) : store.toggle(id)),
+      open: (id, background) => void store.open(id, { background }),
+      markRead: (id) => void store.markRead([id]),
+      remove: (id) => askToDelete({ kind: 'some', ids: [id] }),
+    }),
+    [store],
+  );
+  const selectedIds = () => commandTargets({ ...state, activeId: null });
+
+  return (
+    <div class="popup" ref={root} onFocusIn={focus.onFocusIn}>
+      <header>
+        <PopupHeader
+          unreadCount={settingsProblem ? null : state.status.count}
+          unreadOnly={state.unreadOnly}
+          canFilter={state.started && !settingsProblem}
+          onUnreadOnly={(unreadOnly) => void store.setUnreadOnly(unreadOnly)}
+          onSettings={openSettings}
+        />
+        {state.started && !blocked && (
+          <InboxToolbar
+            loaded={state.items.length}
+            selected={state.selection.ids.size}
+            canMarkAll={
+              !state.bulkPending && (state.items.some((item) => !item.read) || (state.status.count ?? 0) > 0 || hasMore)
+            }
+            canDeleteAll={!state.bulkPending && (state.items.length > 0 || hasMore || state.unreadOnly)}
+            onSelectAll={(select) => store.selectAll(select)}
+            onMarkSelected={() => void store.markRead(selectedIds())}
+            onDeleteSelected={() => askToDelete({ kind: 'some', ids: selectedIds() })}
+            onMarkAll={() => void store.markAllRead()}
+            onDeleteAll={() => askToDelete(deleteAllRequest(state))}
+          />
+        )}
+      </header>
+      <div class="failure" role="alert">
+        {state.failure && (
+          <p key={state.failure.id}>
+            <span>{state.failure.text}</span>
+            <button type="button" class="link" onClick={() => store.dismissFailure()}>
+              {t('popup_dismiss')}
+            </button>
+          </p>
+        )}
+      </div>
+      <main class="scroller">
+        {state.started && (
+          <InboxPane
+            state={state}
+            problem={problem}
+            blocked={blocked}
+            now={now}
+            store={store}
+            actions={actions}
+            onSettings={openSettings}
+          />
+        )}
+      </main>
+      {state.items.length > 0 && !blocked && (
+        <footer>
+          <ShortcutsHelp />
+        </footer>
+      )}
+      <div class="sr-only" role="status" aria-live="polite">
+        {state.announcement && <span key={state.announcement.id}>{state.announcement.text}</span>}
+      </div>
+      {request && <ConfirmDelete request={request} onConfirm={confirm} onCancel={() => setRequest(null)} />}
+    </div>
+  );
+}

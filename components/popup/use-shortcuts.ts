@@ -1,0 +1,71 @@
+import { useEffect, useRef } from 'preact/hooks';
+import { commandTargets, type InboxState, type InboxStore } from '../../lib/popup/inbox-store';
+import { shortcutFor } from '../../lib/popup/shortcuts';
+
+interface Context {
+  state: InboxState;
+  /** A dialog is open or a problem hides the list: the shortcuts rest. */
+  paused: boolean;
+  askToDelete(ids: string[]): void;
+  focusActiveSoon(): void;
+}
+
+const STEP = { next: 1, previous: -1, first: 'first', last: 'last' } as const;
+
+/**
+ * The popup's keyboard shortcuts, listened for on the whole page so they work from the moment it
+ * opens. Commands act on the selection when there is one, else on the active item.
+ */
+export function useShortcuts(store: InboxStore, context: Context): void {
+  const latest = useRef(context);
+  latest.current = context;
+
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent): void {
+      const { state, paused, askToDelete, focusActiveSoon } = latest.current;
+      const shortcut = shortcutFor(event);
+      if (!shortcut || paused || event.defaultPrevented || state.items.length === 0) return;
+      const target = event.target instanceof HTMLElement ? event.target : null;
+      const onPage = !target || target === document.body || target === document.documentElement;
+      // Space and Enter keep their own meaning on buttons, links and checkboxes.
+      const free = onPage || !!target?.matches('article.item');
+      const active = state.activeId;
+      switch (shortcut.command) {
+        case 'next':
+        case 'previous':
+        case 'first':
+        case 'last':
+          store.move(STEP[shortcut.command], shortcut.modified);
+          focusActiveSoon();
+          break;
+        case 'toggle':
+          if ((event.key === ' ' && !free) || active === null) return;
+          if (shortcut.modified) store.extendTo(active);
+          else store.toggle(active);
+          focusActiveSoon();
+          break;
+        case 'open':
+          if (!free || active === null) return;
+          void store.open(active, { background: shortcut.modified });
+          break;
+        case 'markRead':
+          void store.markRead(commandTargets(state));
+          break;
+        case 'delete':
+          askToDelete(commandTargets(state));
+          break;
+        case 'selectAll':
+          if (!free && !target?.closest('.feed')) return;
+          store.selectAll(true);
+          break;
+        case 'clearSelection':
+          if (state.selection.ids.size === 0) return;
+          store.selectAll(false);
+          break;
+      }
+      event.preventDefault();
+    }
+    addEventListener('keydown', onKeyDown);
+    return () => removeEventListener('keydown', onKeyDown);
+  }, [store]);
+}

@@ -1,0 +1,52 @@
+/** The popup's keyboard shortcuts: which key does what, apart from where focus is. */
+
+export type Command =
+  | 'next'
+  | 'previous'
+  | 'first'
+  | 'last'
+  | 'toggle'
+  | 'open'
+  | 'markRead'
+  | 'delete'
+  | 'selectAll'
+  | 'clearSelection';
+
+export interface KeyInput {
+  key: string;
+  shiftKey: boolean;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+}
+
+export interface Shortcut {
+  command: Command;
+  /** Shift held: moving also selects; Ctrl or Cmd held: opening keeps the popup in front. */
+  modified: boolean;
+}
+
+const plain: Record<string, Command> = {
+  ArrowDown: 'next',
+  j: 'next',
+  ArrowUp: 'previous',
+  k: 'previous',
+  Home: 'first',
+  End: 'last',
+  x: 'toggle',
+  ' ': 'toggle',
+  e: 'markRead',
+  Delete: 'delete',
+  '#': 'delete',
+  Escape: 'clearSelection',
+};
+
+export function shortcutFor(input: KeyInput): Shortcut | null {
+  const command = input.ctrlKey || input.metaKey;
+  if (input.altKey) return null;
+  if (input.key === 'Enter') return { command: 'open', modified: command };
+  if (command) return input.key.toLowerCase() === 'a' ? { command: 'selectAll', modified: false } : null;
+  const key = input.key.length === 1 ? input.key.toLowerCase() : input.key;
+  const found = plain[key];
+  return found ? { command: found, modified: input.shiftKey } : null;
+}

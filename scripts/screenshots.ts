@@ -1,0 +1,61 @@
+/**
+ * `npm run screenshots`: pictures of the product as a person sees it, taken from the
+ * end-to-end fixture (the reference service with demo data, Chromium with the extension
+ * signed in as demo), into docs/screenshots/.
+ */
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { build } from 'wxt';
+import { PopupPage } from '../test/e2e/support/popup-page';
+import { startProduct } from '../test/e2e/support/product';
+import { ProfilePage } from '../test/e2e/support/profile-page';
+
+const OUT = resolve('docs/screenshots');
+await mkdir(OUT, { recursive: true });
+await build({ mode: 'e2e' });
+const product = await startProduct();
+const saved: string[] = [];
+
+async function shoot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  const path = resolve(OUT, `${name}.png`);
+  await page.screenshot({ path, ...options });
+  saved.push(path);
+}
+
+try {
+  for (const scheme of ['light', 'dark'] as const) {
+    const page = await product.browser.context.newPage();
+    await page.setViewportSize({ width: 400, height: 600 });
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(product.browser.pageUrl('popup.html'));
+    const popup = new PopupPage(page);
+    await popup.waitForRows();
+    await popup.select(1);
+    await popup.select(2);
+    await shoot(page, `popup-${scheme}`);
+    await page.close();
+  }
+
+  const options = await product.browser.context.newPage();
+  await options.setViewportSize({ width: 760, height: 900 });
+  await options.goto(product.browser.pageUrl('options.html'));
+  await options.getByRole('button', { name: 'Test connection' }).click();
+  await options.getByText('Connected.').waitFor();
+  await shoot(options, 'options', { fullPage: true });
+  await options.close();
+
+  const profile = new ProfilePage(await product.browser.context.newPage());
+  await profile.page.setViewportSize({ width: 900, height: 640 });
+  await profile.page.goto(`${product.service.origin}/@alice`);
+  await profile.waitForControls();
+  await shoot(profile.page, 'profile-buttons');
+  await profile.button('Report').click();
+  await profile.dialog.waitFor();
+  await profile.dialog.getByRole('radio', { name: 'Spam' }).check();
+  await profile.dialog.getByRole('textbox').fill('Posts the same link under every post.');
+  await shoot(profile.page, 'profile-report-dialog');
+} finally {
+  await product.close();
+}
+for (const path of saved) process.stdout.write(`${path}\n`);

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PopupPage } from './support/popup-page';
+import { hasChromium, type Product, startProduct } from './support/product';
+
+describe.runIf(hasChromium)('popup triage in Chromium', () => {
+  let product: Product;
+  let popup: PopupPage;
+
+  const demo = () => product.service.client(product.demoToken);
+  const total = async () => {
+    let n = 0;
+    for await (const _ of demo().inbox.items({ limit: 100 })) n++;
+    return n;
+  };
+
+  beforeAll(async () => {
+    product = await startProduct();
+    popup = new PopupPage(await product.openPage('popup.html'));
+    await popup.waitForRows();
+  });
+  afterAll(() => product?.close());
+
+  it('shows the first page, newest first', async () => {
+    const { data } = await demo().inbox.fetch({ limit: 25 });
+    expect(await popup.rows.count()).toBe(25);
+    await expect.poll(() => popup.rows.first().innerText()).toContain(data[0]?.text ?? '');
+  });
+
+  it('pages to the very end through the service’s cursor', async () => {
+    expect(await popup.loadEverything()).toBe(await total());
+    expect(await popup.button('Load more').count()).toBe(0);
+  });
+
+  it('filters to unread only, and remembers it', async () => {
+    const unread = await demo().inbox.count();
+    await popup.unreadOnly.click();
+    await expect.poll(() => popup.unreadOnly.getAttribute('aria-checked')).toBe('true');
+    await expect.poll(() => popup.loadEverything()).toBe(unread);
+    const stored = await product.worker.evaluate(() => chrome.storage.local.get('settings'));
+    expect(stored.settings).toMatchObject({ unreadOnly: true });
+    await popup.unreadOnly.click();
+    await expect.poll(() => popup.unreadOnly.getAttribute('aria-checked')).toBe('false');
+    await popup.waitForRows();
+  });
+
+  it('marks selected notifications read: the badge and the service follow at once', async () => {
+    const unread = await demo().inbox.count();
+    await popup.unreadOnly.click();
+    await popup.waitForRows();
+    await popup.select(0);
+    await popup.select(1);
+    await popup.button('Mark selected read').click();
+    await expect.poll(() => product.badgeText()).toBe(String(unread - 2));
+    expect(await demo().inbox.count()).toBe(unread - 2);
+    await popup.unreadOnly.click();
+    await popup.waitForRows();
+  });
+
+  it('deletes a selected notification after confirming', async () => {
+    const before = await total();
+    await popup.select(0);
+    await popup.button('Delete selected').click();
+    await popup.dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect.poll(() => total()).toBe(before - 1);
+  });
+
+  it('marks all read: the badge clears', async () => {
+    await popup.button('Mark all read').click();
+    await expect.poll(() => product.badgeText()).toBe('');
+    expect(await demo().inbox.count()).toBe(0);
+  });
+
+  it('asks before deleting everything; cancelling deletes nothing', async () => {
+    const before = await total();
+    await popup.button('Delete all').click();
+    await expect.poll(() => popup.dialog.getByRole('button', { name: 'Delete everything' }).isDisabled()).toBe(true);
+    await popup.dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => popup.dialog.isVisible()).toBe(false);
+    expect(await total()).toBe(before);
+  });
+
+  it('deletes everything after a deliberate confirmation, and says the inbox is empty', async () => {
+    await popup.button('Delete all').click();
+    await popup.dialog.getByRole('checkbox').check();
+    await popup.dialog.getByRole('button', { name: 'Delete everything' }).click();
+    await expect.poll(() => popup.heading('Your inbox is empty').isVisible()).toBe(true);
+    expect(await total()).toBe(0);
+  });
+});

@@ -1,0 +1,42 @@
+// @vitest-environment happy-dom
+import { screen } from '@testing-library/preact';
+import axe from 'axe-core';
+import { beforeEach, expect, it, vi } from 'vitest';
+import { UnauthenticatedError } from '../../../lib/api/errors';
+import { makeInbox } from './fake-background';
+import { openPopup, resetPopupWorld, waitForRows } from './popup-harness';
+
+vi.mock('../../../lib/messaging', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
+  ask: vi.fn(),
+}));
+
+beforeEach(resetPopupWorld);
+
+async function violations(): Promise<string[]> {
+  // Colour contrast needs layout, which happy-dom does not do.
+  const results = await axe.run(document.body, { rules: { 'color-contrast': { enabled: false } } });
+  return results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`,
+  );
+}
+
+it('has no accessibility violations with a list, a selection and a confirmation open', async () => {
+  const { user } = await openPopup({ inbox: makeInbox(30) });
+  await waitForRows(25);
+  expect(await violations()).toEqual([]);
+
+  await user.keyboard('jxjx');
+  await user.click(screen.getByRole('button', { name: 'Delete selected' }));
+  expect(await violations()).toEqual([]);
+});
+
+it('has no accessibility violations when signed out', async () => {
+  await openPopup({
+    status: { kind: 'signedOut', count: null },
+    prepare: (background) =>
+      background.failNext('inbox.fetch', new UnauthenticatedError({ status: 401, code: 'unauthenticated' })),
+  });
+  await screen.findByRole('heading', { name: "You're not signed in" });
+  expect(await violations()).toEqual([]);
+});

@@ -1,0 +1,77 @@
+/**
+ * Renders the popup against a fake background and real fake-browser storage, with what the
+ * tests need to drive it as a person would.
+ */
+import { cleanup, render, screen, waitFor, within } from '@testing-library/preact';
+import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { Popup } from '../../../components/popup/popup';
+import type { Notification } from '../../../lib/api/contract';
+import { writeCachedFirstPage } from '../../../lib/inbox-cache';
+import { ask, type ConnectionStatus } from '../../../lib/messaging';
+import { createInboxStore } from '../../../lib/popup/inbox-store';
+import { updateSettings } from '../../../lib/settings';
+import { createFakeBackground, type FakeBackground } from './fake-background';
+
+export interface Setup {
+  /** What the service holds; newest first. */
+  inbox?: Notification[];
+  /** A first page already in the cache, as a previous popup left it. */
+  cached?: { data: Notification[]; cursor: string | null; unreadOnly?: boolean; savedAt?: number };
+  unreadOnly?: boolean;
+  status?: Partial<ConnectionStatus>;
+  online?: boolean;
+  /** Runs before the popup opens, to make answers fail or wait from the first message on. */
+  prepare?: (background: FakeBackground) => void;
+}
+
+export async function openPopup(setup: Setup = {}) {
+  const background: FakeBackground = createFakeBackground(setup.inbox ?? []);
+  vi.mocked(ask).mockImplementation(background.ask as typeof ask);
+  await background.setStatus(setup.status ?? {});
+  setup.prepare?.(background);
+  if (setup.unreadOnly) await updateSettings({ unreadOnly: true });
+  if (setup.cached) {
+    const { data, cursor, unreadOnly = false, savedAt } = setup.cached;
+    await writeCachedFirstPage(unreadOnly, { data, cursor }, savedAt);
+  }
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => setup.online ?? true });
+  const user = userEvent.setup();
+  const store = createInboxStore();
+  const view = render(<Popup store={store} />);
+  return { background, store, user, ...view };
+}
+
+export function resetPopupWorld(): void {
+  cleanup();
+  vi.restoreAllMocks();
+  fakeBrowser.reset();
+  performance.clearMarks();
+  vi.mocked(ask).mockReset();
+  Object.assign(fakeBrowser.runtime, { openOptionsPage: vi.fn(async () => {}) });
+}
+
+/** The notification rows on show, by their text. */
+export function rowTexts(): string[] {
+  const feed = screen.queryByRole('feed');
+  if (!feed) return [];
+  return within(feed)
+    .queryAllByRole('article')
+    .map((article) => article.querySelector('.text')?.textContent ?? '');
+}
+
+export function row(text: string): HTMLElement {
+  return screen.getByRole('article', { name: text });
+}
+
+export async function waitForRows(count: number): Promise<void> {
+  await waitFor(() => {
+    if (rowTexts().length !== count) throw new Error(`expected ${count} rows, saw ${rowTexts().length}`);
+  });
+}
+
+/** Lets every pending promise and render settle. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+}

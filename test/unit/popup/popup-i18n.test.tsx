@@ -1,0 +1,77 @@
+// @vitest-environment happy-dom
+import { screen } from '@testing-library/preact';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import german from '../../../public/_locales/de/messages.json';
+import english from '../../../public/_locales/en/messages.json';
+import { getMessageFrom } from '../../support/setup';
+import { makeInbox, makeNotification } from './fake-background';
+import { openPopup, resetPopupWorld, waitForRows } from './popup-harness';
+
+vi.mock('../../../lib/messaging', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
+  ask: vi.fn(),
+}));
+
+type Catalogue = Record<string, { message: string; placeholders?: Record<string, { content: string }> }>;
+const catalogues = { en: english as Catalogue, de: german as Catalogue };
+const popupKeys = (catalogue: Catalogue) => Object.keys(catalogue).filter((key) => key.startsWith('popup_'));
+
+describe('popup strings', () => {
+  it('exist in German for every English one', () => {
+    expect(popupKeys(catalogues.de).sort()).toEqual(popupKeys(catalogues.en).sort());
+  });
+
+  it.each(Object.entries(catalogues))('name every placeholder they use, in %s', (_, catalogue) => {
+    for (const key of popupKeys(catalogue)) {
+      const entry = catalogue[key];
+      const used = [...(entry?.message.matchAll(/\$([A-Z_]+)\$/g) ?? [])].map((match) => match[1]?.toLowerCase());
+      expect(used.sort(), key).toEqual(Object.keys(entry?.placeholders ?? {}).sort());
+      expect(Object.keys(entry?.placeholders ?? {}).sort(), key).toEqual(
+        Object.keys(catalogues.en[key]?.placeholders ?? {}).sort(),
+      );
+    }
+  });
+
+  it('come in both plural forms', () => {
+    for (const key of popupKeys(catalogues.en).filter((name) => name.endsWith('_one'))) {
+      expect(catalogues.en[key.replace(/_one$/, '_other')], key).toBeDefined();
+    }
+  });
+});
+
+describe('the popup in German', () => {
+  const i18n = fakeBrowser.i18n as unknown as Record<string, unknown>;
+  const { getMessage, getUILanguage } = i18n;
+
+  beforeEach(() => {
+    resetPopupWorld();
+    i18n.getMessage = getMessageFrom(catalogues.de);
+    i18n.getUILanguage = () => 'de';
+  });
+
+  afterEach(() => {
+    i18n.getMessage = getMessage;
+    i18n.getUILanguage = getUILanguage;
+  });
+
+  it('speaks German throughout, with German plurals and times', async () => {
+    const fiveMinutesAgo = new Date(Date.now() - 5 * 60_000).toISOString();
+    const { user } = await openPopup({
+      inbox: [makeNotification(3, { read: false, type: 'mention', createdAt: fiveMinutesAgo }), ...makeInbox(2)],
+    });
+    await waitForRows(3);
+
+    expect(screen.getByRole('heading', { name: 'Posteingang' })).toBeTruthy();
+    expect(document.documentElement.lang).toBe('de');
+    expect(screen.getByRole('switch', { name: 'Nur ungelesene' })).toBeTruthy();
+    expect(screen.getAllByText('Erwähnung')).toHaveLength(2);
+    expect(screen.getByText('vor 5 Min.')).toBeTruthy();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Auswählen: Notification number 3' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Auswählen: Notification number 2' }));
+    expect(screen.getByText('2 ausgewählt')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Auswahl löschen' }));
+    expect(screen.getByRole('alertdialog', { name: '2 Benachrichtigungen löschen?' })).toBeTruthy();
+  });
+});

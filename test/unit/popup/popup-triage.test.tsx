@@ -1,0 +1,293 @@
+// @vitest-environment happy-dom
+import { act, screen, waitFor, within } from '@testing-library/preact';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { NetworkError, RateLimitedError } from '../../../lib/api/errors';
+import { makeInbox, makeNotification } from './fake-background';
+import { openPopup, resetPopupWorld, row, rowTexts, settle, waitForRows } from './popup-harness';
+
+vi.mock('../../../lib/messaging', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
+  ask: vi.fn(),
+}));
+
+beforeEach(resetPopupWorld);
+
+const text = (n: number) => `Notification number ${n}`;
+const checkbox = (n: number) => screen.getByRole('checkbox', { name: `Select: ${text(n)}` });
+const isUnread = (n: number) => row(text(n)).classList.contains('unread');
+const failure = () =>
+  screen
+    .getAllByRole('alert')
+    .map((element) => element.textContent)
+    .join(' ');
+
+describe('selecting', () => {
+  it('selects a range with shift-click and all loaded notifications with the header box', async () => {
+    const { user } = await openPopup({ inbox: makeInbox(30) });
+    await waitForRows(25);
+
+    await user.click(checkbox(29));
+    await user.keyboard('{Shift>}');
+    await user.click(checkbox(25));
+    await user.keyboard('{/Shift}');
+    expect([29, 28, 27, 26, 25].every((n) => (checkbox(n) as HTMLInputElement).checked)).toBe(true);
+    expect((checkbox(30) as HTMLInputElement).checked).toBe(false);
+    expect((checkbox(24) as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByText('5 selected')).toBeTruthy();
+    const all = screen.getByRole('checkbox', { name: 'Select all' }) as HTMLInputElement;
+    expect(all.indeterminate).toBe(true);
+
+    await user.click(all);
+    expect(screen.getByText('25 selected')).toBeTruthy();
+    await user.click(all);
+    expect(screen.queryByText(/selected$/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Mark all read' })).toBeTruthy();
+  });
+});
+
+describe('mark read', () => {
+  it('marks the selection read at once, then on the service', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(10) });
+    await waitForRows(10);
+    await user.click(checkbox(10));
+    await user.click(checkbox(8));
+    background.hold('inbox.markRead');
+
+    expect(screen.getByText('7 unread')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Mark selected read' }));
+    expect(screen.getByText('5 unread')).toBeTruthy();
+    expect(isUnread(10)).toBe(false);
+    expect(isUnread(8)).toBe(false);
+    expect(isUnread(7)).toBe(true);
+    expect(background.inbox.find((item) => item.text === text(10))?.read).toBe(false);
+
+    await act(() => background.releaseAll());
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('2 notifications marked read.'));
+    expect(background.callsOf('inbox.markRead')).toEqual([
+      { ids: [makeNotification(10).id, makeNotification(8).id], unread: 2 },
+    ]);
+    expect(background.inbox.filter((item) => !item.read).map((item) => item.text)).not.toContain(text(10));
+    expect((checkbox(10) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('rolls the change back and says why when the service refuses', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(10) });
+    await waitForRows(10);
+    background.failNext('inbox.markRead', new NetworkError());
+
+    await user.click(within(row(text(10))).getByRole('button', { name: 'Mark read' }));
+    await waitFor(() =>
+      expect(failure()).toContain('Could not mark as read. The service cannot be reached. Nothing was changed.'),
+    );
+    expect(isUnread(10)).toBe(true);
+    expect(screen.getByText('7 unread')).toBeTruthy();
+    expect(within(row(text(10))).getByRole('button', { name: 'Mark read' })).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(failure()).toBe('');
+  });
+
+  it('marks every notification read with "mark all read", including pages not loaded', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(40) });
+    await waitForRows(25);
+    background.hold('inbox.markRead');
+
+    await user.click(screen.getByRole('button', { name: 'Mark all read' }));
+    expect(document.querySelectorAll('.item.unread')).toHaveLength(0);
+    expect(screen.getByText('0 unread')).toBeTruthy();
+    await act(() => background.releaseAll());
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('All notifications marked read.'));
+    expect(background.callsOf('inbox.markRead')).toEqual([{ ids: 'all', unread: 27 }]);
+    expect(screen.getByText('0 unread')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitForRows(40);
+    expect(document.querySelectorAll('.item.unread')).toHaveLength(0);
+  });
+
+  it('brings the list back when "mark all read" fails', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(10) });
+    await waitForRows(10);
+    background.failNext('inbox.markRead', new RateLimitedError({ status: 429, code: 'rate_limited', retryAfter: 20 }));
+
+    await user.click(screen.getByRole('button', { name: 'Mark all read' }));
+    await waitFor(() => expect(failure()).toContain('Too many requests; try again in 20 seconds.'));
+    expect(document.querySelectorAll('.item.unread')).toHaveLength(7);
+    expect(screen.getByText('7 unread')).toBeTruthy();
+  });
+
+  it('in the unread-only list, takes read notifications out and then says all is caught up', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(2, () => ({ read: false })), unreadOnly: true });
+    await waitForRows(2);
+
+    await user.click(within(row(text(2))).getByRole('button', { name: 'Mark read' }));
+    expect(rowTexts()).toEqual([text(1)]);
+    await user.click(within(row(text(1))).getByRole('button', { name: 'Mark read' }));
+    expect(await screen.findByRole('heading', { name: 'All caught up' })).toBeTruthy();
+    await waitFor(() => expect(background.inbox.every((item) => item.read)).toBe(true));
+  });
+
+  it('in the unread-only list, loads the next page when marking read empties the loaded one', async () => {
+    const { user } = await openPopup({ inbox: makeInbox(30, () => ({ read: false })), unreadOnly: true });
+    await waitForRows(25);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    await user.click(screen.getByRole('button', { name: 'Mark selected read' }));
+    await waitFor(() => expect(rowTexts()).toEqual([5, 4, 3, 2, 1].map(text)));
+  });
+});
+
+describe('delete', () => {
+  it('asks first, naming how many will go, and deletes nothing on cancel', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(10) });
+    await waitForRows(10);
+    for (const n of [10, 9, 8]) await user.click(checkbox(n));
+
+    await user.click(screen.getByRole('button', { name: 'Delete selected' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete 3 notifications?' });
+    expect(dialog.textContent).toContain('cannot be undone');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(rowTexts()).toHaveLength(10);
+    expect(background.callsOf('inbox.delete')).toEqual([]);
+    expect(screen.getByText('3 selected')).toBeTruthy();
+  });
+
+  it('takes the selection out at once when confirmed, telling the background how many were unread', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(10) });
+    await waitForRows(10);
+    for (const n of [10, 9, 8]) await user.click(checkbox(n));
+    background.hold('inbox.delete');
+
+    await user.click(screen.getByRole('button', { name: 'Delete selected' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(rowTexts()).toEqual([7, 6, 5, 4, 3, 2, 1].map(text));
+    expect(screen.getByText('5 unread')).toBeTruthy();
+    expect(background.inbox).toHaveLength(10);
+
+    await act(() => background.releaseAll());
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('3 notifications deleted.'));
+    expect(background.callsOf('inbox.delete')).toEqual([
+      { ids: [10, 9, 8].map((n) => makeNotification(n).id), unread: 2 },
+    ]);
+    expect(background.inbox.map((item) => item.text)).not.toContain(text(9));
+    expect(screen.getByRole('button', { name: 'Delete all' })).toBeTruthy();
+  });
+
+  it('puts deleted notifications back in their places, still selected, when the delete fails', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(10) });
+    await waitForRows(10);
+    await user.click(checkbox(9));
+    await user.click(checkbox(6));
+    background.failNext('inbox.delete', new NetworkError());
+
+    await user.click(screen.getByRole('button', { name: 'Delete selected' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(failure()).toContain('Could not delete. The service cannot be reached. Nothing was deleted.'),
+    );
+
+    expect(rowTexts()).toEqual(makeInbox(10).map((item) => item.text));
+    expect((checkbox(9) as HTMLInputElement).checked).toBe(true);
+    expect((checkbox(6) as HTMLInputElement).checked).toBe(true);
+    expect(background.inbox).toHaveLength(10);
+  });
+
+  it('deletes one notification from its own button, after confirming', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(3) });
+    await waitForRows(3);
+
+    await user.click(within(row(text(2))).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(screen.getByRole('alertdialog', { name: 'Delete 1 notification?' })).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    expect(rowTexts()).toEqual([text(3), text(1)]);
+    await waitFor(() => expect(background.inbox.map((item) => item.text)).toEqual([text(3), text(1)]));
+  });
+
+  it('loads the next page when deleting empties the loaded list', async () => {
+    const { user } = await openPopup({ inbox: makeInbox(30) });
+    await waitForRows(25);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    await user.click(screen.getByRole('button', { name: 'Delete selected' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(rowTexts()).toEqual([5, 4, 3, 2, 1].map(text)));
+  });
+
+  it('needs a deliberate confirmation to delete all', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(40) });
+    await waitForRows(25);
+
+    await user.click(screen.getByRole('button', { name: 'Delete all' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete your whole inbox?' });
+    expect(dialog.textContent).toContain('including those not loaded here');
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
+    const confirm = within(dialog).getByRole('button', { name: 'Delete everything' });
+    expect(confirm).toHaveProperty('disabled', true);
+    await user.click(confirm);
+    expect(background.callsOf('inbox.delete')).toEqual([]);
+
+    await user.click(within(dialog).getByRole('checkbox', { name: /I understand/ }));
+    await user.click(confirm);
+    expect(await screen.findByRole('heading', { name: 'Your inbox is empty' })).toBeTruthy();
+    await waitFor(() => expect(background.inbox).toHaveLength(0));
+    expect(background.callsOf('inbox.delete')).toEqual([{ ids: 'all', unread: 27 }]);
+  });
+
+  it('names the total when the whole inbox is loaded, and restores it when deleting all fails', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(4) });
+    await waitForRows(4);
+    background.failNext('inbox.delete', new NetworkError());
+
+    await user.click(screen.getByRole('button', { name: 'Delete all' }));
+    const dialog = screen.getByRole('alertdialog');
+    expect(dialog.textContent).toContain('All 4 notifications in your inbox will be deleted for good.');
+    await user.click(within(dialog).getByRole('checkbox'));
+    await user.click(within(dialog).getByRole('button', { name: 'Delete everything' }));
+
+    await waitFor(() => expect(failure()).toContain('Could not delete.'));
+    expect(rowTexts()).toHaveLength(4);
+  });
+});
+
+describe('opening a notification', () => {
+  it('opens its page in a tab and marks it read', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(2, () => ({ read: false })) });
+    await waitForRows(2);
+    const create = vi.spyOn(fakeBrowser.tabs, 'create');
+
+    await user.click(screen.getByRole('link', { name: text(2) }));
+    expect(create).toHaveBeenCalledWith({ url: 'http://127.0.0.1:8787/@user2', active: true });
+    expect(isUnread(2)).toBe(false);
+    await waitFor(() =>
+      expect(background.callsOf('inbox.markRead')).toEqual([{ ids: [makeNotification(2).id], unread: 1 }]),
+    );
+  });
+
+  it('never opens anything but http and https, and shows notification text as text', async () => {
+    const hostile = '<img src=x onerror="alert(1)"><b>bold</b>';
+    const { user, background } = await openPopup({
+      inbox: [
+        makeNotification(3, { text: hostile, url: 'javascript:alert(1)' }),
+        makeNotification(2, { url: 'data:text/html,<script>alert(1)</script>' }),
+        makeNotification(1, { url: null }),
+      ],
+    });
+    await waitForRows(3);
+    const create = vi.spyOn(fakeBrowser.tabs, 'create');
+
+    expect(screen.queryAllByRole('link')).toHaveLength(0);
+    expect(document.querySelector('.feed img, .feed b')).toBeNull();
+    expect(row(hostile).querySelector('.text')?.textContent).toBe(hostile);
+
+    row(text(2)).focus();
+    await user.keyboard('{Enter}');
+    await settle();
+    expect(create).not.toHaveBeenCalled();
+    expect(background.callsOf('inbox.markRead')).toEqual([]);
+    expect(screen.getByRole('status').textContent).toBe('This notification has no page to open.');
+  });
+});
