@@ -2,9 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db/database';
 import { describeFigures, type Person, runLoad } from './support/load';
-import { prepare, type ServiceProcess, startServiceProcess } from './support/service-process';
+import { type ServiceProcess, startServiceProcess, withData } from './support/service-process';
 
 const PEOPLE = 200;
 const NOTIFICATIONS_EACH = 300;
@@ -21,7 +20,7 @@ describe('the service under load', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'inbox-load-'));
-    people = await prepare({ dataDir }, async (admin) => {
+    people = await withData({ dataDir }, async (admin) => {
       const made: Person[] = [];
       for (let i = 0; i < PEOPLE; i++) {
         const { username } = await admin.createUser({ username: `load_${i}` });
@@ -47,16 +46,13 @@ describe('the service under load', () => {
     expect(figures.non2xx).toBe(0);
 
     await service.stop();
-    const db = await openDatabase({ dataDir });
-    try {
-      const drift = await db.query<{ user_id: number }>(
+    const drift = await withData({ dataDir }, (_, db) =>
+      db.query<{ user_id: number }>(
         `SELECT u.id AS user_id FROM users u
          LEFT JOIN unread_counts c ON c.user_id = u.id
          WHERE coalesce(c.unread, 0) <> (SELECT count(*) FROM notifications n WHERE n.user_id = u.id AND NOT n.read)`,
-      );
-      expect(drift.rows).toEqual([]);
-    } finally {
-      await db.close();
-    }
+      ),
+    );
+    expect(drift.rows).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createAdmin, type ServiceAdmin } from '../../../server/admin';
-import { type DatabaseOption, openDatabase } from '../../../server/db/database';
+import { type DatabaseOption, openDatabase, type Queryable } from '../../../server/db/database';
 import { migrate } from '../../../server/db/migrations';
 
 const MAIN = resolve('server/main.ts');
@@ -24,33 +24,49 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** Where the process keeps its data: a PGlite folder, or a PostgreSQL URL. */
-export type ProcessData = { dataDir: string } | { databaseUrl: string };
+/**
+ * Where the process keeps its data: a PGlite folder, or a schema of its own in a PostgreSQL
+ * database, so it shares the server with other tests without touching their tables.
+ */
+export type ProcessData = { dataDir: string } | { databaseUrl: string; schema: string };
 
-/** A PostgreSQL URL whose connections use `schema`, so several services share one database. */
+/** A PostgreSQL URL whose connections use `schema`, named after it in pg_stat_activity. */
 export function urlWithSchema(databaseUrl: string, schema: string): string {
   const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
+  url.searchParams.set('application_name', schema);
   return url.href;
 }
 
-/** Opens the data as the service would, migrated, for `work` to fill before the process starts. */
-export async function prepare<T>(data: ProcessData, work: (admin: ServiceAdmin) => Promise<T>): Promise<T> {
-  const option: DatabaseOption = 'dataDir' in data ? { dataDir: data.dataDir } : { url: data.databaseUrl };
-  const db = await openDatabase(option);
+const optionFor = (data: ProcessData): DatabaseOption =>
+  'dataDir' in data ? { dataDir: data.dataDir } : { url: data.databaseUrl, schema: data.schema };
+
+/** Opens the data as the service would, migrated, for `work` to fill or read while no process runs. */
+export async function withData<T>(
+  data: ProcessData,
+  work: (admin: ServiceAdmin, db: Queryable) => Promise<T>,
+): Promise<T> {
+  const db = await openDatabase(optionFor(data));
   try {
     await migrate(db);
-    return await work(createAdmin(db));
+    return await work(createAdmin(db), db);
   } finally {
     await db.close();
   }
+}
+
+/** Removes a PostgreSQL schema and everything in it. */
+export async function dropSchema(data: ProcessData): Promise<void> {
+  if ('dataDir' in data) return;
+  const db = await openDatabase({ url: data.databaseUrl, schema: data.schema, dropSchemaOnClose: true });
+  await db.close();
 }
 
 export async function startServiceProcess(data: ProcessData, port = 0): Promise<ServiceProcess> {
   const args = ['--import', 'tsx', MAIN, '--port', String(port), '--no-seed', '--quiet'];
   if ('dataDir' in data) args.push('--data', data.dataDir);
   const env = { ...process.env };
-  if ('databaseUrl' in data) env.DATABASE_URL = data.databaseUrl;
+  if ('databaseUrl' in data) env.DATABASE_URL = urlWithSchema(data.databaseUrl, data.schema);
   else delete env.DATABASE_URL;
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
