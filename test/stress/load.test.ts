@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFigures, type Person, runLoad } from './support/load';
-import { type ServiceProcess, startServiceProcess, withData } from './support/service-process';
+import { type ServiceProcess, startServiceProcess, unreadCountDrift, withData } from './support/service-process';
 
 const PEOPLE = 200;
 const NOTIFICATIONS_EACH = 300;
@@ -46,13 +46,6 @@ describe('the service under load', () => {
     expect(figures.non2xx).toBe(0);
 
     await service.stop();
-    const drift = await withData({ dataDir }, (_, db) =>
-      db.query<{ user_id: number }>(
-        `SELECT u.id AS user_id FROM users u
-         LEFT JOIN unread_counts c ON c.user_id = u.id
-         WHERE coalesce(c.unread, 0) <> (SELECT count(*) FROM notifications n WHERE n.user_id = u.id AND NOT n.read)`,
-      ),
-    );
-    expect(drift.rows).toEqual([]);
+    expect(await withData({ dataDir }, (_, db) => unreadCountDrift(db))).toEqual([]);
   });
 });

@@ -98,3 +98,12 @@ export async function startServiceProcess(data: ProcessData, port = 0): Promise<
     },
   };
 }
+
+/** Users whose kept unread count differs from their unread notifications: none, when nothing was lost. */
+export async function unreadCountDrift(db: Queryable): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>(
+    `SELECT u.id FROM users u LEFT JOIN unread_counts c ON c.user_id = u.id
+     WHERE coalesce(c.unread, 0) <> (SELECT count(*) FROM notifications n WHERE n.user_id = u.id AND NOT n.read)`,
+  );
+  return rows.map((row) => row.id);
+}
