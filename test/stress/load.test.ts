@@ -38,7 +38,7 @@ describe('the service under load', () => {
   });
 
   it('holds 200 connections of mixed reads and writes for 30 s without one error', async () => {
-    const { figures } = await runLoad({ origin: service.origin, people, connections: PEOPLE, seconds: 30 });
+    const { figures } = await runLoad({ origin: service.origin, people, seconds: 30 });
     console.log(describeFigures('Load on PGlite', figures));
     expect(figures.requests).toBeGreaterThan(PEOPLE * 8);
     expect(figures.errors).toBe(0);

@@ -100,7 +100,6 @@ describe('a PostgreSQL restart under load', () => {
     const load = runLoad({
       origin: service.origin,
       people,
-      connections: PEOPLE,
       seconds: 20,
       onStatus: (status) => answers.push({ at: Date.now(), status }),
     });
