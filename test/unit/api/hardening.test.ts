@@ -22,6 +22,7 @@ import {
 } from '../../../lib/api';
 import { MAX_ANSWER_BYTES } from '../../../lib/api/http';
 import { json, recordingFetch } from '../../support/recording-fetch';
+import { makeNotification } from '../popup/fake-background';
 
 /**
  * The client against callers that pass anything and services that answer anything: bad input
@@ -141,15 +142,7 @@ describe('the client refuses what the contract forbids, before sending anything'
 });
 
 /** Answers no service that keeps the contract would give, or any answer at all. */
-const notification = {
-  id: '3f0c9a52-1f7e-4c47-9d2b-0d7a5a1f2c11',
-  read: false,
-  type: 'follow',
-  createdAt: '2026-11-21T09:00:00.000Z',
-  actor: { username: 'bob', displayName: 'Bob' },
-  text: 'Bob followed you',
-  url: 'http://127.0.0.1:8787/@bob',
-};
+const notification = makeNotification(1);
 const GOOD = {
   page: { data: [notification], cursor: 'abc' },
   count: { count: 3 },
