@@ -40,6 +40,8 @@ export default defineConfig({
           name: 'stress',
           include: ['test/stress/**/*.test.ts'],
           environment: 'node',
+          // The recovery test loads the extension built for end-to-end tests into Chromium.
+          globalSetup: ['test/e2e/support/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
           fileParallelism: false,

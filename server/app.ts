@@ -31,7 +31,7 @@ function isUnavailable(error: unknown): boolean {
   const message = error instanceof Error ? error.message : '';
   return (
     (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|57P0[1-3]|53300|08\w{3})$/.test(code)) ||
-    /Connection terminated|timeout exceeded when trying to connect|PGlite is closed|after calling end on the pool/i.test(
+    /Connection terminated|is not queryable|timeout exceeded when trying to connect|PGlite is closed|after calling end on the pool/i.test(
       message,
     )
   );

@@ -10,14 +10,15 @@
  * await service.close();
  * ```
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { createAdmin, type ServiceAdmin } from './admin';
 import { createCursors } from './api/cursor';
 import { API_PREFIX, createApp } from './app';
 import { type Database, type DatabaseOption, describeDatabase, openDatabase } from './db/database';
 import { migrate } from './db/migrations';
+import { answerUnparsable, answerUnroutable } from './malformed';
 import { seedDemoData } from './seed/seed';
 import { serviceKey } from './store/keys';
 
@@ -97,7 +98,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       log,
       closing: () => closing !== undefined,
     });
-    server = createAdaptorServer({ fetch: app.fetch }) as Server;
+    server = createServer(getRequestListener(app.fetch, { errorHandler: answerUnroutable }));
+    server.on('clientError', answerUnparsable);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? DEFAULT_PORT, host, () => {

@@ -179,6 +179,15 @@ export function reviveError(value: unknown): ApiError {
       return byName ? byName(fields) : errorFromProblem(fields);
     }
   }
-  const message = value instanceof Error ? value.message : String(value);
-  return new ApiError({ status: 0, code: 'internal_error', detail: message });
+  return new ApiError({ status: 0, code: 'internal_error', detail: describe(value) });
+}
+
+/** Words for any thrown value; String() itself throws for objects without a prototype. */
+function describe(value: unknown): string {
+  if (value instanceof Error) return value.message;
+  try {
+    return String(value);
+  } catch {
+    return 'An unknown failure.';
+  }
 }

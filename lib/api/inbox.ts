@@ -60,9 +60,10 @@ export function checkSelection(ids: IdsSelection): IdsSelection {
   if (ids.length > LIMITS.idsPerCall) {
     throw new InvalidArgumentError('invalid_ids', `At most ${LIMITS.idsPerCall} ids can be sent at once.`);
   }
-  const bad = ids.find((id) => !isUuid(id));
-  if (bad !== undefined) {
-    throw new InvalidArgumentError('invalid_ids', `${JSON.stringify(bad)} is not a notification id.`);
+  // By index: an undefined item is as bad as any other, and would go out as null.
+  const bad = ids.findIndex((id) => !isUuid(id));
+  if (bad >= 0) {
+    throw new InvalidArgumentError('invalid_ids', `Item ${bad} of ids is not a notification id.`);
   }
   return ids;
 }

@@ -100,6 +100,9 @@ export function createPoller(options: PollerOptions) {
       return setStatus({ kind: 'noPermission', ...since, nextCheckAt: null, detail: null });
     }
 
+    // The alarm that started this check is spent. Should the browser stop the worker while the
+    // request is out, this one wakes it again; the outcome below replaces it.
+    await schedule(interval);
     try {
       // A 304 keeps the count on show, so ask conditionally only while that is the count the
       // ETag came with: triage shows a new count at once, and the service's count can come back

@@ -51,16 +51,41 @@ export function watchProfilePage(options: ProfilePageOptions): ProfilePage {
     }
   };
 
+  const returns = pacer();
+  let waiting: ReturnType<typeof setTimeout> | undefined;
+  let placedBefore = false;
+  let allowed = false;
+
   const check = () => {
     if (signal.aborted) return;
+    const permitted = allowed;
+    allowed = false;
     follow();
     // A page that clones its own DOM (a snapshot cache, a template copied with its children)
     // copies the host without its shadow root: an empty, dead second host.
     for (const copy of [...document.getElementsByTagName(host.localName)]) {
       if (copy !== host && !copy.shadowRoot) copy.remove();
     }
-    if (!current || !options.shown()) host.remove();
-    else if (attachBeside(host, document, config.profileAnchor)) options.placed?.();
+    if (!current || !options.shown()) {
+      host.remove();
+      return;
+    }
+    if (placedBefore && !host.isConnected && !permitted) {
+      if (waiting !== undefined) return;
+      const wait = returns.next();
+      if (wait > 0) {
+        waiting = setTimeout(() => {
+          waiting = undefined;
+          allowed = true;
+          check();
+        }, wait);
+        return;
+      }
+    }
+    if (attachBeside(host, document, config.profileAnchor)) {
+      placedBefore = true;
+      options.placed?.();
+    }
   };
 
   const observer = new MutationObserver(check);
@@ -70,6 +95,7 @@ export function watchProfilePage(options: ProfilePageOptions): ProfilePage {
     'abort',
     () => {
       observer.disconnect();
+      clearTimeout(waiting);
       current?.stop.abort();
       current = null;
       host.remove();
@@ -77,4 +103,29 @@ export function watchProfilePage(options: ProfilePageOptions): ProfilePage {
     { once: true },
   );
   return { check };
+}
+
+/** Returns in quick succession before the next one waits; each wait after that doubles. */
+const QUICK_RETURNS = 3;
+const FIRST_WAIT_MS = 100;
+const LONGEST_WAIT_MS = 5_000;
+
+/**
+ * How long to wait before putting the host back after the page took it off. A page that removes
+ * it whenever it appears would otherwise trade mutations with the buttons forever, each answering
+ * the other within one turn of the event loop, and the page would hang. A few returns are quick,
+ * as single-page navigation needs; a host that stays off keeps coming back, less and less often.
+ */
+function pacer(now = () => performance.now()) {
+  let count = 0;
+  let last = Number.NEGATIVE_INFINITY;
+  return {
+    next(): number {
+      const at = now();
+      if (at - last > LONGEST_WAIT_MS) count = 0;
+      count += 1;
+      last = at;
+      return count <= QUICK_RETURNS ? 0 : Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** (count - QUICK_RETURNS - 1));
+    },
+  };
 }

@@ -37,15 +37,19 @@ export class Problem extends Error {
   }
 }
 
-export function problemResponse(problem: Problem): Response {
-  const body = {
+/** The problem's RFC 9457 body. */
+export function problemJson(problem: Problem): string {
+  return JSON.stringify({
     type: 'about:blank',
     title: TITLES[problem.code],
     status: problem.status,
     detail: problem.detail,
     code: problem.code,
-  };
-  return new Response(JSON.stringify(body), {
+  });
+}
+
+export function problemResponse(problem: Problem): Response {
+  return new Response(problemJson(problem), {
     status: problem.status,
     headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...problem.headers },
   });

@@ -39,6 +39,7 @@ export async function openPostgres(option: {
   });
   // An idle client that loses its connection must not take the process down.
   pool.on('error', () => {});
+  const guarded = new WeakSet<pg.PoolClient>();
   const root = wrap(pool);
   let closing: Promise<void> | undefined;
   return {
@@ -46,6 +47,13 @@ export async function openPostgres(option: {
     query: root.query,
     async transaction(work) {
       const client = await pool.connect();
+      // The pool's handler covers idle clients only. A server that ends the connection while a
+      // client is checked out or being dropped (a restart) makes it emit 'error', which with no
+      // listener would take the process down; the failed statement says what went wrong.
+      if (!guarded.has(client)) {
+        guarded.add(client);
+        client.on('error', () => {});
+      }
       try {
         await client.query('BEGIN');
         const result = await work(wrap(client));

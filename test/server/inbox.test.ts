@@ -224,6 +224,8 @@ describe.each(BACKENDS)('inbox on %s', (backend) => {
         'altered payload': `${flip(payload, 3)}.${signature}`,
         'altered signature': `${payload}.${flip(signature, 5)}`,
         'extra part': `${valid}.x`,
+        'signature with padding': `${valid}=`,
+        'signature with a character base64 skips': `${payload}.${signature.slice(0, 4)}!${signature.slice(4)}`,
         'very long': `${valid}${'A'.repeat(5000)}`,
       };
       for (const [name, value] of Object.entries(bad)) {

@@ -152,6 +152,7 @@ describe('inbox', () => {
     ['a number', [42]],
     ['501 ids', Array.from({ length: 501 }, (_, n) => id(n))],
     ['null', null],
+    ['an undefined item', [id(1), undefined]],
   ])('refuses %s before sending', async (_, ids) => {
     const { wire, api } = client();
     for (const operation of ['markRead', 'delete'] as const) {

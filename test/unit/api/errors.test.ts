@@ -42,6 +42,7 @@ describe('reviveError', () => {
     const revived = reviveError(new TypeError('boom'));
     expect(revived).toBeInstanceOf(ApiError);
     expect(revived).toMatchObject({ code: 'internal_error', detail: 'boom' });
+    expect(reviveError(Object.create(null))).toMatchObject({ code: 'internal_error' });
   });
 });
 

@@ -220,6 +220,14 @@ describe('poller', () => {
     expect((await statusItem.getValue()).count).toBe(8);
   });
 
+  it('has the next check scheduled while a check waits for the service, so a worker stopped then still wakes', async () => {
+    await signedIn('t', { pollIntervalSeconds: 60 });
+    const { wire, poller } = setup([() => new Promise<Response>(() => undefined)]);
+    void poller.poll();
+    await expect.poll(() => wire.requests.length).toBe(1);
+    expect((await pollAlarm())?.scheduledTime).toBe(NOW + 60_000);
+  });
+
   it('never sends the token to an address it was not given for', async () => {
     await signedIn('tok', { apiBaseUrl: 'http://127.0.0.1:8787/api' });
     const settings = await import('../../../lib/settings');

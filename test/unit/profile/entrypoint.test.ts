@@ -55,4 +55,23 @@ describe('the profile content script', () => {
     contexts[0]?.abort();
     expect(document.querySelectorAll(HOST_TAG)).toHaveLength(0);
   });
+
+  it('adds its buttons under another name when the page has taken the host element’s name', async () => {
+    customElements.define(
+      HOST_TAG,
+      class extends HTMLElement {
+        constructor() {
+          super();
+          this.attachShadow({ mode: 'open' }).innerHTML = '<b>taken</b>';
+        }
+      },
+    );
+    await inject();
+    const ours = () =>
+      [...document.body.querySelectorAll('*')].filter(
+        (element) => element.localName.startsWith(`${HOST_TAG}-`) && element.shadowRoot?.querySelector('button'),
+      );
+    await waitFor(() => expect(ours()).toHaveLength(1));
+    expect(ours()[0]?.shadowRoot?.textContent).toContain('Follow');
+  });
 });

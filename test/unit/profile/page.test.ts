@@ -120,6 +120,27 @@ describe('a profile page with the anchor', () => {
     host.remove();
     await waitFor(() => expect(anchor()?.nextSibling).toBe(host));
   });
+
+  it('does not trade removals forever with a page that takes it off whenever it appears', async () => {
+    history.replaceState(null, '', '/@bob');
+    document.body.innerHTML = profileSection('bob');
+    let removals = 0;
+    const fighter = new MutationObserver(() => {
+      if (host.isConnected) {
+        host.remove();
+        removals += 1;
+      }
+    });
+    fighter.observe(document.body, { childList: true, subtree: true });
+    watch();
+    // A page and the buttons answering each other's mutations would never let this timer run.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(removals).toBeGreaterThan(0);
+    expect(removals).toBeLessThan(10);
+    fighter.disconnect();
+    await waitFor(() => expect(anchor()?.nextSibling).toBe(host));
+    expect(hosts()).toHaveLength(1);
+  });
 });
 
 describe('a profile page without the anchor', () => {

@@ -1,0 +1,85 @@
+/**
+ * Answers for requests that never reach the app: bytes that are not HTTP/1.1, headers over
+ * Node's limit, a body whose framing is broken, or a Host header or request target that makes
+ * no URL. Node and the Hono adapter answer these with an empty body; the contract promises
+ * problem+json for every answer that is not 2xx, whoever sent the request.
+ */
+import type { Duplex } from 'node:stream';
+import { RequestError } from '@hono/node-server';
+import { Problem, problemJson, problemResponse } from './api/problem';
+
+const NOSNIFF = { 'x-content-type-options': 'nosniff' };
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+};
+
+const BODY_ERRORS = new Set([
+  'HPE_INVALID_CONTENT_LENGTH',
+  'HPE_UNEXPECTED_CONTENT_LENGTH',
+  'HPE_INVALID_CHUNK_SIZE',
+  'HPE_INVALID_TRANSFER_ENCODING',
+  'HPE_CHUNK_EXTENSIONS_OVERFLOW',
+]);
+
+function parseProblem(code: string | undefined): Problem {
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return new Problem(431, 'payload_too_large', 'The request line and headers are larger than the service accepts.');
+  }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return new Problem(408, 'invalid_body', 'The request did not arrive in full in time.');
+  }
+  if (code && BODY_ERRORS.has(code)) {
+    return new Problem(400, 'invalid_body', 'The request body is not framed as its headers say.');
+  }
+  return new Problem(400, 'invalid_parameter', 'The request is not valid HTTP/1.1.');
+}
+
+/**
+ * Node's `clientError`: the request could not be parsed, so there is no response object and
+ * the answer is written to the socket as it is. A socket that already carries an answer to an
+ * earlier request, or cannot be written, is closed instead.
+ */
+export function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+  if (error.code === 'ECONNRESET' || !socket.writable || answering) {
+    socket.destroy();
+    return;
+  }
+  const problem = parseProblem(error.code);
+  const body = Buffer.from(problemJson(problem));
+  socket.end(
+    [
+      `HTTP/1.1 ${problem.status} ${REASONS[problem.status] ?? 'Bad Request'}`,
+      'content-type: application/problem+json',
+      'cache-control: no-store',
+      'x-content-type-options: nosniff',
+      `content-length: ${body.length}`,
+      'connection: close',
+      '',
+      '',
+    ].join('\r\n') + body.toString(),
+  );
+}
+
+/**
+ * The adapter's error handler: a request whose Host header or target makes no URL is the
+ * client's fault (400); anything else that escaped the app is the service's (500).
+ */
+export function answerUnroutable(error: unknown): Response {
+  if (error instanceof RequestError) {
+    return problemResponse(
+      new Problem(
+        400,
+        'invalid_parameter',
+        'The Host header or the request target does not make a valid URL.',
+        NOSNIFF,
+      ),
+    );
+  }
+  console.error('Request failed outside the app:', error);
+  return problemResponse(new Problem(500, 'internal_error', 'Something went wrong on the service.', NOSNIFF));
+}

@@ -1,0 +1,259 @@
+import type { CDPSession, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HostileSite, profileHtml, startHostileSite } from './support/hostile-site';
+import { hasChromium, type Product, startProduct } from './support/product';
+import { ProfilePage } from './support/profile-page';
+
+/** The content script's own JavaScript world in a page, reached through the DevTools protocol. */
+async function contentScriptWorld(
+  page: Page,
+): Promise<{ cdp: CDPSession; evaluate(expression: string): Promise<unknown> }> {
+  const cdp = await page.context().newCDPSession(page);
+  const worlds: { id: number; name: string; type?: string }[] = [];
+  cdp.on('Runtime.executionContextCreated', ({ context }) =>
+    worlds.push({ id: context.id, name: context.name, type: context.auxData?.type }),
+  );
+  await cdp.send('Runtime.enable');
+  const deadline = Date.now() + 10_000;
+  let world = worlds.find((w) => w.type === 'isolated' && w.name === 'Inbox Companion');
+  while (!world && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    world = worlds.find((w) => w.type === 'isolated' && w.name === 'Inbox Companion');
+  }
+  if (!world) throw new Error(`no content script world among ${JSON.stringify(worlds)}`);
+  const contextId = world.id;
+  return {
+    cdp,
+    async evaluate(expression) {
+      const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', {
+        expression,
+        contextId,
+        awaitPromise: true,
+        returnByValue: true,
+      });
+      if (exceptionDetails) throw new Error(exceptionDetails.exception?.description ?? exceptionDetails.text);
+      return result.value;
+    },
+  };
+}
+
+describe.runIf(hasChromium)('hostile pages in Chromium', () => {
+  let product: Product;
+  let hostile: HostileSite;
+
+  beforeAll(async () => {
+    product = await startProduct();
+    hostile = await startHostileSite();
+  });
+  afterAll(async () => {
+    await hostile?.close();
+    await product?.close();
+  });
+
+  const apiRequestsSince = (from: number) => product.requests.slice(from).filter((line) => line.includes('/api/'));
+
+  it('gives a web page no way to send the extension a message', async () => {
+    const page = await product.openPage(`${product.service.origin}/@alice`);
+    await new ProfilePage(page).waitForControls();
+    const reach = await page.evaluate((id) => {
+      const runtime = (globalThis as { chrome?: { runtime?: { sendMessage?: unknown; connect?: unknown } } }).chrome
+        ?.runtime;
+      let connected = 'no connect';
+      try {
+        if (typeof runtime?.connect === 'function')
+          connected = String((runtime.connect as (id: string) => unknown)(id));
+      } catch (error) {
+        connected = `refused: ${(error as Error).message}`;
+      }
+      return { sendMessage: typeof runtime?.sendMessage, connected };
+    }, product.browser.extensionId);
+    expect(reach.sendMessage).toBe('undefined');
+    expect(reach.connected).not.toMatch(/^\[object/);
+    await page.close();
+  });
+
+  it('keeps the token out of the content script’s world, and refuses what it asks beyond profiles', async () => {
+    const page = await product.openPage(`${product.service.origin}/@alice`);
+    await new ProfilePage(page).waitForControls();
+    const world = await contentScriptWorld(page);
+    const storage = await world.evaluate(
+      `chrome.storage.local.get('token').then((v) => 'read ' + JSON.stringify(v), (e) => 'refused: ' + e.message)`,
+    );
+    expect(storage).toMatch(/^refused: /);
+    const asks = await world.evaluate(`Promise.all([
+      ['auth.signOut', undefined],
+      ['inbox.delete', { ids: 'all' }],
+      ['connection.test', { apiBaseUrl: 'http://127.0.0.1:9/api', token: null }],
+      ['status.get', undefined],
+    ].map(([type, data]) => chrome.runtime.sendMessage({
+      id: 1, type, data, timestamp: Date.now(),
+      sender: { id: chrome.runtime.id, url: chrome.runtime.getURL('/popup.html') },
+    }).then((answer) => JSON.stringify(answer))))`);
+    expect(asks).toHaveLength(4);
+    for (const answer of asks as string[]) expect(answer).toMatch(/"code":"forbidden"/);
+    expect(answer(asks)).not.toContain(product.demoToken);
+    expect(await product.service.client(product.demoToken).inbox.count()).toBeGreaterThan(0);
+    await world.cdp.detach();
+    await page.close();
+  });
+
+  it('gives a page on another origin no buttons and no answers, though the script runs there', async () => {
+    hostile.page('/@alice', profileHtml('alice'));
+    const from = product.requests.length;
+    const page = await product.openPage(`${hostile.origin}/@alice`);
+    const world = await contentScriptWorld(page);
+    const config = await world.evaluate(
+      `chrome.runtime.sendMessage({ id: 1, type: 'profile.config', data: undefined, timestamp: Date.now() })
+        .then((answer) => JSON.stringify(answer))`,
+    );
+    expect(config).toMatch(/"code":"forbidden"/);
+    expect(await page.locator('inbox-companion-profile').count()).toBe(0);
+    expect(apiRequestsSince(from)).toEqual([]);
+    await world.cdp.detach();
+    await page.close();
+  });
+
+  it('runs nothing a user wrote into their profile, and the buttons still work there', async () => {
+    const payload = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+    const { username } = await product.service.newUser('payload', {
+      displayName: payload,
+      bio: `${payload}<a href="javascript:window.__pwned=3">x</a>`,
+    });
+    const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@${username}`));
+    await profile.waitForControls();
+    await profile.button('Follow').click();
+    await profile.button('Unfollow').waitFor();
+    expect(await profile.page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await profile.page.locator('img[src="x"]').count()).toBe(0);
+    await profile.page.close();
+  });
+});
+
+const answer = (value: unknown) => JSON.stringify(value);
+
+describe.runIf(hasChromium)('the in-page buttons on a site that fights them, in Chromium', () => {
+  let product: Product;
+  let hostile: HostileSite;
+
+  beforeAll(async () => {
+    product = await startProduct();
+    hostile = await startHostileSite();
+    await product.worker.evaluate(async (siteOrigin) => {
+      const { settings } = await chrome.storage.local.get('settings');
+      await chrome.storage.local.set({ settings: { ...(settings as object), siteOrigin } });
+    }, hostile.origin);
+  });
+  afterAll(async () => {
+    await hostile?.close();
+    await product?.close();
+  });
+
+  async function open(username: string, extra: string) {
+    hostile.page(`/@${username}`, profileHtml(username, extra));
+    const profile = new ProfilePage(await product.openPage(`${hostile.origin}/@${username}`));
+    await profile.waitForControls();
+    return profile;
+  }
+
+  it('keeps its look and works when the page restyles everything, the host included', async () => {
+    const css = `<style>
+      inbox-companion-profile { all: unset !important; font-size: 40px !important; color: rgb(255, 0, 0) !important; }
+      * { font-family: monospace !important; color: rgb(255, 0, 0) !important; }
+      button { font-size: 40px !important; color: rgb(255, 0, 0) !important; display: none !important; }
+    </style>`;
+    const { username } = await product.service.newUser('styled');
+    const profile = await open(username, css);
+    const style = await profile.button('Follow').evaluate((button) => {
+      const s = getComputedStyle(button);
+      return { color: s.color, fontSize: s.fontSize, display: s.display };
+    });
+    expect(style.color).not.toBe('rgb(255, 0, 0)');
+    expect(style.fontSize).not.toBe('40px');
+    expect(style.display).not.toBe('none');
+    await profile.button('Follow').click();
+    await profile.button('Unfollow').waitFor();
+    await profile.button('Unfollow').click();
+    await profile.button('Follow').waitFor();
+    await profile.page.close();
+  });
+
+  it('comes back once when the page removes it, and never twice', async () => {
+    const remover = `<script>
+      window.removals = 0;
+      setInterval(() => {
+        const host = document.querySelector('inbox-companion-profile');
+        if (host && window.removals < 3) { host.remove(); window.removals++; }
+      }, 100);
+    </script>`;
+    const profile = await open('bob', remover);
+    await expect
+      .poll(() => profile.page.evaluate(() => (window as { removals?: number }).removals), { timeout: 10_000 })
+      .toBe(3);
+    await profile.waitForControls();
+    expect(await profile.hosts.count()).toBe(1);
+    await profile.page.close();
+  });
+
+  it('leaves the page responsive, with at most one copy, when the page removes it every time it appears', async () => {
+    const fighter = `<script>
+      window.removals = 0;
+      new MutationObserver(() => {
+        for (const host of document.querySelectorAll('inbox-companion-profile')) { host.remove(); window.removals++; }
+      }).observe(document.documentElement, { childList: true, subtree: true });
+    </script>`;
+    hostile.page('/@carol', profileHtml('carol', fighter));
+    const page = await product.openPage(`${hostile.origin}/@carol`);
+    await expect
+      .poll(() => page.evaluate(() => (window as { removals?: number }).removals ?? 0), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    const ticks = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let n = 0;
+          const timer = setInterval(() => {
+            n++;
+            if (n === 5) {
+              clearInterval(timer);
+              resolve(n);
+            }
+          }, 20);
+        }),
+    );
+    expect(ticks).toBe(5);
+    expect(await page.locator('inbox-companion-profile').count()).toBeLessThanOrEqual(1);
+    await page.close();
+  });
+
+  it('stays one working copy when the page copies its own markup over and over', async () => {
+    const cloner = `<script>
+      let copies = 0;
+      const timer = setInterval(() => {
+        const main = document.querySelector('main');
+        main.innerHTML = main.innerHTML;
+        if (++copies === 5) clearInterval(timer);
+      }, 150);
+    </script>`;
+    const profile = await open('dave', cloner);
+    await profile.page.waitForFunction(() => document.querySelectorAll('main h1').length === 1);
+    await expect.poll(() => profile.hosts.count(), { timeout: 10_000 }).toBe(1);
+    await profile.waitForControls();
+    await profile.button('Report').click();
+    await profile.dialog.getByRole('button', { name: 'Cancel' }).click();
+    await profile.page.close();
+  });
+
+  it('still adds its buttons when the page has claimed the host element’s name for itself', async () => {
+    const squatter = `<script>
+      customElements.define('inbox-companion-profile', class extends HTMLElement {
+        constructor() { super(); this.attachShadow({ mode: 'open' }).innerHTML = '<b>taken</b>'; }
+      });
+    </script>`;
+    hostile.page('/@alice', profileHtml('alice', '').replace('<body>', `<body>${squatter}`));
+    const profile = new ProfilePage(await product.openPage(`${hostile.origin}/@alice`));
+    await profile.waitForControls();
+    expect(await profile.page.getByRole('group', { name: 'Inbox Companion' }).count()).toBe(1);
+    await profile.button('Report').click();
+    await profile.dialog.getByRole('button', { name: 'Cancel' }).click();
+    await profile.page.close();
+  });
+});

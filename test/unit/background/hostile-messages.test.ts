@@ -1,0 +1,308 @@
+import fc from 'fast-check';
+import * as v from 'valibot';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { ApiError, IdsBodySchema, isUsername, ReportBodySchema } from '../../../lib/api';
+import type { Sender } from '../../../lib/background/sender';
+import { MESSAGE_SCOPE, type MessageType, messaging } from '../../../lib/messaging';
+import { tokenItem } from '../../../lib/settings';
+import { signedIn } from '../../support/background';
+import { answerMessages, deliver, EXTENSION_ID, popupSender, profileTabSender } from '../../support/messages';
+
+/**
+ * Messages from anyone, with anything in them. Whoever sends a message and whatever it holds,
+ * the token stays in the background, and every request that leaves is one the contract allows,
+ * sent with the token only to the API it was given for.
+ */
+
+const TOKEN = 'very-secret-token-123';
+const API = 'http://127.0.0.1:8787';
+const SITE = 'http://127.0.0.1:8787';
+const TYPES = Object.keys(MESSAGE_SCOPE) as MessageType[];
+
+/** Data each message type accepts, so that only the sender can be the reason for a refusal. */
+const VALID: Record<MessageType, unknown> = {
+  'inbox.fetch': { cursor: null, unreadOnly: false },
+  'inbox.markRead': { ids: 'all' },
+  'inbox.delete': { ids: 'all' },
+  'status.get': undefined,
+  'status.refresh': undefined,
+  'connection.test': { apiBaseUrl: `${API}/api`, token: null },
+  'auth.signIn': { token: 'another-token' },
+  'auth.signOut': undefined,
+  'options.open': undefined,
+  'profile.config': undefined,
+  'profile.get': 'bob',
+  'profile.follow': 'bob',
+  'profile.unfollow': 'bob',
+  'profile.report': { username: 'bob', reason: 'spam', comment: '' },
+};
+
+/** What a request must look like to be one the contract allows; null when it is. */
+async function contractViolation(request: Request): Promise<string | null> {
+  const url = new URL(request.url);
+  // A token the message itself carried (the options page testing one) may go where it says.
+  if (url.origin !== API)
+    return request.headers.get('authorization')?.includes(TOKEN) ? `the token went to ${url.origin}` : null;
+  const route = `${request.method} ${url.pathname.replace(/^\/api\/user\/[^/]+/, '/api/user/:u')}`;
+  const body = await request.text();
+  const username = decodeURIComponent(url.pathname.split('/')[3] ?? '');
+  switch (route) {
+    case 'GET /api/inbox/count':
+      return null;
+    case 'GET /api/inbox/fetch': {
+      const p = url.searchParams;
+      const ok =
+        p.get('limit') === '25' &&
+        ['true', 'false', null].includes(p.get('unreadOnly')) &&
+        (p.get('cursor') === null || (p.get('cursor') as string).length > 0);
+      return ok ? null : `fetch with ${url.search}`;
+    }
+    case 'POST /api/inbox/read':
+    case 'POST /api/inbox/delete':
+      return v.is(IdsBodySchema, JSON.parse(body)) ? null : `${route} with ${body.slice(0, 80)}`;
+    case 'GET /api/user/:u':
+    case 'POST /api/user/:u/follow':
+    case 'DELETE /api/user/:u/follow':
+      return isUsername(username) ? null : `${route} for ${username}`;
+    case 'POST /api/user/:u/report':
+      return isUsername(username) && v.is(ReportBodySchema, JSON.parse(body)) ? null : `report ${body.slice(0, 80)}`;
+    default:
+      return `unexpected ${route}`;
+  }
+}
+
+const jsonAnswer = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', etag: '"1"' } });
+
+/** A service that keeps the contract and records every request and every breach of it. */
+function contractService() {
+  const requests: Request[] = [];
+  const violations: string[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    requests.push(request);
+    const problem = await contractViolation(request.clone());
+    if (problem) violations.push(problem);
+    const path = new URL(request.url).pathname;
+    if (path.endsWith('/follow')) return new Response(null, { status: 204 });
+    if (path.endsWith('/report')) {
+      const reportResult = {
+        id: crypto.randomUUID(),
+        status: 'received',
+        reason: 'spam',
+        createdAt: new Date().toISOString(),
+      };
+      return jsonAnswer(reportResult, 201);
+    }
+    if (path.startsWith('/api/user/')) {
+      return jsonAnswer({
+        username: 'bob',
+        displayName: 'Bob',
+        bio: '',
+        avatarUrl: null,
+        followersCount: 0,
+        followingCount: 0,
+        createdAt: new Date().toISOString(),
+      });
+    }
+    if (path.endsWith('/fetch')) return jsonAnswer({ data: [], cursor: null });
+    if (path.endsWith('/count')) return jsonAnswer({ count: 1 });
+    return jsonAnswer({ success: true, count: 0 });
+  };
+  return { fetch: fetch as typeof globalThis.fetch, requests, violations };
+}
+
+const foreignUrl = fc.oneof(
+  fc.constantFrom(
+    'https://evil.test/@bob',
+    'http://127.0.0.1:9999/@bob',
+    'http://localhost:8787/@bob',
+    'https://127.0.0.1:8787/@bob',
+    'http://127.0.0.1:8787.evil.test/@bob',
+    'http://127.0.0.1:8787@evil.test/@bob',
+    `chrome-extension://someone-else/popup.html`,
+    `chrome-extension://${EXTENSION_ID}.evil.test/popup.html`,
+    'about:blank',
+    'data:text/html,<p>hi',
+    'javascript:alert(1)',
+    'file:///etc/passwd',
+    '',
+  ),
+  fc.webUrl().filter((url) => new URL(url).origin !== SITE),
+);
+const siteUrl = fc.constantFrom(`${SITE}/@bob`, `${SITE}/`, `${SITE}/@bob?tab=posts#top`, `${SITE}/@a/b`);
+const extensionUrl = fc.constantFrom(
+  `chrome-extension://${EXTENSION_ID}/popup.html`,
+  `chrome-extension://${EXTENSION_ID}/options.html`,
+);
+const anyUrl = fc.option(fc.oneof(foreignUrl, siteUrl, extensionUrl), { nil: undefined });
+const tab = fc.option(fc.record({ id: fc.nat(), url: fc.oneof(foreignUrl, siteUrl) }), { nil: undefined });
+
+/** Senders that must be refused whatever they ask, each by construction. */
+const strangers: fc.Arbitrary<Sender> = fc.oneof(
+  // Another extension, whatever page it claims.
+  fc.record({
+    id: fc.string().filter((id) => id !== EXTENSION_ID),
+    url: anyUrl,
+    tab,
+    frameId: fc.option(fc.nat(), { nil: undefined }),
+  }),
+  // Something without a URL.
+  fc.record({ id: fc.constant(EXTENSION_ID), tab, frameId: fc.option(fc.nat(), { nil: undefined }) }),
+  // A page on another origin, or one with a lookalike address.
+  fc.record({
+    id: fc.constant(EXTENSION_ID),
+    url: foreignUrl,
+    origin: fc.option(foreignUrl, { nil: undefined }),
+    tab,
+    frameId: fc.constant(0),
+  }),
+  // An extension page framed inside a web page.
+  fc.record({
+    id: fc.constant(EXTENSION_ID),
+    url: extensionUrl,
+    tab: fc.record({ id: fc.nat(), url: fc.oneof(foreignUrl, siteUrl) }),
+  }),
+  // A frame inside a site page, or a site page that is not in a tab.
+  fc.record({
+    id: fc.constant(EXTENSION_ID),
+    url: siteUrl,
+    tab,
+    frameId: fc.option(fc.integer({ min: 1 }), { nil: undefined }),
+  }),
+  fc.record({ id: fc.constant(EXTENSION_ID), url: siteUrl, frameId: fc.constant(0) }),
+  // A site page whose document claims another origin (a sandboxed or opaque frame).
+  fc.record({
+    id: fc.constant(EXTENSION_ID),
+    url: siteUrl,
+    origin: fc.oneof(
+      foreignUrl.map((u) => (URL.canParse(u) ? new URL(u).origin : u)),
+      fc.constant('null'),
+    ),
+    tab: fc.record({ id: fc.nat(), url: siteUrl }),
+    frameId: fc.constant(0),
+  }),
+);
+
+describe('the background against messages from anyone', () => {
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    messaging.removeAllListeners();
+    await signedIn(TOKEN);
+  });
+
+  it('refuses every message from a sender that is neither an extension page nor the site’s top frame', async () => {
+    await fc.assert(
+      fc.asyncProperty(strangers, fc.constantFrom(...TYPES), async (sender, type) => {
+        const service = contractService();
+        messaging.removeAllListeners();
+        answerMessages(service.fetch, { retries: 0 });
+        const { error, raw } = await deliver(type, VALID[type], sender);
+        expect(error).toMatchObject({ status: 403, code: 'forbidden' });
+        expect(service.requests).toHaveLength(0);
+        expect(JSON.stringify(raw)).not.toContain(TOKEN);
+        expect((await tokenItem.getValue())?.token).toBe(TOKEN);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('lets a page of the site ask only for profile operations', async () => {
+    const sitePage = fc.record({
+      id: fc.constant(EXTENSION_ID),
+      url: siteUrl,
+      origin: fc.option(fc.constant(SITE), { nil: undefined }),
+      tab: fc.record({ id: fc.nat(), url: fc.oneof(siteUrl, foreignUrl) }),
+      frameId: fc.constant(0),
+    });
+    await fc.assert(
+      fc.asyncProperty(sitePage, fc.constantFrom(...TYPES), async (sender, type) => {
+        const service = contractService();
+        messaging.removeAllListeners();
+        answerMessages(service.fetch, { retries: 0 });
+        const { error } = await deliver(type, VALID[type], sender);
+        if (MESSAGE_SCOPE[type] === 'profile') expect(error).toBeUndefined();
+        else expect(error).toMatchObject({ code: 'forbidden' });
+        expect(service.violations).toEqual([]);
+        expect((await tokenItem.getValue())?.token).toBe(TOKEN);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('takes the sender from the browser, never from the message', async () => {
+    const service = contractService();
+    answerMessages(service.fetch, { retries: 0 });
+    const answer = await new Promise<unknown>((resolve) => {
+      const forged = { id: 1, type: 'auth.signOut', data: undefined, timestamp: Date.now(), sender: popupSender };
+      void fakeBrowser.runtime.onMessage.trigger(forged, profileTabSender() as never, resolve);
+    });
+    expect(answer).toMatchObject({ err: { code: 'forbidden' } });
+    expect((await tokenItem.getValue())?.token).toBe(TOKEN);
+  });
+
+  it('answers message types outside the protocol, prototype names included, with nothing of the token', async () => {
+    const service = contractService();
+    answerMessages(service.fetch, { retries: 0 });
+    const names = fc.oneof(
+      fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'token.get', 'auth.token'),
+      fc.string(),
+    );
+    await fc.assert(
+      fc.asyncProperty(names, fc.jsonValue(), async (type, data) => {
+        fc.pre(!(TYPES as string[]).includes(type));
+        const answer = await Promise.race([
+          new Promise<unknown>((resolve) => {
+            void fakeBrowser.runtime.onMessage.trigger(
+              { id: 1, type, data, timestamp: Date.now() },
+              profileTabSender() as never,
+              resolve,
+            );
+          }),
+          new Promise((resolve) => setTimeout(() => resolve('no answer'), 20)),
+        ]);
+        expect(JSON.stringify(answer) ?? '').not.toContain(TOKEN);
+        expect(service.requests).toHaveLength(0);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('sends only requests the contract allows, whatever data an extension page or the site puts in a message', async () => {
+    const data = (type: MessageType) =>
+      fc.oneof(
+        fc.anything(),
+        fc.constant(VALID[type]),
+        fc.string({ unit: 'binary', maxLength: 50 }),
+        fc.record({
+          cursor: fc.option(fc.string(), { nil: null }),
+          unreadOnly: fc.boolean(),
+          ids: fc.oneof(fc.constant('all'), fc.array(fc.oneof(fc.uuid(), fc.string(), fc.constant(undefined)))),
+          unread: fc.anything(),
+          username: fc.string(),
+          reason: fc.oneof(fc.constantFrom('spam', 'other'), fc.string()),
+          comment: fc.oneof(fc.string({ maxLength: 10 }), fc.string({ minLength: 1990, maxLength: 4200 })),
+          apiBaseUrl: fc.oneof(fc.constant(`${API}/api`), fc.webUrl(), fc.string()),
+          token: fc.option(fc.string(), { nil: null }),
+        }),
+      );
+    const message = fc
+      .constantFrom(...TYPES.filter((type) => !type.startsWith('auth.')))
+      .chain((type) => fc.tuple(fc.constant(type), data(type)));
+    await fc.assert(
+      fc.asyncProperty(message, fc.boolean(), async ([type, payload], fromSite) => {
+        const service = contractService();
+        messaging.removeAllListeners();
+        answerMessages(service.fetch, { retries: 0 });
+        const sender = fromSite ? profileTabSender() : popupSender;
+        const { error, raw } = await deliver(type, payload, sender);
+        if (error !== undefined) expect(error).toBeInstanceOf(ApiError);
+        expect(service.violations).toEqual([]);
+        expect(JSON.stringify(raw)).not.toContain(TOKEN);
+        expect((await tokenItem.getValue())?.token).toBe(TOKEN);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
