@@ -4,8 +4,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ApiError, IdsBodySchema, isUsername, ReportBodySchema } from '../../../lib/api';
 import type { Sender } from '../../../lib/background/sender';
+import { tokenItem } from '../../../lib/background/session';
 import { MESSAGE_SCOPE, type MessageType, messaging } from '../../../lib/messaging';
-import { tokenItem } from '../../../lib/settings';
 import { signedIn } from '../../support/background';
 import { answerMessages, deliver, EXTENSION_ID, popupSender, profileTabSender } from '../../support/messages';
 
