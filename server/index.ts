@@ -18,7 +18,7 @@ import { createCursors } from './api/cursor';
 import { API_PREFIX, createApp } from './app';
 import { type Database, type DatabaseOption, describeDatabase, openDatabase } from './db/database';
 import { migrate } from './db/migrations';
-import { answerUnparsable, answerUnroutable } from './malformed';
+import { answerUnparsable, answerUnroutable, requireHost } from './malformed';
 import { seedDemoData } from './seed/seed';
 import { serviceKey } from './store/keys';
 
@@ -98,7 +98,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       log,
       closing: () => closing !== undefined,
     });
-    server = createServer(getRequestListener(app.fetch, { errorHandler: answerUnroutable }));
+    server = createServer(
+      { requireHostHeader: false },
+      requireHost(getRequestListener(app.fetch, { errorHandler: answerUnroutable })),
+    );
     server.on('clientError', answerUnparsable);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -4,6 +4,7 @@
  * no URL. Node and the Hono adapter answer these with an empty body; the contract promises
  * problem+json for every answer that is not 2xx, whoever sent the request.
  */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { RequestError } from '@hono/node-server';
 import { Problem, problemJson, problemResponse } from './api/problem';
@@ -82,4 +83,27 @@ export function answerUnroutable(error: unknown): Response {
   }
   console.error('Request failed outside the app:', error);
   return problemResponse(new Problem(500, 'internal_error', 'Something went wrong on the service.', NOSNIFF));
+}
+
+/**
+ * Node answers an HTTP/1.1 request without a Host header itself, with an empty 400, before
+ * any handler sees it. The server is created with that check off, and this listener makes it
+ * instead, answering with a problem like every other refusal.
+ */
+export function requireHost(listener: RequestListener): RequestListener {
+  return (request: IncomingMessage, response: ServerResponse) => {
+    if (request.httpVersion !== '1.1' || request.headers.host) {
+      listener(request, response);
+      return;
+    }
+    const body = problemJson(new Problem(400, 'invalid_parameter', 'An HTTP/1.1 request needs a Host header.'));
+    response.writeHead(400, {
+      'content-type': 'application/problem+json',
+      'cache-control': 'no-store',
+      ...NOSNIFF,
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
+    response.end(body);
+  };
 }

@@ -36,6 +36,7 @@ describe.each(BACKENDS)('requests that are not valid HTTP, on %s', (backend) => 
     ['a Host with user info', request(['GET /api/inbox/count HTTP/1.1', 'Host: evil@x']), 400],
     ['an empty Host', request(['GET /api/inbox/count HTTP/1.1', 'Host: ']), 400],
     ['HTTP/1.0 without a Host', request(['GET /api/inbox/count HTTP/1.0']), 400],
+    ['HTTP/1.1 without a Host', request(['GET /api/inbox/count HTTP/1.1', 'Hos: x']), 400],
     ['the asterisk target', request(['OPTIONS * HTTP/1.1', 'Host: x']), 400],
     [
       'a header block over the limit',
