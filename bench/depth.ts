@@ -6,7 +6,13 @@
 import { INBOX_PAGE_SIZE } from '../lib/messaging';
 import type { Queryable } from '../server/db/database';
 import { toIso } from '../server/db/values';
-import { listNotifications, type PagePosition, type StoredNotification } from '../server/store/notifications';
+import {
+  listNotifications,
+  type NotificationRecord,
+  type PagePosition,
+  type StoredNotification,
+  toNotification,
+} from '../server/store/notifications';
 import { BACKEND_NAMES, benchBackends } from './support/backends';
 import { type BenchService, startBenchService } from './support/big-inbox';
 import type { Figure, Section } from './support/report';
@@ -24,23 +30,12 @@ export const DEPTH_RATIO_TARGET = 1.5;
 
 const WALK_PAGE = 100;
 
-interface OffsetRow {
-  id: string;
-  read: boolean;
-  type: StoredNotification['type'];
-  created_at: Date;
-  text: string;
-  path: string | null;
-  actor_username: string | null;
-  actor_display_name: string | null;
-}
-
 /**
  * The listing query as an OFFSET query would write it, the baseline keyset paging replaces; its
  * rows become notifications as the service's own rows do, so both pay the same per row.
  */
 async function offsetPage(db: Queryable, userId: number, offset: number): Promise<StoredNotification[]> {
-  const { rows } = await db.query<OffsetRow>(
+  const { rows } = await db.query<NotificationRecord>(
     `SELECT n.id, n.read, n.type, n.created_at, n.text, n.path,
        a.username AS actor_username, a.display_name AS actor_display_name
      FROM notifications n LEFT JOIN users a ON a.id = n.actor_id
@@ -49,16 +44,7 @@ async function offsetPage(db: Queryable, userId: number, offset: number): Promis
      LIMIT $2 OFFSET $3`,
     [userId, INBOX_PAGE_SIZE + 1, offset],
   );
-  return rows.map((row) => ({
-    id: row.id,
-    read: row.read,
-    type: row.type,
-    createdAt: toIso(row.created_at),
-    actor:
-      row.actor_username === null ? null : { username: row.actor_username, displayName: row.actor_display_name ?? '' },
-    text: row.text,
-    path: row.path,
-  }));
+  return rows.map(toNotification);
 }
 
 function shuffled<T>(items: readonly T[]): T[] {

@@ -30,7 +30,8 @@ export interface NewNotification {
   createdAt?: string;
 }
 
-interface NotificationRecord {
+/** A notification row as the listing query selects it, with its actor joined. */
+export interface NotificationRecord {
   id: string;
   read: boolean;
   type: NotificationType;
@@ -41,7 +42,7 @@ interface NotificationRecord {
   actor_display_name: string | null;
 }
 
-const toNotification = (row: NotificationRecord): StoredNotification => ({
+export const toNotification = (row: NotificationRecord): StoredNotification => ({
   id: row.id,
   read: row.read,
   type: row.type,

@@ -4,23 +4,11 @@
  */
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { build } from 'wxt';
+import { buildQuietly } from '../../scripts/build';
 
 describe('Firefox build', () => {
   it('passes addons-linter with no errors', async () => {
-    await build({
-      browser: 'firefox',
-      logger: {
-        debug() {},
-        info() {},
-        log() {},
-        warn() {},
-        error: console.error,
-        success() {},
-        fatal: console.error,
-        level: 1,
-      },
-    });
+    await buildQuietly({ browser: 'firefox' });
     const { default: linter } = await import('addons-linter');
     const instance = linter.createInstance({
       config: {

@@ -2,7 +2,7 @@
  * Builds the extension the end-to-end tests load (mode `e2e`: loopback host permissions held,
  * so no permission prompt stands in the way), and refuses to go on without a Chromium in CI.
  */
-import { build } from 'wxt';
+import { buildQuietly } from '../../../scripts/build';
 import { findChromium, MISSING_CHROMIUM } from '../../../scripts/chromium';
 
 export default async function setup() {
@@ -13,17 +13,5 @@ export default async function setup() {
     );
     return;
   }
-  await build({
-    mode: 'e2e',
-    logger: {
-      debug() {},
-      info() {},
-      log() {},
-      warn: console.warn,
-      error: console.error,
-      success() {},
-      fatal: console.error,
-      level: 1,
-    },
-  });
+  await buildQuietly({ mode: 'e2e' });
 }
