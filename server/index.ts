@@ -18,7 +18,7 @@ import { createCursors } from './api/cursor';
 import { API_PREFIX, createApp } from './app';
 import { type Database, type DatabaseOption, describeDatabase, openDatabase } from './db/database';
 import { migrate } from './db/migrations';
-import { answerUnparsable, answerUnroutable, requireHost } from './malformed';
+import { answerUnparsable, answerUnroutable, requireUsableHead } from './malformed';
 import { seedDemoData } from './seed/seed';
 import { serviceKey } from './store/keys';
 
@@ -100,7 +100,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     server = createServer(
       { requireHostHeader: false },
-      requireHost(getRequestListener(app.fetch, { errorHandler: answerUnroutable })),
+      requireUsableHead(getRequestListener(app.fetch, { errorHandler: answerUnroutable })),
     );
     server.on('clientError', answerUnparsable);
     await new Promise<void>((resolve, reject) => {

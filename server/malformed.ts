@@ -85,18 +85,30 @@ export function answerUnroutable(error: unknown): Response {
   return problemResponse(new Problem(500, 'internal_error', 'Something went wrong on the service.', NOSNIFF));
 }
 
+/** Why a request's head makes no URL the way the WHATWG parser reads it, or null when it does. */
+function unusableHead(request: IncomingMessage): string | null {
+  const host = request.headers.host;
+  if (!host) return request.httpVersion === '1.1' ? 'An HTTP/1.1 request needs a Host header.' : null;
+  // The adapter checks the Host loosely and builds the Request, with the WHATWG parser, only
+  // when the body is first read: a Host such as "a127.0.0.1" passed the one and broke the other.
+  if (!URL.canParse(`http://${host}/`)) return 'The Host header is not a valid host.';
+  if (!URL.canParse(request.url ?? '', `http://${host}/`)) return 'The request target is not a valid path.';
+  return null;
+}
+
 /**
- * Node answers an HTTP/1.1 request without a Host header itself, with an empty 400, before
- * any handler sees it. The server is created with that check off, and this listener makes it
- * instead, answering with a problem like every other refusal.
+ * Refuses, with a problem, a request whose head makes no URL, before the adapter sees it. Node
+ * itself would answer a missing Host with an empty 400, so the server is created with that
+ * check off and this listener makes it instead.
  */
-export function requireHost(listener: RequestListener): RequestListener {
+export function requireUsableHead(listener: RequestListener): RequestListener {
   return (request: IncomingMessage, response: ServerResponse) => {
-    if (request.httpVersion !== '1.1' || request.headers.host) {
+    const problem = unusableHead(request);
+    if (problem === null) {
       listener(request, response);
       return;
     }
-    const body = problemJson(new Problem(400, 'invalid_parameter', 'An HTTP/1.1 request needs a Host header.'));
+    const body = problemJson(new Problem(400, 'invalid_parameter', problem));
     response.writeHead(400, {
       'content-type': 'application/problem+json',
       'cache-control': 'no-store',

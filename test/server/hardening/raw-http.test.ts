@@ -37,6 +37,11 @@ describe.each(BACKENDS)('requests that are not valid HTTP, on %s', (backend) => 
     ['an empty Host', request(['GET /api/inbox/count HTTP/1.1', 'Host: ']), 400],
     ['HTTP/1.0 without a Host', request(['GET /api/inbox/count HTTP/1.0']), 400],
     ['HTTP/1.1 without a Host', request(['GET /api/inbox/count HTTP/1.1', 'Hos: x']), 400],
+    [
+      'a Host that looks like a broken IPv4 address',
+      request(['POST /api/inbox/delete HTTP/1.1', 'Host: a127.0.0.1', 'Content-Length: 2'], '{}'),
+      400,
+    ],
     ['the asterisk target', request(['OPTIONS * HTTP/1.1', 'Host: x']), 400],
     [
       'a header block over the limit',
