@@ -85,8 +85,13 @@ describe.each(BACKENDS)('requests that are not valid HTTP, on %s', (backend) => 
 
   it('answers any bytes with problems only, and changes nothing', async () => {
     const before = await databaseDigest(service.server.database);
+    // Empty lines before a request are to be ignored (RFC 9112, 2.2), so bytes that are only
+    // CR and LF are no request at all and get no answer.
+    const notOnlyEmptyLines = fc
+      .uint8Array({ minLength: 1, maxLength: 512 })
+      .filter((bytes) => bytes.some((byte) => byte !== 10 && byte !== 13));
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 512 }), async (bytes) => {
+      fc.asyncProperty(notOnlyEmptyLines, async (bytes) => {
         const answers = await rawExchange(service.server.port, bytes);
         expect(answers.length).toBeGreaterThan(0);
         for (const answer of answers) expect(answer.status).toBeGreaterThanOrEqual(400);
