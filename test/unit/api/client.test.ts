@@ -11,42 +11,19 @@ import {
   NetworkError,
   NotFollowingError,
   NotFoundError,
-  type Notification,
   RateLimitedError,
   ServerError,
   TimeoutError,
   UnauthenticatedError,
   UserNotFoundError,
 } from '../../../lib/api';
+import { notificationFixture, profileFixture, uuid } from '../../support/fixtures';
 import { json, noContent, problem, recordingFetch } from '../../support/recording-fetch';
 
 const baseUrl = 'http://api.test/api';
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-
-function notification(n: number, read = false): Notification {
-  return {
-    id: id(n),
-    read,
-    type: 'follow',
-    createdAt: '2026-11-21T09:00:00.000Z',
-    actor: { username: 'bob', displayName: 'Bob' },
-    text: 'Bob followed you',
-    url: 'http://site.test/@bob',
-  };
-}
-
-const profile = {
-  username: 'bob',
-  displayName: 'Bob',
-  bio: 'hi',
-  avatarUrl: null,
-  followersCount: 12,
-  followingCount: 3,
-  createdAt: '2026-01-02T03:04:05.000Z',
-  following: false,
-  followedBy: true,
-  self: false,
-};
+const id = uuid;
+const notification = (n: number) => notificationFixture(n);
+const profile = profileFixture();
 
 function client(...replies: Parameters<typeof recordingFetch>) {
   const wire = recordingFetch(...replies);

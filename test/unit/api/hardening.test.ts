@@ -21,8 +21,8 @@ import {
   TimeoutError,
 } from '../../../lib/api';
 import { MAX_ANSWER_BYTES } from '../../../lib/api/http';
+import { notificationFixture } from '../../support/fixtures';
 import { json, recordingFetch } from '../../support/recording-fetch';
-import { makeNotification } from '../popup/fake-background';
 
 /**
  * The client against callers that pass anything and services that answer anything: bad input
@@ -142,7 +142,7 @@ describe('the client refuses what the contract forbids, before sending anything'
 });
 
 /** Answers no service that keeps the contract would give, or any answer at all. */
-const notification = makeNotification(1);
+const notification = notificationFixture(1);
 const GOOD = {
   page: { data: [notification], cursor: 'abc' },
   count: { count: 3 },

@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { AlreadyFollowingError, type Notification, UnauthenticatedError } from '../../../lib/api';
+import { AlreadyFollowingError, UnauthenticatedError } from '../../../lib/api';
 import { tokenItem } from '../../../lib/background/session';
 import { readCachedFirstPage } from '../../../lib/inbox-cache';
 import { messaging } from '../../../lib/messaging';
 import { signedIn } from '../../support/background';
+import { notificationFixture, profileFixture } from '../../support/fixtures';
 import {
   answerMessages,
   deliver,
@@ -16,28 +17,8 @@ import {
 import { json, noContent, problem, recordingFetch } from '../../support/recording-fetch';
 
 const TOKEN = 'very-secret-token-123';
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const notification = (n: number): Notification => ({
-  id: id(n),
-  read: false,
-  type: 'mention',
-  createdAt: '2026-11-21T09:00:00.000Z',
-  actor: { username: 'bob', displayName: 'Bob' },
-  text: 'Bob mentioned you',
-  url: 'http://127.0.0.1:8787/@bob',
-});
-const profile = {
-  username: 'bob',
-  displayName: 'Bob',
-  bio: '',
-  avatarUrl: null,
-  followersCount: 1,
-  followingCount: 2,
-  createdAt: '2026-01-02T03:04:05.000Z',
-  following: false,
-  followedBy: false,
-  self: false,
-};
+const notification = (n: number) => notificationFixture(n);
+const profile = profileFixture({ followedBy: false });
 
 function start(...replies: Parameters<typeof recordingFetch>) {
   const wire = recordingFetch(...replies);

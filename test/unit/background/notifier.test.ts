@@ -1,22 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import type { Notification } from '../../../lib/api';
 import { createNotifier } from '../../../lib/background/notifier';
 import { createSession } from '../../../lib/background/session';
 import { DEFAULT_SETTINGS } from '../../../lib/settings';
 import { signedIn } from '../../support/background';
+import { notificationFixture, uuid } from '../../support/fixtures';
 import { json, recordingFetch } from '../../support/recording-fetch';
 
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const item = (n: number, url: string | null = `http://127.0.0.1:8787/@user${n}`): Notification => ({
-  id: id(n),
-  read: false,
-  type: 'reply',
-  createdAt: `2026-11-21T09:${String(n).padStart(2, '0')}:00.000Z`,
-  actor: { username: `user${n}`, displayName: `User ${n}` },
-  text: `User ${n} replied`,
-  url,
-});
+const id = uuid;
+const item = (n: number, url?: string) => notificationFixture(n, url === undefined ? {} : { url });
 const page = (...ns: number[]) => json({ data: ns.map((n) => item(n)), cursor: null });
 const on = { ...DEFAULT_SETTINGS, desktopNotifications: true };
 

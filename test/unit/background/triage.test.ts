@@ -1,23 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import type { Notification } from '../../../lib/api';
 import { createSession } from '../../../lib/background/session';
 import { setStatus } from '../../../lib/background/status';
 import { markRead, remove } from '../../../lib/background/triage';
 import { readCachedFirstPage, writeCachedFirstPage } from '../../../lib/inbox-cache';
 import { badge, signedIn } from '../../support/background';
+import { notificationFixture, uuid } from '../../support/fixtures';
 import { json, problem, recordingFetch } from '../../support/recording-fetch';
 
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const item = (n: number, read = false): Notification => ({
-  id: id(n),
-  read,
-  type: 'like',
-  createdAt: '2026-11-21T09:00:00.000Z',
-  actor: null,
-  text: `like ${n}`,
-  url: null,
-});
+const id = uuid;
+const item = (n: number, read = false) => notificationFixture(n, { read });
 
 async function client(...replies: Parameters<typeof recordingFetch>) {
   const wire = recordingFetch(...replies);
