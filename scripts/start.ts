@@ -7,7 +7,8 @@
  *   npm start [-- --port 8787 --memory --no-browser]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'wxt';
@@ -51,7 +52,11 @@ const chromium = findChromium();
 say();
 say(`Signed in as demo. Unpacked extension: ${EXTENSION_DIR}`);
 if (!values['no-browser'] && chromium && hasDisplay()) {
-  const profile = resolve(DATA_DIR, 'chromium-profile');
+  // The browser profile keeps the extension's token; it lives beside the data it belongs to, so
+  // an in-memory service, whose tokens die with it, gets a fresh profile each time.
+  const profile = values.memory
+    ? mkdtempSync(resolve(tmpdir(), 'inbox-companion-'))
+    : resolve(DATA_DIR, 'chromium-profile');
   mkdirSync(profile, { recursive: true });
   browser = spawn(
     chromium,
