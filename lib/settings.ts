@@ -108,7 +108,3 @@ export async function updateSettings(change: Partial<Settings>): Promise<Setting
   await settingsItem.setValue(next);
   return next;
 }
-
-export function watchSettings(callback: (settings: Settings) => void): () => void {
-  return settingsItem.watch((value) => callback(normalizeSettings(value)));
-}

@@ -38,6 +38,3 @@ export const emptyReport = (): ReportForm => ({
 
 /** A comment cut to the contract's bound, as the field's own limit would. */
 export const boundComment = (comment: string): string => comment.slice(0, COMMENT_MAX);
-
-export const isReportReason = (value: unknown): value is ReportReason =>
-  (REPORT_REASONS as readonly unknown[]).includes(value);
