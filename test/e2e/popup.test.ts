@@ -84,6 +84,6 @@ describe.runIf(hasChromium)('popup triage in Chromium', () => {
     await popup.dialog.getByRole('checkbox').check();
     await popup.dialog.getByRole('button', { name: 'Delete everything' }).click();
     await expect.poll(() => popup.heading('Your inbox is empty').isVisible()).toBe(true);
-    expect(await total()).toBe(0);
+    await expect.poll(() => total()).toBe(0);
   });
 });
