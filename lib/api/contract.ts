@@ -130,32 +130,3 @@ export const ReportBodySchema = v.object({
   comment: v.pipe(v.string(), v.maxLength(LIMITS.reportCommentMax)),
 });
 export type ReportBody = v.InferOutput<typeof ReportBodySchema>;
-
-/** Answer of POST /inbox/live/ticket: a single-use ticket for opening the live channel. */
-export const LiveTicketSchema = v.object({
-  ticket: v.pipe(v.string(), v.minLength(1)),
-  expiresAt: Timestamp,
-});
-export type LiveTicket = v.InferOutput<typeof LiveTicketSchema>;
-
-/** A frame the service sends on the live channel. */
-export const LiveServerFrameSchema = v.variant('type', [
-  v.object({ type: v.literal('count'), count: Count }),
-  v.object({ type: v.literal('notification'), notification: NotificationSchema }),
-  v.object({ type: v.literal('pong') }),
-]);
-export type LiveServerFrame = v.InferOutput<typeof LiveServerFrameSchema>;
-
-/** A frame a client sends on the live channel. */
-export const LiveClientFrameSchema = v.object({ type: v.literal('ping') });
-export type LiveClientFrame = v.InferOutput<typeof LiveClientFrameSchema>;
-
-/** Close codes of the live channel. */
-export const LIVE_CLOSE = {
-  /** The token behind the channel was revoked, or its user deleted. */
-  unauthenticated: 4401,
-  /** A client frame that is not in the contract. */
-  policy: 1008,
-  /** A client frame over the size limit. */
-  tooBig: 1009,
-} as const;
