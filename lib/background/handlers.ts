@@ -11,12 +11,12 @@ import { ApiError, InvalidArgumentError, REPORT_REASONS, reviveError, Unauthenti
 import { clearInboxCache, writeCachedFirstPage } from '../inbox-cache';
 import { INBOX_PAGE_SIZE, type MessageData, type MessageReturn, type MessageType, messaging } from '../messaging';
 import { getSettings } from '../settings';
+import type { Session } from './api-session';
 import { testConnection } from './connection-test';
 import type { Notifier } from './notifier';
 import type { Poller } from './poller';
 import { type Extension, mayAsk, type Sender, senderKind } from './sender';
-import type { Session } from './session';
-import { getStatus } from './status';
+import { getStatus } from './status-writer';
 import { markRead, remove } from './triage';
 
 export interface HandlerContext {

@@ -5,12 +5,12 @@
 import { browser } from 'wxt/browser';
 import { clearInboxCache } from '../inbox-cache';
 import { getSettings, normalizeSettings, settingsItem } from '../settings';
+import { createSession } from './api-session';
 import { syncProfileScript } from './content-script';
 import { registerHandlers } from './handlers';
 import { createNotifier } from './notifier';
 import { createPoller, POLL_ALARM } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';
-import { createSession } from './session';
 
 export interface BackgroundOptions {
   fetch?: typeof fetch;

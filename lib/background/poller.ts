@@ -15,13 +15,13 @@ import {
   TimeoutError,
   UnauthenticatedError,
 } from '../api';
+import { SIGNED_OUT } from '../connection-status';
 import type { ConnectionStatus, StatusKind } from '../messaging';
 import { nextPollDelay, regularInterval } from '../poll-schedule';
 import type { Settings } from '../settings';
-import { SIGNED_OUT } from '../status';
+import type { Session } from './api-session';
 import { hasApiPermission } from './permissions';
-import type { Session } from './session';
-import { getStatus, setStatus } from './status';
+import { getStatus, setStatus } from './status-writer';
 
 export const POLL_ALARM = 'poll-unread-count';
 

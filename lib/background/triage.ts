@@ -6,7 +6,7 @@ import type { Client, IdsSelection, Page } from '../api';
 import { LIMITS } from '../api';
 import { updateCachedPages } from '../inbox-cache';
 import type { TriageRequest, TriageResult } from '../messaging';
-import { getStatus, showCount } from './status';
+import { getStatus, showCount } from './status-writer';
 
 function chunks(ids: readonly string[]): string[][] {
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];

@@ -8,12 +8,12 @@
 import { browser } from 'wxt/browser';
 import type { Notification, Page } from '../api/contract';
 import { type ApiError, reviveError } from '../api/errors';
+import { SIGNED_OUT, statusItem } from '../connection-status';
 import { t, tn } from '../i18n';
 import { type CachedFirstPage, readCachedFirstPage } from '../inbox-cache';
 import { openableUrl } from '../links';
 import { ask, type ConnectionStatus } from '../messaging';
 import { getSettings, updateSettings } from '../settings';
-import { SIGNED_OUT, statusItem } from '../status';
 import {
   type LoadedRange,
   type LocalChanges,

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { startBackground } from '../../../lib/background';
+import { tokenItem } from '../../../lib/background/api-session';
 import { POLL_ALARM, pollStateItem } from '../../../lib/background/poller';
-import { tokenItem } from '../../../lib/background/session';
+import { statusItem } from '../../../lib/connection-status';
 import { messaging } from '../../../lib/messaging';
 import { getSettings, updateSettings } from '../../../lib/settings';
-import { statusItem } from '../../../lib/status';
 import { badge, grant, signedIn } from '../../support/background';
 import { json, recordingFetch } from '../../support/recording-fetch';
 

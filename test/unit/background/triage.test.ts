@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { createSession } from '../../../lib/background/session';
-import { setStatus } from '../../../lib/background/status';
+import { createSession } from '../../../lib/background/api-session';
+import { setStatus } from '../../../lib/background/status-writer';
 import { markRead, remove } from '../../../lib/background/triage';
 import { readCachedFirstPage, writeCachedFirstPage } from '../../../lib/inbox-cache';
 import { badge, signedIn } from '../../support/background';

@@ -2,8 +2,8 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { OptionsPage } from '../../../components/options/OptionsPage';
-import { tokenItem } from '../../../lib/background/session';
+import { OptionsPage } from '../../../components/options/options-page';
+import { tokenItem } from '../../../lib/background/api-session';
 import { messaging } from '../../../lib/messaging';
 import { DEFAULT_SETTINGS, getSettings, updateSettings } from '../../../lib/settings';
 import { signedIn } from '../../support/background';

@@ -9,7 +9,7 @@ import {
   TimeoutError,
   UnauthenticatedError,
 } from '../../../lib/api/errors';
-import { statusItem } from '../../../lib/status';
+import { statusItem } from '../../../lib/connection-status';
 import { makeInbox } from './fake-background';
 import { openPopup, resetPopupWorld, rowTexts, settle, waitForRows } from './popup-harness';
 

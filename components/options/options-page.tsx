@@ -1,6 +1,7 @@
 import type { TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { statusItem } from '../../lib/connection-status';
 import { t } from '../../lib/i18n';
 import { ask, type ConnectionStatus } from '../../lib/messaging';
 import { connectionTestText, requiredOrigins } from '../../lib/options';
@@ -13,8 +14,7 @@ import {
   updateSettings,
   validateSettings,
 } from '../../lib/settings';
-import { statusItem } from '../../lib/status';
-import { Field } from './Field';
+import { Field } from './field';
 
 type Draft = Omit<Settings, 'pollIntervalSeconds'> & { pollIntervalSeconds: string };
 type Notice = { tone: 'info' | 'error'; lines: string[] } | null;
