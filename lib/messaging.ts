@@ -5,7 +5,17 @@
  * caller can tell `already_following` from a network failure.
  */
 import { defineExtensionMessaging, type GetDataType, type GetReturnType } from '@webext-core/messaging';
-import type { BulkResult, IdsSelection, Page, Profile, ReportReason, ReportResult } from './api/contract';
+import * as v from 'valibot';
+import { browser } from 'wxt/browser';
+import {
+  type BulkResult,
+  type IdsSelection,
+  type Page,
+  type Profile,
+  type ReportReason,
+  type ReportResult,
+  UUID_PATTERN,
+} from './api/contract';
 import { reviveError } from './api/errors';
 
 /** What the toolbar badge shows, and what the popup needs to choose its state. */
@@ -18,6 +28,13 @@ export type StatusKind =
   | 'rateLimited'
   | 'notThisService'
   | 'noPermission';
+
+/**
+ * How the unread count reaches the badge while signed in: pushed over the live channel, polled
+ * while the channel reconnects, or polled because this browser cannot hold the channel.
+ * `off` while signed out or stopped by a problem the badge already shows.
+ */
+export type LiveMode = 'live' | 'reconnecting' | 'unavailable' | 'off';
 
 export interface ConnectionStatus {
   kind: StatusKind;
@@ -143,3 +160,53 @@ export async function ask<T extends MessageType>(
     throw reviveError(error);
   }
 }
+
+/** The most ids one broadcast carries. */
+export const MAX_ARRIVED_IDS = 100;
+
+/**
+ * What the background tells open extension pages without being asked. Nobody answers; a page
+ * that is not open simply does not hear it.
+ */
+export interface BroadcastMap {
+  /** Notifications the live channel just brought, newest first: an open popup offers to load them. */
+  'inbox.arrived'(arrival: { ids: string[] }): void;
+}
+
+const broadcastSchemas: { [T in keyof BroadcastMap]: v.GenericSchema<unknown, GetDataType<BroadcastMap[T]>> } = {
+  'inbox.arrived': v.object({
+    ids: v.pipe(v.array(v.pipe(v.string(), v.regex(UUID_PATTERN))), v.maxLength(MAX_ARRIVED_IDS)),
+  }),
+};
+
+const broadcasts = defineExtensionMessaging<BroadcastMap>({ logger: quiet });
+
+/** Tells every open extension page; none being open is not a failure. */
+export async function broadcast<T extends keyof BroadcastMap>(
+  type: T,
+  data: GetDataType<BroadcastMap[T]>,
+): Promise<void> {
+  try {
+    await (broadcasts.sendMessage as (type: T, data: GetDataType<BroadcastMap[T]>) => Promise<void>)(type, data);
+  } catch {
+    // No extension page is open to hear it.
+  }
+}
+
+/**
+ * Hears one kind of broadcast from this extension's own contexts, never from a content script
+ * (which could send anything), and only in the shape the protocol promises.
+ */
+export function onBroadcast<T extends keyof BroadcastMap>(
+  type: T,
+  listener: (data: GetDataType<BroadcastMap[T]>) => void,
+): () => void {
+  return broadcasts.onMessage(type, (message) => {
+    if (message.sender.id !== browser.runtime.id || message.sender.tab) return;
+    const parsed = v.safeParse(broadcastSchemas[type], message.data);
+    if (parsed.success) listener(parsed.output);
+  });
+}
+
+/** Stops hearing every broadcast, as a test's set-up does. */
+export const removeBroadcastListeners = () => broadcasts.removeAllListeners();

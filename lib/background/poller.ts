@@ -24,6 +24,8 @@ import { hasApiPermission } from './permissions';
 import { getStatus, setStatus } from './status-writer';
 
 export const POLL_ALARM = 'poll-unread-count';
+/** While the live channel carries the count, a check this often is only a safety net. */
+export const LIVE_SAFETY_NET_SECONDS = 5 * 60;
 
 interface PollState {
   /** The ETag of the last count answer, sent back as If-None-Match. */
@@ -49,6 +51,10 @@ export interface PollerOptions {
   conditional?: boolean;
   /** Told of every successful check, with the count before and after. */
   onCount?: (previous: number | null, count: number, settings: Settings) => void | Promise<void>;
+  /** Told of the status every check leaves. */
+  onStatus?: (status: ConnectionStatus) => void;
+  /** Whether the live channel carries the count now, so that checks can be rare. */
+  isLive?: () => boolean;
 }
 
 /** The state a failed check leaves the badge in. */
@@ -79,7 +85,14 @@ export function createPoller(options: PollerOptions) {
   }
 
   async function check(): Promise<ConnectionStatus> {
-    const { client, settings } = await options.session.client();
+    const session = await options.session.client();
+    const { client } = session;
+    const settings = options.isLive?.()
+      ? {
+          ...session.settings,
+          pollIntervalSeconds: Math.max(LIVE_SAFETY_NET_SECONDS, session.settings.pollIntervalSeconds),
+        }
+      : session.settings;
     const previous = await getStatus();
     const state = await pollStateItem.getValue();
     const interval = regularInterval({ intervalSeconds: settings.pollIntervalSeconds, hintSeconds: state.hint }) * 1000;
@@ -148,9 +161,14 @@ export function createPoller(options: PollerOptions) {
      */
     poll(): Promise<ConnectionStatus> {
       if (!inFlight) {
-        inFlight = check().finally(() => {
-          inFlight = null;
-        });
+        inFlight = check()
+          .then((status) => {
+            options.onStatus?.(status);
+            return status;
+          })
+          .finally(() => {
+            inFlight = null;
+          });
         return inFlight;
       }
       followUp ??= inFlight
@@ -160,6 +178,12 @@ export function createPoller(options: PollerOptions) {
           return this.poll();
         });
       return followUp;
+    },
+    /** Puts the next check off to the live safety net's interval; returns when it is due. */
+    async slowDown(): Promise<number> {
+      const when = now() + LIVE_SAFETY_NET_SECONDS * 1000;
+      await browser.alarms.create(POLL_ALARM, { when });
+      return when;
     },
     /** Forgets the ETag and failures, as when the account or the address changes. */
     async reset(): Promise<void> {
