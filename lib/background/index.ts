@@ -3,14 +3,14 @@
  * registers the profile content script, and answers every other context.
  */
 import { browser } from 'wxt/browser';
-import { clearInboxCache } from '../inbox-cache';
 import type { WebSocketConstructor } from '../api';
+import { clearInboxCache } from '../inbox-cache';
 import { getSettings, normalizeSettings, settingsItem } from '../settings';
 import { createSession } from './api-session';
 import { syncProfileScript } from './content-script';
 import { registerHandlers } from './handlers';
+import { type Clock, canHoldChannel, createLiveUpdates, LIVE_ALARM, type LiveUpdates } from './live';
 import { createNotifier } from './notifier';
-import { canHoldChannel, type Clock, createLiveUpdates, LIVE_ALARM, type LiveUpdates } from './live';
 import { createPoller, POLL_ALARM } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';
 

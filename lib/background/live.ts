@@ -14,7 +14,6 @@ import {
   type Notification,
   reviveError,
   UnauthenticatedError,
-  type WebSocketConstructor,
 } from '../api';
 import { liveModeItem } from '../connection-status';
 import { broadcast, type ConnectionStatus } from '../messaging';
@@ -192,7 +191,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
   }
 
   async function onNotification(notification: Notification) {
-    await broadcast('inbox.arrived', { ids: [notification.id] });
+    void broadcast('inbox.arrived', { ids: [notification.id] });
     await notifier.onArrival(notification, await getSettings()).catch(() => undefined);
   }
 
@@ -229,6 +228,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
     if (stopped || !options.supported || channel || connecting || reconnectTimer !== null) return;
     connecting = true;
     const attempt = ++generation;
+    let failure: ApiError;
     try {
       const { client, settings } = await session.client();
       const token = await session.token(settings);
@@ -240,14 +240,15 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
       }
       attach(opened, attempt);
       openedFor = accountKey(settings.apiBaseUrl, token);
+      return;
     } catch (caught) {
-      if (attempt !== generation) return;
-      const error = reviveError(caught);
-      if (error instanceof UnauthenticatedError) await refused(error);
-      else await dropped();
+      failure = reviveError(caught);
     } finally {
       connecting = false;
     }
+    if (attempt !== generation) return;
+    if (failure instanceof UnauthenticatedError) await refused(failure);
+    else await dropped();
   }
 
   async function follow(status: ConnectionStatus): Promise<void> {

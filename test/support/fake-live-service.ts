@@ -23,6 +23,8 @@ export interface FakeLiveService {
   count: number;
   /** When set, the ticket call answers with this problem. */
   refuse: { status: number; code: string } | null;
+  /** Answer pings with pongs; off, as a connection the network lost without telling. */
+  answerPings: boolean;
   /** Channels open now. */
   readonly open: number;
   /** Resolves once `n` channels have been opened in all. */
@@ -63,6 +65,7 @@ export async function startFakeLiveService(): Promise<FakeLiveService> {
     received: [],
     count: 0,
     refuse: null,
+    answerPings: true,
     get open() {
       return [...sockets].filter((s) => s.readyState === WebSocket.OPEN).length;
     },
@@ -118,7 +121,7 @@ export async function startFakeLiveService(): Promise<FakeLiveService> {
     socket.on('message', (data) => {
       const text = String(data);
       frames.push(text);
-      if (text === JSON.stringify({ type: 'ping' })) socket.send(JSON.stringify({ type: 'pong' }));
+      if (fake.answerPings && text === JSON.stringify({ type: 'ping' })) socket.send(JSON.stringify({ type: 'pong' }));
     });
     socket.send(JSON.stringify({ type: 'count', count: fake.count }));
     total += 1;
