@@ -3,6 +3,7 @@ import { browser } from 'wxt/browser';
 import { t, uiLanguage } from '../../lib/i18n';
 import { commandTargets, type InboxState, type InboxStore } from '../../lib/popup/inbox-store';
 import { currentProblem, needsSettings } from '../../lib/popup/problem';
+import { ArrivalsPill } from './arrivals-pill';
 import { ConfirmDelete, type DeleteRequest } from './confirm-delete';
 import { InboxPane } from './inbox-pane';
 import { InboxToolbar } from './inbox-toolbar';
@@ -29,6 +30,7 @@ export function Popup({ store }: { store: InboxStore }) {
   const [now, setNow] = useState(Date.now);
   const [request, setRequest] = useState<DeleteRequest | null>(null);
   const root = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLElement>(null);
   const focus = useFocusKeeper(root, state.activeId, request !== null);
   const problem = currentProblem({
     status: state.status,
@@ -96,6 +98,11 @@ export function Popup({ store }: { store: InboxStore }) {
   );
   const selectedIds = () => commandTargets({ ...state, activeId: null });
 
+  async function showArrived(): Promise<void> {
+    await store.showArrived();
+    scroller.current?.scrollTo({ top: 0 });
+  }
+
   return (
     <div class="popup" ref={root} onFocusIn={focus.onFocusIn}>
       <header>
@@ -132,7 +139,8 @@ export function Popup({ store }: { store: InboxStore }) {
           </p>
         )}
       </div>
-      <main class="scroller">
+      {state.started && !blocked && <ArrivalsPill count={state.arrived.length} onShow={() => void showArrived()} />}
+      <main class="scroller" ref={scroller}>
         {state.started && (
           <InboxPane
             state={state}

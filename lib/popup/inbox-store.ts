@@ -12,7 +12,7 @@ import { SIGNED_OUT, statusItem } from '../connection-status';
 import { t, tn } from '../i18n';
 import { type CachedFirstPage, readCachedFirstPage } from '../inbox-cache';
 import { openableUrl } from '../links';
-import { ask, type ConnectionStatus } from '../messaging';
+import { ask, type ConnectionStatus, onBroadcast } from '../messaging';
 import { getSettings, updateSettings } from '../settings';
 import {
   type LoadedRange,
@@ -69,6 +69,11 @@ export interface InboxState {
   announcement: Message | null;
   /** Why the last action failed, until dismissed or another action succeeds. */
   failure: Message | null;
+  /**
+   * Ids of notifications the live channel brought while the popup is open and the list does not
+   * show yet: offered as "N new" rather than put in, so no row moves under the pointer.
+   */
+  arrived: readonly string[];
 }
 
 export interface InboxStore {
@@ -90,6 +95,8 @@ export interface InboxStore {
   markRead(ids: readonly string[]): Promise<void>;
   remove(ids: readonly string[]): Promise<void>;
   markAllRead(): Promise<void>;
+  /** Loads the newest page again, with the notifications that arrived since the popup opened. */
+  showArrived(): Promise<void>;
   removeAll(): Promise<void>;
   open(id: string, options?: { background?: boolean }): Promise<void>;
   dismissFailure(): void;
@@ -114,6 +121,7 @@ export function createInboxStore(): InboxStore {
     bulkPending: false,
     announcement: null,
     failure: null,
+    arrived: [],
   };
   const listeners = new Set<(state: InboxState) => void>();
   const changes = { deleted: new Set<string>(), read: new Set<string>() } satisfies LocalChanges;
@@ -166,12 +174,15 @@ export function createInboxStore(): InboxStore {
       if (current !== generation) return;
       oldest = null;
       noteOldest(page);
-      setItems(reconcilePage(page.data, changes, state.unreadOnly), {
+      const items = reconcilePage(page.data, changes, state.unreadOnly);
+      const shown = new Set(items.map((item) => item.id));
+      setItems(items, {
         cursor: page.cursor,
         fresh: true,
         verified: true,
         cachedAt: null,
         loading: null,
+        arrived: state.arrived.filter((id) => !shown.has(id)),
       });
       if (moreWanted || state.items.length === 0) {
         moreWanted = false;
@@ -240,6 +251,12 @@ export function createInboxStore(): InboxStore {
     set({ status, verified: newProblem ? false : state.verified });
     const solved = needsSettings(before.kind) && !needsSettings(status.kind);
     if (solved && state.loading === null && (!state.fresh || state.error)) void fetchFirst();
+  }
+
+  function noteArrived(ids: readonly string[]): void {
+    const known = new Set([...state.items.map((item) => item.id), ...state.arrived, ...changes.deleted]);
+    const fresh = ids.filter((id) => !known.has(id));
+    if (fresh.length > 0) set({ arrived: [...fresh, ...state.arrived] });
   }
 
   function applyUnreadCount(count: number | null): void {
@@ -409,9 +426,13 @@ export function createInboxStore(): InboxStore {
       const cached = settings.unreadOnly ? unread : all;
       if (cached) paint(cached);
       const unwatch = statusItem.watch((value) => applyStatus(value ?? SIGNED_OUT));
+      const unhear = onBroadcast('inbox.arrived', ({ ids }) => noteArrived(ids));
       ask('status.refresh').then(applyStatus, () => {});
       void fetchFirst();
-      return unwatch;
+      return () => {
+        unwatch();
+        unhear();
+      };
     },
     setOnline(online) {
       if (online === state.online) return;
@@ -442,6 +463,11 @@ export function createInboxStore(): InboxStore {
     markRead,
     remove,
     markAllRead: () => changeAll('markRead'),
+    async showArrived() {
+      if (state.arrived.length === 0 || state.loading === 'first' || state.bulkPending) return;
+      moreWanted = false;
+      await fetchFirst();
+    },
     removeAll: () => changeAll('delete'),
     open,
     dismissFailure() {

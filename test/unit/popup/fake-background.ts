@@ -4,6 +4,7 @@
  * real (fake-browser) storage as the real background does. A test can make the next answer to a
  * message fail, or hold answers back to look at the popup before they arrive.
  */
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Notification, NotificationType } from '../../../lib/api/contract';
 import { statusItem } from '../../../lib/connection-status';
 import { writeCachedFirstPage } from '../../../lib/inbox-cache';
@@ -159,6 +160,13 @@ export function createFakeBackground(initial: Notification[] = []) {
     },
     /** Sets the status, and stores it as the background would have before the popup opened. */
     setStatus: publish,
+    /** A notification arrives at the service, newest of all, and the live channel tells the popup. */
+    async arrive(notification: Notification, sender: { id: string; tab?: unknown } = { id: fakeBrowser.runtime.id }) {
+      inbox = [notification, ...inbox];
+      await publish({ count: unreadCount() });
+      const message = { id: 1, type: 'inbox.arrived', data: { ids: [notification.id] }, timestamp: Date.now() };
+      await fakeBrowser.runtime.onMessage.trigger(message, sender as never, () => undefined);
+    },
     /** The next answer to `type` (one per call) fails with `error`. */
     failNext(type: MessageType, ...errors: Error[]) {
       failures.set(type, [...(failures.get(type) ?? []), ...errors]);

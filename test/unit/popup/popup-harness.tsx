@@ -44,6 +44,10 @@ export async function openPopup(setup: Setup = {}) {
 }
 
 export function resetPopupWorld(): void {
+  // A test's unstubAllGlobals also takes away the extension API WXT stubs for every test, which
+  // the popup still uses while it closes.
+  vi.stubGlobal('chrome', fakeBrowser);
+  vi.stubGlobal('browser', fakeBrowser);
   cleanup();
   vi.restoreAllMocks();
   fakeBrowser.reset();
