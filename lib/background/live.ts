@@ -17,6 +17,7 @@ import {
 } from '../api';
 import { liveModeItem } from '../connection-status';
 import { broadcast, type ConnectionStatus } from '../messaging';
+import { PING_MAX_MS, PING_MIN_MS, reconnectDelay } from '../poll-schedule';
 import { getSettings } from '../settings';
 import type { Session } from './api-session';
 import type { Notifier } from './notifier';
@@ -26,13 +27,8 @@ import { getStatus, setLiveMode, setStatus } from './status-writer';
 
 /** Wakes the worker for a reconnection should the browser stop it while it waits. */
 export const LIVE_ALARM = 'live-reconnect';
-/** A ping every 20–25 s: Chrome keeps the worker alive while its WebSocket talks every 30 s. */
-export const PING_MIN_MS = 20_000;
-export const PING_MAX_MS = 25_000;
 /** A ping not answered within this is a channel the network lost without telling. */
 export const PONG_TIMEOUT_MS = 10_000;
-const FIRST_BACKOFF_MS = 1_000;
-const MAX_BACKOFF_MS = 5 * 60_000;
 
 /** Time as the live channel sees it: the real clock by default, a hand-driven one in tests. */
 export interface Clock {
@@ -46,15 +42,6 @@ export const realClock: Clock = {
   setTimeout: (run, ms) => globalThis.setTimeout(run, ms),
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
-
-/**
- * Milliseconds before reconnection attempt `failures + 1`: 1 s doubling up to 5 minutes, with
- * equal jitter so that browsers dropped together by a restart do not all come back at once.
- */
-export function reconnectDelay(failures: number, random: () => number = Math.random): number {
-  const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(failures, 20));
-  return Math.round(backoff / 2 + (random() * backoff) / 2);
-}
 
 /**
  * Firefox's MV3 background is an event page, unloaded after about 30 s without extension events

@@ -17,15 +17,13 @@ import {
 } from '../api';
 import { SIGNED_OUT } from '../connection-status';
 import type { ConnectionStatus, StatusKind } from '../messaging';
-import { nextPollDelay, regularInterval } from '../poll-schedule';
+import { LIVE_SAFETY_NET_SECONDS, nextPollDelay, regularInterval } from '../poll-schedule';
 import type { Settings } from '../settings';
 import type { Session } from './api-session';
 import { hasApiPermission } from './permissions';
 import { getStatus, setStatus } from './status-writer';
 
 export const POLL_ALARM = 'poll-unread-count';
-/** While the live channel carries the count, a check this often is only a safety net. */
-export const LIVE_SAFETY_NET_SECONDS = 5 * 60;
 
 interface PollState {
   /** The ETag of the last count answer, sent back as If-None-Match. */
