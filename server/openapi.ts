@@ -38,6 +38,8 @@ const unauthenticated = problem('Missing, unknown or revoked token.', ['unauthen
 });
 const userNotFound = problem('No such user.', ['user_not_found']);
 const bearer = [{ bearerAuth: [] }];
+const operatorOnly = [{ operatorAuth: [] }];
+const forbidden = problem('A user’s token: the operator API takes operator tokens only.', ['forbidden']);
 const usernameParameter = { $ref: '#/components/parameters/username' };
 
 const idsOperation = (summary: string, countMeaning: string) => ({
@@ -124,6 +126,76 @@ export function buildOpenApiDocument() {
       '/inbox/delete': {
         post: idsOperation('Delete notifications permanently', '`count` notifications were deleted.'),
       },
+      '/inbox/live/ticket': {
+        post: {
+          summary: 'A ticket to open the live channel with',
+          description:
+            `Single-use, valid for ${LIMITS.liveTicketSeconds} s, bound to the caller and the token that asked ` +
+            'for it. A browser cannot put a token on a WebSocket, and a token never goes into a URL.',
+          security: bearer,
+          responses: {
+            201: { description: 'The ticket.', content: json(ref('LiveTicket')) },
+            401: unauthenticated,
+          },
+        },
+      },
+      '/inbox/live': {
+        get: {
+          summary: 'The live channel (WebSocket)',
+          description:
+            'Opened with a WebSocket upgrade. The service sends text frames, one JSON object each ' +
+            '(`LiveServerFrame`): the unread count at once and after every change (changes closer than 100 ms ' +
+            'apart may be coalesced; the last value always arrives), each new notification, and a pong for ' +
+            `each ping. The client sends only \`{ "type": "ping" }\` (\`LiveClientFrame\`), every 20–25 s; a ` +
+            `channel silent for ${LIMITS.liveIdleSeconds} s is closed. Close codes: 1008 for a frame that is not ` +
+            `a ping or not JSON, or frames too often; 1009 for a frame over ${LIMITS.liveFrameMaxBytes} bytes; ` +
+            '4401 when the token is revoked or its user deleted; 1001 when the service stops or the channel ' +
+            'was idle, 1013 when the service lost its database for a moment (reconnect with a new ticket).',
+          parameters: [{ name: 'ticket', in: 'query', required: true, schema: { type: 'string' } }],
+          responses: {
+            101: { description: 'Switching to the WebSocket protocol: the channel is open.' },
+            401: problem('A missing, unknown, expired or already used ticket; nothing was upgraded.', [
+              'unauthenticated',
+            ]),
+            426: problem('A plain GET, without a WebSocket upgrade.', ['upgrade_required'], {
+              Upgrade: { schema: { type: 'string', const: 'websocket' } },
+            }),
+          },
+        },
+      },
+      '/operator/notifications': {
+        post: {
+          summary: 'Deliver a notification to a user (operator API)',
+          description:
+            'How other parts of a deployment put notifications into inboxes; live channels hear of it at once.',
+          security: operatorOnly,
+          requestBody: { required: true, content: json(ref('OperatorNotificationBody')) },
+          responses: {
+            201: { description: 'The notification as the user will see it.', content: json(ref('Notification')) },
+            400: problem('A field is not valid.', ['invalid_notification']),
+            401: unauthenticated,
+            403: forbidden,
+            404: problem('No such user or actor.', ['user_not_found']),
+          },
+        },
+      },
+      '/operator/tokens/revoke': {
+        post: {
+          summary: 'Revoke a user’s token (operator API)',
+          description: 'The token stops working at once; live channels opened with it close with 4401.',
+          security: operatorOnly,
+          requestBody: { required: true, content: json(ref('OperatorRevokeBody')) },
+          responses: {
+            200: {
+              description: '`revoked` is false for a token that was unknown or already revoked.',
+              content: json(ref('OperatorRevokeResult')),
+            },
+            400: problem('The body is not `{ "token": "…" }`.', ['invalid_body']),
+            401: unauthenticated,
+            403: forbidden,
+          },
+        },
+      },
       '/user/{username}': {
         parameters: [usernameParameter],
         get: {
@@ -186,7 +258,14 @@ export function buildOpenApiDocument() {
       },
     },
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer' },
+        operatorAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An operator token (`npm run server -- operator-token`), never a user’s token.',
+        },
+      },
       parameters: {
         username: {
           name: 'username',
@@ -277,6 +356,52 @@ export function buildOpenApiDocument() {
             reason: { type: 'string', enum: [...REPORT_REASONS] },
             createdAt: timestamp,
           },
+        },
+        LiveTicket: {
+          type: 'object',
+          required: ['ticket', 'expiresAt'],
+          properties: { ticket: { type: 'string', minLength: 1 }, expiresAt: timestamp },
+        },
+        LiveServerFrame: {
+          oneOf: [
+            {
+              type: 'object',
+              required: ['type', 'count'],
+              properties: { type: { type: 'string', const: 'count' }, count },
+            },
+            {
+              type: 'object',
+              required: ['type', 'notification'],
+              properties: { type: { type: 'string', const: 'notification' }, notification: ref('Notification') },
+            },
+            { type: 'object', required: ['type'], properties: { type: { type: 'string', const: 'pong' } } },
+          ],
+        },
+        LiveClientFrame: {
+          type: 'object',
+          required: ['type'],
+          properties: { type: { type: 'string', const: 'ping' } },
+        },
+        OperatorNotificationBody: {
+          type: 'object',
+          required: ['username', 'type', 'text'],
+          properties: {
+            username: { type: 'string', pattern: USERNAME_PATTERN.source },
+            type: { type: 'string', enum: [...NOTIFICATION_TYPES] },
+            text: { type: 'string', minLength: 1, maxLength: LIMITS.notificationTextMax },
+            actor: { type: ['string', 'null'], pattern: USERNAME_PATTERN.source, default: null },
+            url: { type: ['string', 'null'], format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', default: null },
+          },
+        },
+        OperatorRevokeBody: {
+          type: 'object',
+          required: ['token'],
+          properties: { token: { type: 'string', minLength: 1 } },
+        },
+        OperatorRevokeResult: {
+          type: 'object',
+          required: ['revoked'],
+          properties: { revoked: { type: 'boolean' } },
         },
         Problem: {
           type: 'object',
