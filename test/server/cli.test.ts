@@ -48,8 +48,14 @@ describe('the command line', () => {
     expect(cli.output).toContain('Seeded the demo data.');
     expect(cli.apiBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
     const tokens = JSON.parse(readFileSync(tokensFile, 'utf8')) as Record<string, string>;
-    expect(Object.keys(tokens).length).toBeGreaterThanOrEqual(25);
+    expect(Object.keys(tokens).length).toBeGreaterThanOrEqual(26);
     expect(cli.token).toBe(tokens.demo);
+    const delivered = await fetch(`${cli.apiBaseUrl}/operator/notifications`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens['@operator']}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'demo', type: 'mention', text: 'Through the operator API', actor: 'alice' }),
+    });
+    expect(delivered.status).toBe(201);
     const demo = createClient({ baseUrl: cli.apiBaseUrl, token: cli.token });
     expect(await demo.inbox.count()).toBeGreaterThanOrEqual(30);
     expect(await createClient({ baseUrl: cli.apiBaseUrl, token: tokens.carol }).inbox.count()).toBeGreaterThanOrEqual(
@@ -62,7 +68,7 @@ describe('the command line', () => {
     expect(existsSync(join(dataDir, 'inbox-companion.lock'))).toBe(false);
   });
 
-  it('issues a token for an existing user, refuses an unknown one, and serves the same data again', async () => {
+  it('issues user and operator tokens, refuses an unknown user, and serves the same data again', async () => {
     const run = promisify(execFile);
     const { stdout } = await run(tsx, ['server/main.ts', 'token', 'alice', '--data', dataDir], { cwd: root, env });
     const alice = stdout.trim();
@@ -71,15 +77,35 @@ describe('the command line', () => {
       run(tsx, ['server/main.ts', 'token', 'nobody', '--data', dataDir], { cwd: root, env }),
     ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('no user called "nobody"') });
 
+    const operator = (
+      await run(tsx, ['server/main.ts', 'operator-token', '--data', dataDir], { cwd: root, env })
+    ).stdout.trim();
+    expect(operator).toMatch(/^op_\S{20,}$/);
+
     const cli = await startCli(['--data', dataDir, '--quiet']);
     expect(cli.output).not.toContain('Seeded the demo data.');
+    const forbidden = await fetch(`${cli.apiBaseUrl}/operator/tokens/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice}` },
+      body: JSON.stringify({ token: alice }),
+    });
+    expect(forbidden.status).toBe(403);
+    const revoked = await fetch(`${cli.apiBaseUrl}/operator/tokens/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${operator}` },
+      body: JSON.stringify({ token: cli.token }),
+    });
+    expect(await revoked.json()).toEqual({ revoked: true });
     expect(cli.token).toBeTruthy();
     const profile = await createClient({ baseUrl: cli.apiBaseUrl, token: alice }).user('alice');
     expect(profile.self).toBe(true);
-    expect(await createClient({ baseUrl: cli.apiBaseUrl, token: cli.token }).inbox.count()).toBeGreaterThan(0);
+    await expect(createClient({ baseUrl: cli.apiBaseUrl, token: cli.token }).inbox.count()).rejects.toMatchObject({
+      status: 401,
+    });
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(0);
-  });
+    // Four programs start one after another here.
+  }, 60_000);
 
   it('refuses unknown options with the usage and exit code 2', async () => {
     const run = promisify(execFile);
