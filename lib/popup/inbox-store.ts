@@ -14,15 +14,8 @@ import { type CachedFirstPage, readCachedFirstPage } from '../inbox-cache';
 import { openableUrl } from '../links';
 import { ask, type ConnectionStatus } from '../messaging';
 import { getSettings, updateSettings } from '../settings';
-import {
-  type LoadedRange,
-  type LocalChanges,
-  markedRead,
-  reconcilePage,
-  restored,
-  survivingNeighbour,
-  withoutIds,
-} from './inbox-list';
+import { markedRead, withoutIds } from '../triage-patch';
+import { type LoadedRange, type LocalChanges, reconcilePage, restored, survivingNeighbour } from './inbox-list';
 import { failureReason, needsSettings } from './problem';
 import {
   everything,
