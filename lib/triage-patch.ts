@@ -34,11 +34,26 @@ export function markedRead(items: readonly Notification[], targets: Targets): No
   return items.map((item) => (chosen(item.id) && !item.read ? { ...item, read: true } : item));
 }
 
-/**
- * A page as it is once `action` reached `targets`. Marking read keeps the items in a list of all
- * notifications and takes them out of an unread-only one; after "all" nothing is left to page to.
- */
-export function triagedPage(page: Page, action: TriageAction, targets: Targets, unreadOnly: boolean): Page {
-  if (action === 'markRead' && !unreadOnly) return { ...page, data: markedRead(page.data, targets) };
-  return { data: withoutIds(page.data, targets), cursor: targets === 'all' ? null : page.cursor };
+/** Marking read keeps the items in a list of all notifications and takes them out of an unread-only one. */
+const removes = (action: TriageAction, unreadOnly: boolean) => action === 'delete' || unreadOnly;
+
+/** A list as it is once `action` reached `targets`. */
+export function triagedItems(
+  items: readonly Notification[],
+  action: TriageAction,
+  targets: Targets,
+  unreadOnly: boolean,
+): Notification[] {
+  return removes(action, unreadOnly) ? withoutIds(items, targets) : markedRead(items, targets);
+}
+
+/** A page as it is once `action` reached `targets`; once every item left, nothing is left to page to. */
+export function triagedPage(
+  page: { data: readonly Notification[]; cursor: Page['cursor'] },
+  action: TriageAction,
+  targets: Targets,
+  unreadOnly: boolean,
+): Page {
+  const emptied = targets === 'all' && removes(action, unreadOnly);
+  return { data: triagedItems(page.data, action, targets, unreadOnly), cursor: emptied ? null : page.cursor };
 }
