@@ -22,7 +22,7 @@ import {
   settingsErrorText,
   validateSettings,
 } from '../../lib/settings';
-import { Field } from './field';
+import { Check, Field } from './field';
 
 export function OptionsPage() {
   const [current, setCurrent] = useState<Settings | null>(null);
@@ -170,24 +170,18 @@ export function OptionsPage() {
             error={error('pollIntervalSeconds')}
             onInput={edit('pollIntervalSeconds')}
           />
-          <label class="check">
-            <input
-              type="checkbox"
-              name="desktopNotifications"
-              checked={draft.desktopNotifications}
-              onChange={(event) => edit('desktopNotifications')(event.currentTarget.checked)}
-            />
-            {t('options_desktopNotifications')}
-          </label>
-          <label class="check">
-            <input
-              type="checkbox"
-              name="unreadOnly"
-              checked={draft.unreadOnly}
-              onChange={(event) => edit('unreadOnly')(event.currentTarget.checked)}
-            />
-            {t('options_unreadOnly')}
-          </label>
+          <Check
+            name="desktopNotifications"
+            label={t('options_desktopNotifications')}
+            checked={draft.desktopNotifications}
+            onChange={edit('desktopNotifications')}
+          />
+          <Check
+            name="unreadOnly"
+            label={t('options_unreadOnly')}
+            checked={draft.unreadOnly}
+            onChange={edit('unreadOnly')}
+          />
         </fieldset>
         <div class="actions">
           <button type="submit" class="primary" disabled={busy !== null}>
