@@ -1,22 +1,22 @@
 import type { Context } from 'hono';
 import type { ErrorCode } from '../../lib/api/contract';
-import { Problem } from './problem';
+import { ProblemError } from './problem';
 
 /** A query parameter given at most once; a repeated one is refused with `code`. */
 export function singleQuery(c: Context, name: string, code: ErrorCode): string | undefined {
   const values = c.req.queries(name);
   if (!values || values.length === 0) return undefined;
-  if (values.length > 1) throw new Problem(400, code, `${name} may be given only once.`);
+  if (values.length > 1) throw new ProblemError(400, code, `${name} may be given only once.`);
   return values[0];
 }
 
 /** The request body parsed as JSON; a missing or malformed one is refused with `code`. */
 export async function jsonBody(c: Context, code: ErrorCode, shape: string): Promise<unknown> {
   const text = await c.req.text();
-  if (text.trim() === '') throw new Problem(400, code, `The request needs a JSON body: ${shape}.`);
+  if (text.trim() === '') throw new ProblemError(400, code, `The request needs a JSON body: ${shape}.`);
   try {
     return JSON.parse(text);
   } catch {
-    throw new Problem(400, code, `The body is not valid JSON; expected ${shape}.`);
+    throw new ProblemError(400, code, `The body is not valid JSON; expected ${shape}.`);
   }
 }
