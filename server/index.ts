@@ -70,6 +70,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** A command a person can paste to see the API answer for the user of `token`. */
+export const curlExample = (apiBaseUrl: string, token: string) =>
+  `curl -H 'Authorization: Bearer ${token}' ${apiBaseUrl}/inbox/count`;
+
 function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
