@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import * as v from 'valibot';
 import {
   type BulkResult,
   type CountResult,
@@ -20,7 +19,7 @@ import {
 import { requireCaller } from './auth';
 import type { ApiDeps } from './context';
 import { ProblemError } from './problem';
-import { jsonBody, singleQuery } from './request';
+import { singleQuery, validBody } from './request';
 
 const LIMIT_PATTERN = /^[0-9]{1,3}$/;
 
@@ -60,16 +59,8 @@ function matchesTag(ifNoneMatch: string | undefined, tag: string): boolean {
 
 async function idsSelection(c: Context): Promise<IdsSelection> {
   const shape = '{ "ids": ["<uuid>", ...] } or { "ids": "all" }';
-  const body = await jsonBody(c, 'invalid_ids', shape);
-  const result = v.safeParse(IdsBodySchema, body);
-  if (!result.success) {
-    throw new ProblemError(
-      400,
-      'invalid_ids',
-      `ids must be "all" or an array of at most ${LIMITS.idsPerCall} notification UUIDs: ${shape}.`,
-    );
-  }
-  return result.output.ids;
+  const refusal = `ids must be "all" or an array of at most ${LIMITS.idsPerCall} notification UUIDs: ${shape}.`;
+  return (await validBody(c, IdsBodySchema, { code: 'invalid_ids', shape, refusal })).ids;
 }
 
 export function inboxHandlers(deps: ApiDeps) {

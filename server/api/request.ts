@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import * as v from 'valibot';
 import type { ErrorCode } from '../../lib/api/contract';
 import { ProblemError } from './problem';
 
@@ -19,4 +20,18 @@ export async function jsonBody(c: Context, code: ErrorCode, shape: string): Prom
   } catch {
     throw new ProblemError(400, code, `The body is not valid JSON; expected ${shape}.`);
   }
+}
+
+/**
+ * The request body as `schema` reads it; a missing or malformed body, or one the schema refuses,
+ * is refused with `code`. `shape` shows a person what to send, `refusal` says what was wrong.
+ */
+export async function validBody<Schema extends v.GenericSchema>(
+  c: Context,
+  schema: Schema,
+  { code, shape, refusal }: { code: ErrorCode; shape: string; refusal: string },
+): Promise<v.InferOutput<Schema>> {
+  const result = v.safeParse(schema, await jsonBody(c, code, shape));
+  if (!result.success) throw new ProblemError(400, code, refusal);
+  return result.output;
 }

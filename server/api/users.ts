@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import * as v from 'valibot';
 import {
   isUsername,
   LIMITS,
@@ -14,7 +13,7 @@ import { addFollow, findUser, findUserWithCounts, relation, removeFollow, type U
 import { caller as optionalCaller, requireCaller } from './auth';
 import type { ApiDeps } from './context';
 import { ProblemError, userNotFound } from './problem';
-import { jsonBody } from './request';
+import { validBody } from './request';
 
 /** The user the path names; 404 for a name that is not a username or belongs to nobody. */
 async function pathUser(c: Context, deps: ApiDeps): Promise<User> {
@@ -26,18 +25,12 @@ async function pathUser(c: Context, deps: ApiDeps): Promise<User> {
 
 async function reportBody(c: Context) {
   const shape = `{ "reason": ${REPORT_REASONS.map((r) => `"${r}"`).join(' | ')}, "comment": "<text>" }`;
-  const result = v.safeParse(ReportBodySchema, await jsonBody(c, 'invalid_report', shape));
-  if (!result.success) {
-    throw new ProblemError(
-      400,
-      'invalid_report',
-      `A report is ${shape}: a reason from the list and a comment of at most ${LIMITS.reportCommentMax} characters.`,
-    );
-  }
-  if (result.output.comment.includes('\u0000')) {
+  const refusal = `A report is ${shape}: a reason from the list and a comment of at most ${LIMITS.reportCommentMax} characters.`;
+  const body = await validBody(c, ReportBodySchema, { code: 'invalid_report', shape, refusal });
+  if (body.comment.includes('\u0000')) {
     throw new ProblemError(400, 'invalid_report', 'The comment cannot contain NUL characters.');
   }
-  return result.output;
+  return body;
 }
 
 export function userHandlers(deps: ApiDeps) {
