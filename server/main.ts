@@ -13,7 +13,8 @@ import { createAdmin } from './admin';
 import type { Database, DatabaseOption } from './db/database';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrations';
-import { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from './index';
+import { DataFolderInUseError } from './db/pglite';
+import { curlExample, DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from './index';
 import { DEMO_PEOPLE, DEMO_USERNAME } from './seed/demo-data';
 
 const USAGE = `Usage: npm run server -- [options]
@@ -84,7 +85,14 @@ function databaseOption(values: { memory?: boolean; data?: string }): DatabaseOp
 /** Runs `work` on the data of a service that is not running here, migrated first. */
 async function withStoredData<T>(option: DatabaseOption, work: (db: Database) => Promise<T>): Promise<T> {
   if ('memory' in option) throw new UsageError('An in-memory service keeps no data to issue tokens for.');
-  const db = await openDatabase(option);
+  const db = await openDatabase(option).catch((error) => {
+    if (!(error instanceof DataFolderInUseError)) throw error;
+    throw new Error(
+      `The data folder ${error.dir} is in use by the service running as process ${error.owner}. ` +
+        `It printed the ${DEMO_USERNAME} user's token on its "Token:" line when it started (npm start and ` +
+        'npm run server both do). To issue a token, stop that service first.',
+    );
+  });
   try {
     await migrate(db);
     return await work(db);
@@ -152,9 +160,13 @@ async function serve(options: ReturnType<typeof parse>): Promise<void> {
     console.log(`Demo tokens written to ${values['demo-tokens']}`);
   }
   const demo = tokens[DEMO_USERNAME];
-  if (demo) console.log(`Token: ${demo}   (user ${DEMO_USERNAME})`);
-  if (options.demoActivity)
+  if (options.demoActivity) {
     console.log(`Demo activity towards ${DEMO_USERNAME} about every ${options.demoActivity} s.`);
+  }
+  if (demo) {
+    console.log(`Token: ${demo}   (user ${DEMO_USERNAME})`);
+    console.log(`Try:   ${curlExample(service.apiBaseUrl, demo)}`);
+  }
 }
 
 async function main(): Promise<void> {

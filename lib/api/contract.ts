@@ -127,7 +127,7 @@ export const ProblemSchema = v.object({
   detail: v.optional(v.string()),
   code: v.string(),
 });
-export type Problem = v.InferOutput<typeof ProblemSchema>;
+export type ProblemDetails = v.InferOutput<typeof ProblemSchema>;
 
 /** Body of POST /inbox/read and POST /inbox/delete. */
 export const IdsBodySchema = v.object({
@@ -148,7 +148,8 @@ export const OperatorNotificationBodySchema = v.object({
   type: v.picklist(NOTIFICATION_TYPES),
   text: v.pipe(
     v.string(),
-    v.check((text) => text.trim().length > 0, 'text must not be empty'),
+    v.minLength(1),
+    v.check((text) => text.trim().length > 0, 'text must not be only spaces'),
     v.maxLength(LIMITS.notificationTextMax),
     v.check((text) => !text.includes('\u0000'), 'text cannot contain NUL characters'),
   ),

@@ -1,14 +1,15 @@
 import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import type { Queryable } from '../db/database';
 import { authenticateOperator, looksLikeOperatorToken } from '../store/operator-tokens';
 import { authenticate, type TokenOwner } from '../store/tokens';
-import { Problem } from './problem';
+import { ProblemError } from './problem';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]{1,512}=*) *$/i;
 
-function unauthenticated(detail: string, tokenGiven: boolean): Problem {
+function unauthenticated(detail: string, tokenGiven: boolean): ProblemError {
   const challenge = tokenGiven ? 'Bearer realm="inbox", error="invalid_token"' : 'Bearer realm="inbox"';
-  return new Problem(401, 'unauthenticated', detail, { 'www-authenticate': challenge });
+  return new ProblemError(401, 'unauthenticated', detail, { 'www-authenticate': challenge });
 }
 
 /** The Bearer token of the request: null when there is no Authorization header; 401 when it is not Bearer. */
@@ -39,15 +40,42 @@ export async function requireCaller(c: Context, db: Queryable): Promise<TokenOwn
   return owner;
 }
 
+/** What a handler behind `signedIn` knows: who is calling. */
+export type SignedInEnv = { Variables: { caller: TokenOwner } };
+/** What a handler behind `maybeSignedIn` knows: who is calling, or null for nobody. */
+export type MaybeSignedInEnv = { Variables: { caller: TokenOwner | null } };
+
+/** Middleware that lets only a caller with a valid token through, and names them. */
+export const signedIn = (db: Queryable) =>
+  createMiddleware<SignedInEnv>(async (c, next) => {
+    c.set('caller', await requireCaller(c, db));
+    await next();
+  });
+
+/** Middleware that names the caller when a token is given, and refuses an invalid one. */
+export const maybeSignedIn = (db: Queryable) =>
+  createMiddleware<MaybeSignedInEnv>(async (c, next) => {
+    c.set('caller', await caller(c, db));
+    await next();
+  });
+
 /** Lets an operator token through; a user's token is 403, anything else 401. */
-export async function requireOperator(c: Context, db: Queryable): Promise<void> {
+async function requireOperator(c: Context, db: Queryable): Promise<void> {
   const token = bearerToken(c);
-  if (token === null)
+  if (token === null) {
     throw unauthenticated('Send "Authorization: Bearer <operator token>" to use this endpoint.', false);
+  }
   if (looksLikeOperatorToken(token)) {
     if (await authenticateOperator(db, token)) return;
   } else if (await authenticate(db, token)) {
-    throw new Problem(403, 'forbidden', "This is a user's token; the operator API takes operator tokens only.");
+    throw new ProblemError(403, 'forbidden', "This is a user's token; the operator API takes operator tokens only.");
   }
   throw unauthenticated('The token is unknown or has been revoked.', true);
 }
+
+/** Middleware that lets only an operator token through. */
+export const operatorOnly = (db: Queryable) =>
+  createMiddleware(async (c, next) => {
+    await requireOperator(c, db);
+    await next();
+  });

@@ -3,6 +3,7 @@
  * users' tokens out. Only operator tokens pass; the demo activity uses the same delivery.
  */
 import type { Context } from 'hono';
+import { createFactory } from 'hono/factory';
 import * as v from 'valibot';
 import {
   LIMITS,
@@ -14,10 +15,10 @@ import {
 } from '../../lib/api/contract';
 import { deliverNotification } from '../store/notifications';
 import { revokeToken } from '../store/tokens';
-import { requireOperator } from './auth';
+import { operatorOnly } from './auth';
 import type { ApiDeps } from './context';
-import { Problem, userNotFound } from './problem';
-import { jsonBody } from './request';
+import { ProblemError, userNotFound } from './problem';
+import { jsonBody, validBody } from './request';
 import { toWireNotification } from './wire';
 
 const NOTIFICATION_SHAPE =
@@ -31,7 +32,7 @@ async function notificationBody(c: Context): Promise<OperatorNotificationBody> {
   );
   if (!result.success) {
     const field = v.getDotPath(result.issues[0]);
-    throw new Problem(
+    throw new ProblemError(
       400,
       'invalid_notification',
       `${field ? `${field} is not valid. ` : ''}A notification is ${NOTIFICATION_SHAPE}.`,
@@ -51,7 +52,6 @@ export function operatorHandlers(deps: ApiDeps) {
   const { db } = deps;
 
   async function notify(c: Context) {
-    await requireOperator(c, db);
     const body = await notificationBody(c);
     const delivered = await deliverNotification(db, {
       username: body.username,
@@ -66,14 +66,18 @@ export function operatorHandlers(deps: ApiDeps) {
   }
 
   async function revoke(c: Context) {
-    await requireOperator(c, db);
     const shape = '{ "token": "<a user\'s token>" }';
-    const result = v.safeParse(OperatorRevokeBodySchema, await jsonBody(c, 'invalid_body', shape));
-    if (!result.success) throw new Problem(400, 'invalid_body', `The body must be ${shape}.`);
-    const answer: OperatorRevokeResult = { revoked: await revokeToken(db, result.output.token) };
+    const { token } = await validBody(c, OperatorRevokeBodySchema, {
+      code: 'invalid_body',
+      shape,
+      refusal: `The body must be ${shape}.`,
+    });
+    const answer: OperatorRevokeResult = { revoked: await revokeToken(db, token) };
     c.header('cache-control', 'no-store');
     return c.json(answer);
   }
 
-  return { notify, revoke };
+  const { createHandlers } = createFactory();
+  const operator = operatorOnly(db);
+  return { notify: createHandlers(operator, notify), revoke: createHandlers(operator, revoke) };
 }

@@ -7,7 +7,7 @@ import { type IncomingMessage, type RequestListener, ServerResponse } from 'node
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { LIMITS } from '../../lib/api/contract';
-import { Problem } from '../api/problem';
+import { ProblemError } from '../api/problem';
 import type { Database } from '../db/database';
 import { writeProblem } from '../malformed';
 import { redeemLiveTicket } from '../store/live-tickets';
@@ -29,7 +29,10 @@ function answerWithoutUpgrade(listener: RequestListener, request: IncomingMessag
   const declared = Number(request.headers['content-length'] ?? 0);
   if (request.headers['transfer-encoding'] !== undefined || declared > head.length) {
     // The parser has let go of the socket: a body beyond what came with the head cannot be read.
-    writeProblem(socket, new Problem(400, 'invalid_body', 'A request that asks for an upgrade cannot carry a body.'));
+    writeProblem(
+      socket,
+      new ProblemError(400, 'invalid_body', 'A request that asks for an upgrade cannot carry a body.'),
+    );
     return;
   }
   if (head.length > 0) request.unshift(head);
@@ -44,7 +47,7 @@ function answerWithoutUpgrade(listener: RequestListener, request: IncomingMessag
 }
 
 const unauthenticated = (detail: string) =>
-  new Problem(401, 'unauthenticated', detail, { 'www-authenticate': 'Bearer realm="inbox"' });
+  new ProblemError(401, 'unauthenticated', detail, { 'www-authenticate': 'Bearer realm="inbox"' });
 
 export function createLiveUpgrade(options: LiveUpgradeOptions) {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: LIMITS.liveFrameMaxBytes, clientTracking: false });
@@ -65,7 +68,7 @@ export function createLiveUpgrade(options: LiveUpgradeOptions) {
     if (!options.listening()) {
       writeProblem(
         socket,
-        new Problem(503, 'service_unavailable', 'Live updates are back in a moment; try again soon.', {
+        new ProblemError(503, 'service_unavailable', 'Live updates are back in a moment; try again soon.', {
           'retry-after': '2',
         }),
       );
@@ -77,7 +80,7 @@ export function createLiveUpgrade(options: LiveUpgradeOptions) {
     } catch {
       writeProblem(
         socket,
-        new Problem(503, 'service_unavailable', 'The service cannot reach its database; try again soon.', {
+        new ProblemError(503, 'service_unavailable', 'The service cannot reach its database; try again soon.', {
           'retry-after': '5',
         }),
       );

@@ -27,7 +27,7 @@ describe.each(BACKENDS)('the live badge against the reference service on %s', (b
   let service: TestService;
   let operator: string;
   let me: TestUser;
-  let stop: (() => void) | undefined;
+  let running: AbortController;
   const requests: string[] = [];
 
   const recordingFetch: typeof fetch = async (input, init) => {
@@ -56,15 +56,17 @@ describe.each(BACKENDS)('the live badge against the reference service on %s', (b
     me = await service.newUser('live');
     await service.fillInbox(me.username, 3);
     await signedIn(me.token, { apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin });
-    stop = startBackground({
+    running = new AbortController();
+    startBackground({
+      signal: running.signal,
       fetch: recordingFetch,
       WebSocket: WebSocket as unknown as WebSocketConstructor,
       clock: manualClock(),
       isOnline: () => true,
-    }).stop;
+    });
     await until(async () => (await liveModeItem.getValue()) === 'live');
   });
-  afterEach(() => stop?.());
+  afterEach(() => running.abort());
 
   it('moves the badge when the operator adds a notification, with no check of the count', async () => {
     expect((await badge()).text).toBe('3');

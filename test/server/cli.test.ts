@@ -30,7 +30,7 @@ async function startCli(args: string[]): Promise<Started> {
     createInterface({ input: child.stdout }).on('line', (line) => {
       output.push(line);
       apiBaseUrl ||= /^API:\s+(\S+)/.exec(line)?.[1] ?? '';
-      if (/^Token:/.test(line) || (apiBaseUrl && args.includes('--no-seed'))) resolve();
+      if (/^Try:/.test(line) || (apiBaseUrl && args.includes('--no-seed'))) resolve();
     });
   });
   const token = output.map((line) => /^Token:\s+(\S+)/.exec(line)?.[1]).find(Boolean);
@@ -48,8 +48,18 @@ describe('the command line', () => {
     expect(cli.output).toContain('Seeded the demo data.');
     expect(cli.apiBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
     const tokens = JSON.parse(readFileSync(tokensFile, 'utf8')) as Record<string, string>;
-    expect(Object.keys(tokens).length).toBeGreaterThanOrEqual(25);
+    expect(Object.keys(tokens).length).toBeGreaterThanOrEqual(26);
     expect(cli.token).toBe(tokens.demo);
+    const delivered = await fetch(`${cli.apiBaseUrl}/operator/notifications`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens['@operator']}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'demo', type: 'mention', text: 'Through the operator API', actor: 'alice' }),
+    });
+    expect(delivered.status).toBe(201);
+    const [, header, url] = /^Try:\s+curl -H '([^']+)' (\S+)$/.exec(cli.output.at(-1) ?? '') ?? [];
+    expect(header).toBe(`Authorization: Bearer ${cli.token}`);
+    const tried = await fetch(url as string, { headers: { authorization: header?.split(': ')[1] as string } });
+    expect(await tried.json()).toEqual({ count: expect.any(Number) });
     const demo = createClient({ baseUrl: cli.apiBaseUrl, token: cli.token });
     expect(await demo.inbox.count()).toBeGreaterThanOrEqual(30);
     expect(await createClient({ baseUrl: cli.apiBaseUrl, token: tokens.carol }).inbox.count()).toBeGreaterThanOrEqual(
@@ -62,7 +72,9 @@ describe('the command line', () => {
     expect(existsSync(join(dataDir, 'inbox-companion.lock'))).toBe(false);
   });
 
-  it('issues a token for an existing user, refuses an unknown one, and serves the same data again', async () => {
+  it('issues user and operator tokens, refuses an unknown user, and serves the same data again', {
+    timeout: 90_000,
+  }, async () => {
     const run = promisify(execFile);
     const { stdout } = await run(tsx, ['server/main.ts', 'token', 'alice', '--data', dataDir], { cwd: root, env });
     const alice = stdout.trim();
@@ -71,12 +83,35 @@ describe('the command line', () => {
       run(tsx, ['server/main.ts', 'token', 'nobody', '--data', dataDir], { cwd: root, env }),
     ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('no user called "nobody"') });
 
+    const operator = (
+      await run(tsx, ['server/main.ts', 'operator-token', '--data', dataDir], { cwd: root, env })
+    ).stdout.trim();
+    expect(operator).toMatch(/^op_\S{20,}$/);
+
     const cli = await startCli(['--data', dataDir, '--quiet']);
     expect(cli.output).not.toContain('Seeded the demo data.');
+    const forbidden = await fetch(`${cli.apiBaseUrl}/operator/tokens/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice}` },
+      body: JSON.stringify({ token: alice }),
+    });
+    expect(forbidden.status).toBe(403);
     expect(cli.token).toBeTruthy();
     const profile = await createClient({ baseUrl: cli.apiBaseUrl, token: alice }).user('alice');
     expect(profile.self).toBe(true);
     expect(await createClient({ baseUrl: cli.apiBaseUrl, token: cli.token }).inbox.count()).toBeGreaterThan(0);
+    await expect(
+      run(tsx, ['server/main.ts', 'token', 'demo', '--data', dataDir], { cwd: root, env }),
+    ).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/in use by .*"Token:" line/s) });
+    const revoked = await fetch(`${cli.apiBaseUrl}/operator/tokens/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${operator}` },
+      body: JSON.stringify({ token: cli.token }),
+    });
+    expect(await revoked.json()).toEqual({ revoked: true });
+    await expect(createClient({ baseUrl: cli.apiBaseUrl, token: cli.token }).inbox.count()).rejects.toMatchObject({
+      status: 401,
+    });
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(0);
   });

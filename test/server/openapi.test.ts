@@ -1,10 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../lib/api';
 import { createApp } from '../../server/app';
 import { openApiJson } from '../../server/openapi';
 import { BACKENDS, startTestService, type TestService } from '../support/service';
 import { schemaErrors } from './support/json-schema';
+import { newTicket, refusal } from './support/live';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
 type Document = { paths: Record<string, Record<string, Operation>> } & Record<string, unknown>;
@@ -23,6 +26,20 @@ const documentedOperations = () =>
 describe('the OpenAPI document', () => {
   it('is the one built from the contract module (run `npx tsx server/openapi.ts` after changing either)', () => {
     expect(checkedIn).toBe(openApiJson());
+  });
+
+  it('passes Redocly’s recommended lint with no error, and names every operation', () => {
+    const cli = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
+    const file = fileURLToPath(new URL('../../server/openapi.json', import.meta.url));
+    const output = execFileSync(process.execPath, [cli, 'lint', '--format=json', file], {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const { problems } = JSON.parse(output) as { problems: { ruleId: string; severity: string; message: string }[] };
+    const errors = problems.filter((problem) => problem.severity === 'error');
+    expect(errors).toEqual([]);
+    expect(problems.filter((problem) => problem.ruleId === 'operation-operationId')).toEqual([]);
   });
 
   it('names exactly the API routes the service has', () => {
@@ -61,6 +78,16 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     const errors = schemaErrors(await response.json(), content[type as string]?.schema ?? {}, document);
     expect(errors, `${method} ${path}`).toEqual([]);
     return response;
+  }
+
+  /** Opens the live channel with a ticket: the upgrade (101) or the refusal is documented. */
+  async function checkUpgrade(ticket: string) {
+    const answer = await refusal(service, ticket);
+    const documented = document.paths['/inbox/live']?.get?.responses[String(answer.status)];
+    expect(documented, `the upgrade answered ${answer.status}`).toBeDefined();
+    seen.add(`GET /inbox/live ${answer.status}`);
+    const schema = documented?.content?.['application/problem+json']?.schema;
+    if (schema) expect(schemaErrors(answer.body, schema, document)).toEqual([]);
   }
 
   it('describes every answer of every operation, and every documented answer occurs', async () => {
@@ -115,6 +142,33 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     for (let i = 0; i <= LIMITS.reportsPerHour; i++) {
       await check('POST', report, `/user/${other.username}/report`, json({ reason: 'spam', comment: `${i}` }));
     }
+    await check('POST', '/inbox/live/ticket', '/inbox/live/ticket', auth);
+    await check('POST', '/inbox/live/ticket', '/inbox/live/ticket');
+    await check('GET', '/inbox/live', '/inbox/live?ticket=none');
+    await checkUpgrade(await newTicket(service, me.token));
+    await checkUpgrade('not-a-ticket');
+
+    const operator = { token: await service.operatorToken() };
+    const notification = { username: me.username, type: 'system', text: 'From the operator' };
+    const notifications = '/operator/notifications';
+    await check('POST', notifications, notifications, { ...operator, body: JSON.stringify(notification) });
+    await check('POST', notifications, notifications, {
+      ...operator,
+      body: JSON.stringify({ ...notification, text: '' }),
+    });
+    await check('POST', notifications, notifications, { body: JSON.stringify(notification) });
+    await check('POST', notifications, notifications, json(notification));
+    await check('POST', notifications, notifications, {
+      ...operator,
+      body: JSON.stringify({ ...notification, username: 'nobody_at_all' }),
+    });
+    const revoke = '/operator/tokens/revoke';
+    const spare = await service.server.admin.issueToken(other.username);
+    await check('POST', revoke, revoke, { ...operator, body: JSON.stringify({ token: spare }) });
+    await check('POST', revoke, revoke, { ...operator, body: '{}' });
+    await check('POST', revoke, revoke, { body: JSON.stringify({ token: spare }) });
+    await check('POST', revoke, revoke, json({ token: spare }));
+
     await check('GET', '/openapi.json', '/openapi.json');
 
     const documented = Object.entries(document.paths).flatMap(([path, item]) =>

@@ -16,7 +16,7 @@ import { deliver, EXTENSION_ID, optionsSender, sendMessagesAs } from '../../supp
 
 let service: FakeLiveService;
 let clock: ReturnType<typeof manualClock>;
-let stop: (() => void) | undefined;
+let running: AbortController;
 
 /** Waits for what the background does over real sockets; time itself never moves by waiting. */
 async function until(check: () => unknown | Promise<unknown>) {
@@ -36,7 +36,9 @@ const alarmIn = async (name: string) => {
 };
 
 function start(options: { WebSocket?: null } = {}) {
+  running = new AbortController();
   const background = startBackground({
+    signal: running.signal,
     fetch: service.fetch,
     WebSocket: options.WebSocket === null ? undefined : service.WebSocket,
     clock,
@@ -44,7 +46,6 @@ function start(options: { WebSocket?: null } = {}) {
     random: () => 0.5,
     isOnline: () => true,
   });
-  stop = background.stop;
   return background;
 }
 
@@ -65,7 +66,7 @@ describe('the live channel in the background', () => {
     clock = manualClock();
   });
   afterEach(async () => {
-    stop?.();
+    running?.abort();
     await service.close();
   });
 
