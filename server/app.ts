@@ -70,9 +70,13 @@ export function createApp(options: AppOptions) {
     }),
   );
 
-  function route(path: string, handlers: Partial<Record<Method, Handler>>) {
+  /** Each method's handler, or its middleware (such as `signedIn`) and handler in order. */
+  function route(path: string, handlers: Partial<Record<Method, Handler | readonly Handler[]>>) {
     const methods = Object.keys(handlers) as Method[];
-    for (const method of methods) app.on(method, path, handlers[method] as Handler);
+    for (const method of methods) {
+      const chain = [handlers[method] as Handler | Handler[]].flat() as [Handler, ...Handler[]];
+      app.on(method, path, ...chain);
+    }
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
     app.all(path, (c) => {
       throw new ProblemError(405, 'method_not_allowed', `${c.req.method} is not allowed here; use ${allow}.`, {
