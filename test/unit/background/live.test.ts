@@ -22,7 +22,7 @@ let running: AbortController;
 async function until(check: () => unknown | Promise<unknown>) {
   const caller = new Error(`never true: ${check}`);
   await vi
-    .waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 3_000, interval: 10 })
+    .waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 10_000, interval: 10 })
     .catch(() => {
       throw caller;
     });
