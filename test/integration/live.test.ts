@@ -3,7 +3,7 @@
  * badge with no check of the count, and a revoked token shows as refused at once. On PGlite, and
  * on PostgreSQL when DATABASE_URL is set.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { WebSocketConstructor } from '../../lib/api';
@@ -13,15 +13,7 @@ import { messaging } from '../../lib/messaging';
 import { badge, signedIn } from '../support/background';
 import { manualClock } from '../support/manual-clock';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
-
-async function until(check: () => unknown | Promise<unknown>) {
-  const caller = new Error(`never true: ${check}`);
-  await vi
-    .waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 5_000, interval: 20 })
-    .catch(() => {
-      throw caller;
-    });
-}
+import { until } from '../support/until';
 
 describe.each(BACKENDS)('the live badge against the reference service on %s', (backend) => {
   let service: TestService;

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { startBackground } from '../../../lib/background';
 import { tokenItem } from '../../../lib/background/api-session';
@@ -13,20 +13,11 @@ import { type FakeLiveService, startFakeLiveService } from '../../support/fake-l
 import { notificationFixture } from '../../support/fixtures';
 import { manualClock } from '../../support/manual-clock';
 import { deliver, EXTENSION_ID, optionsSender, sendMessagesAs } from '../../support/messages';
+import { until } from '../../support/until';
 
 let service: FakeLiveService;
 let clock: ReturnType<typeof manualClock>;
 let running: AbortController;
-
-/** Waits for what the background does over real sockets; time itself never moves by waiting. */
-async function until(check: () => unknown | Promise<unknown>) {
-  const caller = new Error(`never true: ${check}`);
-  await vi
-    .waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 10_000, interval: 10 })
-    .catch(() => {
-      throw caller;
-    });
-}
 
 const tickets = () => service.requests.filter((r) => r === 'POST /inbox/live/ticket').length;
 const polls = () => service.requests.filter((r) => r === 'GET /inbox/count').length;
