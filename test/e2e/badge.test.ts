@@ -28,10 +28,7 @@ describe.runIf(hasChromium)('toolbar badge in Chromium', () => {
   it('shows the service as down, and recovers by itself when it comes back', async () => {
     const count = await product.badgeText();
     const { server } = product.service;
-    // The listener stops and every HTTP connection is cut. The live channel's socket, upgraded
-    // and no longer the HTTP server's, stays open, so the server's close never completes.
-    server.httpServer.close();
-    server.httpServer.closeAllConnections();
+    await product.stopService();
     expect(await product.pollNow()).toBe('?');
     expect(await product.badgeTitle()).toContain('cannot be reached');
     expect(await product.badgeTitle()).toContain(`Last known: ${count} unread`);

@@ -3,6 +3,7 @@
  * port and a fresh in-memory database, and Chromium with the built extension loaded and
  * pointed at it.
  */
+import type { Socket } from 'node:net';
 import type { Page, Worker } from 'playwright-core';
 import {
   type ExtensionBrowser,
@@ -30,12 +31,22 @@ export interface Product {
   badgeText(): Promise<string>;
   badgeTitle(): Promise<string>;
   openPage(path: string): Promise<Page>;
+  /**
+   * Stops the service as an outage does: no new connections, and every open one cut, the live
+   * channel's upgraded socket included (the HTTP server no longer counts that one as its own).
+   */
+  stopService(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startProduct(options: LaunchOptions & { signedIn?: boolean } = {}): Promise<Product> {
   const requests: string[] = [];
   const service = await startTestService({ seed: true, pollIntervalSeconds: 30, log: (line) => requests.push(line) });
+  const sockets = new Set<Socket>();
+  service.server.httpServer.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   const browser = await launchWithExtension(options);
   const { worker } = browser;
   const demoToken = await service.tokenFor('demo');
@@ -95,6 +106,11 @@ export async function startProduct(options: LaunchOptions & { signedIn?: boolean
       const page = await browser.context.newPage();
       await page.goto(path.startsWith('http') || path.startsWith('chrome-extension') ? path : browser.pageUrl(path));
       return page;
+    },
+    async stopService() {
+      const closed = new Promise<void>((resolve) => service.server.httpServer.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
     },
     async close() {
       await browser.close().catch(() => undefined);
