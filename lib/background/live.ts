@@ -136,12 +136,16 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
     void browser.alarms.create(LIVE_ALARM, { when: reconnectAt });
   }
 
-  /** The channel dropped or could not open: poll as before the channel, and try again later. */
-  async function dropped() {
+  /**
+   * The channel dropped or could not open: try again later, and poll as before the channel
+   * meanwhile. A channel that was carrying the count is replaced by a check at once (the poll
+   * alarm was only a safety net); a failed attempt leaves the poller's own schedule as it is.
+   */
+  async function dropped(wasOpen: boolean) {
     live = false;
     await setLiveMode('reconnecting');
     scheduleReconnect();
-    await poller.poll();
+    if (wasOpen) await poller.poll();
   }
 
   /** The token was refused: what a refused poll shows, and no new attempt until a check succeeds. */
@@ -162,7 +166,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
         pongTimer = clock.setTimeout(() => {
           if (current !== channel) return;
           disconnect();
-          void dropped();
+          void dropped(true);
         }, PONG_TIMEOUT_MS);
       },
       PING_MIN_MS + random() * (PING_MAX_MS - PING_MIN_MS),
@@ -205,7 +209,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
       if (code === LIVE_CLOSE_CODES.unauthenticated) {
         void refused(new UnauthenticatedError({ status: 401, code: 'unauthenticated', detail: reason }));
       } else {
-        void dropped();
+        void dropped(true);
       }
     });
     schedulePing(current);
@@ -235,7 +239,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
     }
     if (attempt !== generation) return;
     if (failure instanceof UnauthenticatedError) await refused(failure);
-    else await dropped();
+    else await dropped(false);
   }
 
   async function follow(status: ConnectionStatus): Promise<void> {
