@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from './support/audit';
 import { PopupPage } from './support/popup-page';
-import { hasChromium, type Product, startProduct } from './support/product';
+import { BROWSERS } from './support/browsers';
+import { type E2EProduct, startProduct } from './support/product';
 import { ProfilePage } from './support/profile-page';
 
-describe.runIf(hasChromium)('accessibility audit (axe-core) in Chromium', () => {
-  let product: Product;
+describe.each(BROWSERS)('accessibility audit (axe-core) in %s', (browser) => {
+  let product: E2EProduct;
 
   beforeAll(async () => {
-    product = await startProduct();
+    product = await startProduct({ browser });
   });
   afterAll(() => product?.close());
 

@@ -66,6 +66,8 @@ export interface E2EPage {
   locator(selector: string): E2ELocator;
   evaluate<R>(fn: () => R | Promise<R>): Promise<R>;
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  /** Runs a script in the page's own world, which the page's content security policy does not govern. */
+  evaluate<R>(script: string): Promise<R>;
   url(): string | Promise<string>;
   title(): Promise<string>;
   goBack(): Promise<unknown>;

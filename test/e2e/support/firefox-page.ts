@@ -20,6 +20,10 @@ function ariaSelector(role: AriaRole | null, name: string | undefined): string {
   return `::-p-aria(${parts.join('')})`;
 }
 
+async function release(handles: ElementHandle<Element>[]): Promise<void> {
+  await Promise.all(handles.map((handle) => handle.dispose()));
+}
+
 class FirefoxLocator implements E2ELocator {
   constructor(
     private readonly page: Page,
@@ -41,23 +45,26 @@ class FirefoxLocator implements E2ELocator {
     for (const step of this.steps) {
       if ('nth' in step) {
         const picked = found.at(step.nth);
-        for (const handle of found) if (handle !== picked) await handle.dispose();
+        await release(found.filter((handle) => handle !== picked));
         found = picked ? [picked] : [];
       } else {
-        const next: ElementHandle<Element>[] = [];
-        for (const root of roots) next.push(...(await root.$$(step.selector)));
-        for (const handle of found) await handle.dispose();
-        found = [];
-        for (const handle of next) {
-          const keep = await handle.evaluate(
-            (element, text, control) =>
-              (text === undefined || element.textContent?.trim() === text) &&
-              (!control || element.matches('input, textarea, select')),
-            step.exactText,
-            step.control === true,
+        const next = (await Promise.all(roots.map((root) => root.$$(step.selector)))).flat();
+        await release(found);
+        found = next;
+        if (step.exactText !== undefined || step.control) {
+          const keep = await Promise.all(
+            next.map((handle) =>
+              handle.evaluate(
+                (element, text, control) =>
+                  (text === undefined || element.textContent?.trim() === text) &&
+                  (!control || element.matches('input, textarea, select')),
+                step.exactText,
+                step.control === true,
+              ),
+            ),
           );
-          if (keep) found.push(handle);
-          else await handle.dispose();
+          found = next.filter((_, index) => keep[index]);
+          await release(next.filter((_, index) => !keep[index]));
         }
       }
       roots = found;
@@ -78,7 +85,7 @@ class FirefoxLocator implements E2ELocator {
         if (!first || (visible && !(await first.isVisible()))) return undefined;
         return { value: await use(first) };
       } finally {
-        for (const handle of handles) await handle.dispose();
+        await release(handles);
       }
     }).then(({ value }) => value);
   }
@@ -125,14 +132,14 @@ class FirefoxLocator implements E2ELocator {
                 : visible !== true;
         return done ? true : undefined;
       } finally {
-        for (const handle of handles) await handle.dispose();
+        await release(handles);
       }
     });
   }
 
   async count() {
     const handles = await this.resolve();
-    for (const handle of handles) await handle.dispose();
+    await release(handles);
     return handles.length;
   }
 
@@ -141,7 +148,7 @@ class FirefoxLocator implements E2ELocator {
     try {
       return (await handles[0]?.isVisible()) ?? false;
     } finally {
-      for (const handle of handles) await handle.dispose();
+      await release(handles);
     }
   }
 
@@ -164,7 +171,7 @@ class FirefoxLocator implements E2ELocator {
     try {
       return await Promise.all(handles.map((handle) => handle.evaluate((element) => element.textContent ?? '')));
     } finally {
-      for (const handle of handles) await handle.dispose();
+      await release(handles);
     }
   }
 

@@ -2,8 +2,8 @@ import type { E2ELocator, E2EPage } from './driver';
 import { waitUntil } from './wait';
 
 /** The extension's options page. */
-export class OptionsPage {
-  constructor(readonly page: E2EPage) {}
+export class OptionsPage<P extends E2EPage = E2EPage> {
+  constructor(readonly page: P) {}
 
   field(label: string): E2ELocator {
     return this.page.getByLabel(label);
