@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSERS } from './support/browsers';
 import { type Handler, type HostileSite, json, startHostileSite } from './support/hostile-site';
 import { PopupPage } from './support/popup-page';
-import { BROWSERS } from './support/browsers';
 import { type E2EProduct, startProduct } from './support/product';
 
 const PAYLOAD = '<img src=x onerror="document.title=\'pwned\'"><b>bold</b>';

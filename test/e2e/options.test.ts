@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OptionsPage } from './support/options-page';
 import { BROWSERS } from './support/browsers';
+import { OptionsPage } from './support/options-page';
 import { type E2EProduct, startProduct } from './support/product';
 
 describe.each(BROWSERS)('options page in %s', (browser) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PopupPage } from './support/popup-page';
 import { BROWSERS } from './support/browsers';
+import { PopupPage } from './support/popup-page';
 import { type E2EProduct, startProduct } from './support/product';
 
 describe.each(BROWSERS)('popup triage in %s', (browser) => {

@@ -72,7 +72,6 @@ export interface E2EPage {
   title(): Promise<string>;
   goBack(): Promise<unknown>;
   keyboard: { press(key: string): Promise<void> };
-  emulateMedia(options: { colorScheme: 'light' | 'dark' }): Promise<void>;
   waitForLoadState(state?: 'load'): Promise<void>;
   waitForTimeout(ms: number): Promise<void>;
   close(): Promise<void>;

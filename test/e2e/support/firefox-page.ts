@@ -17,7 +17,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function ariaSelector(role: AriaRole | null, name: string | undefined): string {
   const parts = [name === undefined ? '' : `[name=${JSON.stringify(name)}]`, role ? `[role="${role}"]` : ''];
-  return `::-p-aria(${parts.join('')})`;
+  return `>>> ::-p-aria(${parts.join('')})`;
 }
 
 async function release(handles: ElementHandle<Element>[]): Promise<void> {
@@ -225,9 +225,6 @@ export function firefoxPage(page: Page): E2EPage {
     title: () => page.evaluate(() => document.title),
     goBack: () => page.evaluate(() => history.back()),
     keyboard: { press: (key) => page.keyboard.press(key as Parameters<Page['keyboard']['press']>[0]) },
-    async emulateMedia({ colorScheme }) {
-      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: colorScheme }]);
-    },
     async waitForLoadState() {
       await until('the page to load', TIMEOUT, async () =>
         (await page.evaluate(() => document.readyState)) === 'complete' ? true : undefined,
