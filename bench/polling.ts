@@ -33,7 +33,7 @@ async function extensionModules() {
   (globalThis as { chrome?: unknown }).chrome = fakeBrowser;
   const [poller, session, settings, permissions] = await Promise.all([
     import('../lib/background/poller'),
-    import('../lib/background/session'),
+    import('../lib/background/api-session'),
     import('../lib/settings'),
     import('../lib/background/permissions'),
   ]);

@@ -2,7 +2,7 @@
  * The extension's settings, defined once with their defaults. Everything lives in
  * `storage.local`: host permissions are granted per browser, so an address synced from another
  * device would arrive without the permission it needs. The token is not a setting: it lives in
- * `lib/background/session.ts`, which only the background loads.
+ * `lib/background/api-session.ts`, which only the background loads.
  */
 import { storage } from 'wxt/utils/storage';
 import { type MessageKey, t } from './i18n';

@@ -5,10 +5,10 @@
 import { render } from 'preact';
 import type { ProfilePageConfig } from '../../lib/messaging';
 import { type ProfilePage, watchProfilePage } from '../../lib/profile/page';
-import { type Ask, createProfileSession, type ProfileSession } from '../../lib/profile/session';
+import { type Ask, createProfileSession, type ProfileSession } from '../../lib/profile/profile-state';
 import { createShadowHost } from '../../lib/profile/shadow-host';
-import { ProfileButtons } from './ProfileButtons';
 import css from './profile.css?inline';
+import { ProfileButtons } from './profile-buttons';
 
 export interface StartOptions {
   document: Document;

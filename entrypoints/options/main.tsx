@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { OptionsPage } from '../../components/options/OptionsPage';
+import { OptionsPage } from '../../components/options/options-page';
 import { t, uiLanguage } from '../../lib/i18n';
 import '../../components/options/options.css';
 

@@ -11,13 +11,13 @@ import { ApiError, InvalidArgumentError, REPORT_REASONS, reviveError, Unauthenti
 import { clearInboxCache, writeCachedFirstPage } from '../inbox-cache';
 import { INBOX_PAGE_SIZE, type MessageData, type MessageReturn, type MessageType, messaging } from '../messaging';
 import { getSettings } from '../settings';
+import type { Session } from './api-session';
 import { testConnection } from './connection-test';
 import type { Notifier } from './notifier';
 import type { Poller } from './poller';
 import { type Extension, mayAsk, type Sender, senderKind } from './sender';
-import type { Session } from './session';
-import { getStatus } from './status';
-import { markRead, remove } from './triage';
+import { getStatus } from './status-writer';
+import { deleteNotifications, markRead } from './triage';
 
 export interface HandlerContext {
   session: Session;
@@ -82,7 +82,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return result;
     },
     async 'inbox.delete'(request) {
-      const result = await remove(await signedInClient(), request);
+      const result = await deleteNotifications(await signedInClient(), request);
       void poller.poll();
       return result;
     },
@@ -156,13 +156,11 @@ export async function answer<T extends MessageType>(
   }
 }
 
-export function registerHandlers(ctx: HandlerContext): () => void {
+/** Answers every message of the protocol until `signal` aborts. */
+export function registerHandlers(ctx: HandlerContext, signal?: AbortSignal): void {
   const handlers = createHandlers(ctx);
-  const types = Object.keys(schemas) as MessageType[];
-  const removers = types.map((type) =>
-    messaging.onMessage(type, (message) => answer(handlers, ctx, type, message.data, message.sender)),
-  );
-  return () => {
-    for (const remove of removers) remove();
-  };
+  for (const type of Object.keys(schemas) as MessageType[]) {
+    const remove = messaging.onMessage(type, (message) => answer(handlers, ctx, type, message.data, message.sender));
+    signal?.addEventListener('abort', remove, { once: true });
+  }
 }

@@ -3,7 +3,7 @@
  * user's token, so the extension works with no typing. Store builds carry none of these.
  */
 import { updateSettings } from '../settings';
-import type { Session } from './session';
+import type { Session } from './api-session';
 
 export interface Preset {
   apiBaseUrl?: string;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import * as v from 'valibot';
+import { createFactory } from 'hono/factory';
 import {
   type BulkResult,
   type CountResult,
@@ -17,10 +17,10 @@ import {
   markRead,
   type StoredNotification,
 } from '../store/notifications';
-import { requireCaller } from './auth';
+import { type SignedInEnv, signedIn } from './auth';
 import type { ApiDeps } from './context';
-import { Problem } from './problem';
-import { jsonBody, singleQuery } from './request';
+import { ProblemError } from './problem';
+import { singleQuery, validBody } from './request';
 
 const LIMIT_PATTERN = /^[0-9]{1,3}$/;
 
@@ -29,7 +29,7 @@ function pageSize(c: Context): number {
   if (value === undefined) return LIMITS.pageSizeDefault;
   const limit = LIMIT_PATTERN.test(value) ? Number(value) : Number.NaN;
   if (!(limit >= LIMITS.pageSizeMin && limit <= LIMITS.pageSizeMax)) {
-    throw new Problem(
+    throw new ProblemError(
       400,
       'invalid_limit',
       `limit must be a whole number from ${LIMITS.pageSizeMin} to ${LIMITS.pageSizeMax}.`,
@@ -42,7 +42,7 @@ function unreadOnly(c: Context): boolean {
   const value = singleQuery(c, 'unreadOnly', 'invalid_parameter');
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
-  throw new Problem(400, 'invalid_parameter', 'unreadOnly must be true or false.');
+  throw new ProblemError(400, 'invalid_parameter', 'unreadOnly must be true or false.');
 }
 
 /** Strong ETag of the unread count, bound to the user so a change of account revalidates. */
@@ -60,16 +60,8 @@ function matchesTag(ifNoneMatch: string | undefined, tag: string): boolean {
 
 async function idsSelection(c: Context): Promise<IdsSelection> {
   const shape = '{ "ids": ["<uuid>", ...] } or { "ids": "all" }';
-  const body = await jsonBody(c, 'invalid_ids', shape);
-  const result = v.safeParse(IdsBodySchema, body);
-  if (!result.success) {
-    throw new Problem(
-      400,
-      'invalid_ids',
-      `ids must be "all" or an array of at most ${LIMITS.idsPerCall} notification UUIDs: ${shape}.`,
-    );
-  }
-  return result.output.ids;
+  const refusal = `ids must be "all" or an array of at most ${LIMITS.idsPerCall} notification UUIDs: ${shape}.`;
+  return (await validBody(c, IdsBodySchema, { code: 'invalid_ids', shape, refusal })).ids;
 }
 
 export function inboxHandlers(deps: ApiDeps) {
@@ -85,14 +77,14 @@ export function inboxHandlers(deps: ApiDeps) {
     url: n.path === null ? null : `${deps.origin()}${n.path}`,
   });
 
-  async function fetchPage(c: Context) {
-    const caller = await requireCaller(c, db);
+  async function fetchPage(c: Context<SignedInEnv>) {
+    const { caller } = c.var;
     const limit = pageSize(c);
     const scope = { userId: caller.userId, unreadOnly: unreadOnly(c) };
     const cursor = singleQuery(c, 'cursor', 'invalid_cursor');
     const after = cursor === undefined ? null : cursors.decode(cursor, scope);
     if (cursor !== undefined && after === null) {
-      throw new Problem(
+      throw new ProblemError(
         400,
         'invalid_cursor',
         'The cursor is not one this service gave for this inbox listing; start again without a cursor.',
@@ -109,8 +101,8 @@ export function inboxHandlers(deps: ApiDeps) {
     return c.json(page);
   }
 
-  async function count(c: Context) {
-    const caller = await requireCaller(c, db);
+  async function count(c: Context<SignedInEnv>) {
+    const { caller } = c.var;
     const unread = await countUnread(db, caller.userId);
     const tag = countTag(caller.userId, unread);
     c.header('etag', tag);
@@ -123,8 +115,8 @@ export function inboxHandlers(deps: ApiDeps) {
   }
 
   function bulk(apply: typeof markRead) {
-    return async (c: Context) => {
-      const caller = await requireCaller(c, db);
+    return async (c: Context<SignedInEnv>) => {
+      const { caller } = c.var;
       const ids = await idsSelection(c);
       const result: BulkResult = { success: true, count: await apply(db, caller.userId, ids) };
       c.header('cache-control', 'no-store');
@@ -132,5 +124,12 @@ export function inboxHandlers(deps: ApiDeps) {
     };
   }
 
-  return { fetchPage, count, markRead: bulk(markRead), delete: bulk(deleteNotifications) };
+  const { createHandlers } = createFactory();
+  const auth = signedIn(db);
+  return {
+    fetchPage: createHandlers(auth, fetchPage),
+    count: createHandlers(auth, count),
+    markRead: createHandlers(auth, bulk(markRead)),
+    delete: createHandlers(auth, bulk(deleteNotifications)),
+  };
 }

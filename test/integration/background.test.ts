@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { AlreadyFollowingError, type Notification, RateLimitedError } from '../../lib/api';
+import { createSession } from '../../lib/background/api-session';
 import { createPoller, type Poller } from '../../lib/background/poller';
-import { createSession } from '../../lib/background/session';
 import { messaging } from '../../lib/messaging';
 import { DEFAULT_SETTINGS, settingsItem } from '../../lib/settings';
 import { badge, grant } from '../support/background';

@@ -1,6 +1,6 @@
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { tokenItem } from '../../lib/background/api-session';
 import { originPattern } from '../../lib/background/permissions';
-import { tokenItem } from '../../lib/background/session';
 import { DEFAULT_SETTINGS, type Settings, settingsItem } from '../../lib/settings';
 
 /** Stores settings and a token as the options page would leave them, and grants the API's origin. */

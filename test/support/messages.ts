@@ -1,10 +1,10 @@
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { reviveError } from '../../lib/api';
+import { createSession } from '../../lib/background/api-session';
 import { registerHandlers } from '../../lib/background/handlers';
 import { createNotifier } from '../../lib/background/notifier';
 import { createPoller } from '../../lib/background/poller';
 import type { Sender } from '../../lib/background/sender';
-import { createSession } from '../../lib/background/session';
 import type { MessageReturn, MessageType } from '../../lib/messaging';
 
 export const EXTENSION_ID = fakeBrowser.runtime.id;

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { startBackground } from '../../../lib/background';
+import { tokenItem } from '../../../lib/background/api-session';
 import { POLL_ALARM, pollStateItem } from '../../../lib/background/poller';
-import { tokenItem } from '../../../lib/background/session';
+import { statusItem } from '../../../lib/connection-status';
 import { messaging } from '../../../lib/messaging';
 import { getSettings, updateSettings } from '../../../lib/settings';
-import { statusItem } from '../../../lib/status';
 import { badge, grant, signedIn } from '../../support/background';
 import { json, recordingFetch } from '../../support/recording-fetch';
 
@@ -13,12 +13,12 @@ const count = (n: number) => json({ count: n }, { headers: { etag: `"${n}"` } })
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 const openedTabs = async () => (await fakeBrowser.tabs.query({})).map((tab) => tab.url).filter(Boolean);
 
-let stop: (() => void) | undefined;
+let running: AbortController | undefined;
 
 function start(replies: Parameters<typeof recordingFetch>, preset = {}) {
   const wire = recordingFetch(...replies);
-  const background = startBackground({ fetch: wire.fetch, isOnline: () => true, preset });
-  stop = background.stop;
+  running = new AbortController();
+  const background = startBackground({ fetch: wire.fetch, isOnline: () => true, preset, signal: running.signal });
   return { wire, background };
 }
 
@@ -27,7 +27,7 @@ describe('background', () => {
     fakeBrowser.reset();
     messaging.removeAllListeners();
   });
-  afterEach(() => stop?.());
+  afterEach(() => running?.abort());
 
   it('opens the options page on first install when it has no token', async () => {
     start([]);

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { AlreadyFollowingError, UnauthenticatedError } from '../../../lib/api';
-import { tokenItem } from '../../../lib/background/session';
+import { tokenItem } from '../../../lib/background/api-session';
 import { readCachedFirstPage } from '../../../lib/inbox-cache';
 import { messaging } from '../../../lib/messaging';
 import { signedIn } from '../../support/background';

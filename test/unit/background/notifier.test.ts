@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { createSession } from '../../../lib/background/api-session';
 import { createNotifier } from '../../../lib/background/notifier';
-import { createSession } from '../../../lib/background/session';
 import { DEFAULT_SETTINGS } from '../../../lib/settings';
 import { signedIn } from '../../support/background';
 import { notificationFixture, uuid } from '../../support/fixtures';

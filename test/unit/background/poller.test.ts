@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { createSession } from '../../../lib/background/api-session';
 import { createPoller, pollStateItem } from '../../../lib/background/poller';
-import { createSession } from '../../../lib/background/session';
-import { showCount } from '../../../lib/background/status';
-import { statusItem } from '../../../lib/status';
+import { showCount } from '../../../lib/background/status-writer';
+import { statusItem } from '../../../lib/connection-status';
 import { badge, pollAlarm, signedIn } from '../../support/background';
 import { json, problem, recordingFetch } from '../../support/recording-fetch';
 

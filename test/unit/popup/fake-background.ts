@@ -5,6 +5,7 @@
  * message fail, or hold answers back to look at the popup before they arrive.
  */
 import type { Notification, NotificationType } from '../../../lib/api/contract';
+import { statusItem } from '../../../lib/connection-status';
 import { writeCachedFirstPage } from '../../../lib/inbox-cache';
 import {
   type ConnectionStatus,
@@ -13,7 +14,6 @@ import {
   type MessageReturn,
   type MessageType,
 } from '../../../lib/messaging';
-import { statusItem } from '../../../lib/status';
 
 const TYPES: NotificationType[] = ['follow', 'mention', 'reply', 'like', 'system'];
 const START = Date.parse('2026-11-21T12:00:00.000Z');

@@ -16,7 +16,7 @@ import {
   UserNotFoundError,
 } from '../../../lib/api/errors';
 import type { MessageType, ProfilePageConfig } from '../../../lib/messaging';
-import type { Ask } from '../../../lib/profile/session';
+import type { Ask } from '../../../lib/profile/profile-state';
 
 export interface Call {
   type: MessageType;

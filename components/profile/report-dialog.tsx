@@ -1,8 +1,8 @@
 import { Component, createRef } from 'preact';
 import { t } from '../../lib/i18n';
 import { trapTab } from '../../lib/profile/focus-trap';
+import type { ProfileSession } from '../../lib/profile/profile-state';
 import { COMMENT_MAX, REASON_LABELS, REPORT_REASONS, type ReportForm } from '../../lib/profile/report';
-import type { ProfileSession } from '../../lib/profile/session';
 
 interface Props {
   username: string;

@@ -1,8 +1,8 @@
 import { Component, createRef } from 'preact';
 import { t } from '../../lib/i18n';
-import type { ProfileSession } from '../../lib/profile/session';
-import { FollowButton } from './FollowButton';
-import { ReportDialog } from './ReportDialog';
+import type { ProfileSession } from '../../lib/profile/profile-state';
+import { FollowButton } from './follow-button';
+import { ReportDialog } from './report-dialog';
 
 interface Props {
   session: ProfileSession;

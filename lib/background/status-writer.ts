@@ -1,6 +1,6 @@
 import { renderBadge } from '../badge';
+import { statusItem } from '../connection-status';
 import type { ConnectionStatus } from '../messaging';
-import { statusItem } from '../status';
 
 /** Records the connection status and shows it on the badge: the one way the status changes. */
 export async function setStatus(status: ConnectionStatus): Promise<ConnectionStatus> {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NetworkError, ServerError, TimeoutError, UnauthenticatedError } from '../../../lib/api/errors';
-import { createProfileSession, type ProfileSession, type SessionView } from '../../../lib/profile/session';
+import { createProfileSession, type ProfileSession, type SessionView } from '../../../lib/profile/profile-state';
 import { type FakeBackground, fakeBackground } from './fake-background';
 
 let background: FakeBackground;
