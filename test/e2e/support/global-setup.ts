@@ -4,8 +4,12 @@
  * loudly and its tests are skipped; under `CI=true` it fails the run instead.
  */
 import { buildQuietly } from '../../../scripts/build';
-import { INSTALLED, MISSING } from './browsers';
+import { findChromium, MISSING_CHROMIUM } from '../../../scripts/chromium';
+import { findFirefox, MISSING_FIREFOX } from '../../../scripts/firefox';
 import { BROWSER_NAMES } from './driver';
+
+const INSTALLED = { chromium: findChromium() !== null, firefox: findFirefox() !== null };
+const MISSING = { chromium: MISSING_CHROMIUM, firefox: MISSING_FIREFOX };
 
 export default async function setup() {
   const missing = BROWSER_NAMES.filter((name) => !INSTALLED[name]);
