@@ -3,6 +3,7 @@
  * through Playwright with the e2e build, Firefox ESR through puppeteer-core (WebDriver BiDi) with
  * the store build.
  */
+import type { CDPSession } from 'playwright-core';
 import type { Browser, Page, Target } from 'puppeteer-core';
 import { describe, it } from 'vitest';
 import { type ExtensionBrowser, findChromium, launchWithExtension } from '../../../scripts/chromium';
@@ -41,15 +42,21 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Chrom
   const launched = await launchWithExtension(options);
   const { context } = launched;
   let running = 'running';
-  const watching = (async () => {
-    const cdp = await context.newCDPSession(context.pages()[0] ?? (await context.newPage()));
-    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-      const worker = versions.find((version) => version.scriptURL.endsWith('/background.js'));
-      if (worker) running = worker.runningStatus;
-    });
-    await cdp.send('ServiceWorker.enable');
-    return cdp;
-  })();
+  // Watched over the DevTools protocol from the first question on: enabling the domain reports
+  // the worker's current state at once.
+  let watching: Promise<CDPSession> | undefined;
+  const watch = () => {
+    watching ??= (async () => {
+      const cdp = await context.newCDPSession(context.pages()[0] ?? (await context.newPage()));
+      cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+        const worker = versions.find((version) => version.scriptURL.endsWith('/background.js'));
+        if (worker) running = worker.runningStatus;
+      });
+      await cdp.send('ServiceWorker.enable');
+      return cdp;
+    })();
+    return watching;
+  };
   return {
     ...launched,
     name: 'chromium',
@@ -66,11 +73,11 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Chrom
       return page;
     },
     async stopBackground() {
-      await (await watching).send('ServiceWorker.stopAllWorkers');
+      await (await watch()).send('ServiceWorker.stopAllWorkers');
       await waitUntil('the service worker to stop', 10_000, async () => running === 'stopped');
     },
     async backgroundRunning() {
-      await watching;
+      await watch();
       return running === 'running';
     },
   };
