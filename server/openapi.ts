@@ -11,7 +11,9 @@
  *  2. Add an operation under `paths` with an `operationId`, a `summary`, `security` (`bearer`, `optionalBearer`
  *     or `noAuth`), `requestBody: body('Name')` when it takes one, and `responses` built with
  *     `answer(description, 'Name')`, `noContent(description)` and `problem(description, codes)`.
- *  3. Write the file again: `npx tsx server/openapi.ts`.
+ *  3. Route it in `server/app.ts`; a handler that needs the caller goes behind `signedIn` or
+ *     `maybeSignedIn` (`server/api/auth.ts`) and reads `c.var.caller`.
+ *  4. Write the file again: `npx tsx server/openapi.ts`.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
