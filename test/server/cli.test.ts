@@ -42,7 +42,9 @@ describe('the command line', () => {
   const dataDir = join(dir, 'data');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('seeds an empty folder, prints the API and demo token, writes every demo token, and stops on SIGTERM', async () => {
+  it('seeds an empty folder, prints the API and demo token, writes every demo token, and stops on SIGTERM', {
+    timeout: 90_000,
+  }, async () => {
     const tokensFile = join(dir, 'tokens.json');
     const cli = await startCli(['--data', dataDir, '--demo-tokens', tokensFile]);
     expect(cli.output).toContain('Seeded the demo data.');
