@@ -1,12 +1,14 @@
 /**
  * The service as one Hono app: the API under `/api`, the web site at `/` and `/@{username}`.
  * Every route is registered through `route`, which also answers other methods on a known path
- * with 405 and an Allow header; unknown paths answer 404.
+ * with 405 and an Allow header, and refuses a body not labelled as the route takes it (JSON
+ * unless the route says otherwise) with 415; unknown paths answer 404.
  */
 import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ApiDeps } from './api/context';
 import { inboxHandlers } from './api/inbox';
+import { JSON_MEDIA_TYPE, requireBodyType } from './api/media-type';
 import { Problem, problemResponse } from './api/problem';
 import { userHandlers } from './api/users';
 import openApiDocument from './openapi.json' with { type: 'json' };
@@ -70,9 +72,17 @@ export function createApp(options: AppOptions) {
     }),
   );
 
-  function route(path: string, handlers: Partial<Record<Method, Handler>>) {
+  function route(
+    path: string,
+    handlers: Partial<Record<Method, Handler>>,
+    { bodyType = JSON_MEDIA_TYPE }: { bodyType?: string } = {},
+  ) {
     const methods = Object.keys(handlers) as Method[];
-    for (const method of methods) app.on(method, path, handlers[method] as Handler);
+    const checkBody = requireBodyType(bodyType);
+    for (const method of methods) {
+      if (method === 'GET') app.on(method, path, handlers[method] as Handler);
+      else app.on(method, path, checkBody, handlers[method] as Handler);
+    }
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
     app.all(path, (c) => {
       throw new Problem(405, 'method_not_allowed', `${c.req.method} is not allowed here; use ${allow}.`, { allow });

@@ -37,6 +37,9 @@ const unauthenticated = problem('Missing, unknown or revoked token.', ['unauthen
   'WWW-Authenticate': { schema: { type: 'string' }, description: 'Always `Bearer …`.' },
 });
 const userNotFound = problem('No such user.', ['user_not_found']);
+const unsupportedMediaType = problem('The body was not sent as `application/json` (UTF-8).', [
+  'unsupported_media_type',
+]);
 const bearer = [{ bearerAuth: [] }];
 const usernameParameter = { $ref: '#/components/parameters/username' };
 
@@ -48,6 +51,7 @@ const idsOperation = (summary: string, countMeaning: string) => ({
     200: { description: countMeaning, content: json(ref('BulkResult')) },
     400: problem('The body is not `{ "ids": [uuid, …] }` or `{ "ids": "all" }`.', ['invalid_ids']),
     401: unauthenticated,
+    415: unsupportedMediaType,
   },
 });
 
@@ -61,7 +65,8 @@ export function buildOpenApiDocument() {
         'The notification inbox and profile actions of the service Inbox Companion works with. ' +
         'Every non-2xx answer is RFC 9457 problem details with a machine-readable `code`. ' +
         'An unknown path answers 404 `not_found`; a known path with another method answers 405 ' +
-        '`method_not_allowed` with an `Allow` header; a body over the size limit answers 413 `payload_too_large`.',
+        '`method_not_allowed` with an `Allow` header; a body over the size limit answers 413 `payload_too_large`; ' +
+        'a body sent as anything but `application/json` answers 415 `unsupported_media_type`.',
     },
     servers: [{ url: 'http://127.0.0.1:8787/api', description: 'The reference service, run locally' }],
     paths: {
@@ -172,6 +177,7 @@ export function buildOpenApiDocument() {
             400: problem('A bad reason or comment, or yourself.', ['invalid_report', 'cannot_report_self']),
             401: unauthenticated,
             404: userNotFound,
+            415: unsupportedMediaType,
             429: problem(`More than ${LIMITS.reportsPerHour} reports in an hour.`, ['rate_limited'], {
               'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' },
             }),
