@@ -40,6 +40,12 @@ const userNotFound = problem('No such user.', ['user_not_found']);
 const unsupportedMediaType = problem('The body was not sent as `application/json` (UTF-8).', [
   'unsupported_media_type',
 ]);
+const retryAfter = { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' } };
+const followLimited = problem(
+  `More than ${LIMITS.followCallsPerHour} follows and unfollows in an hour.`,
+  ['rate_limited'],
+  retryAfter,
+);
 const bearer = [{ bearerAuth: [] }];
 const usernameParameter = { $ref: '#/components/parameters/username' };
 
@@ -146,13 +152,16 @@ export function buildOpenApiDocument() {
         parameters: [usernameParameter],
         post: {
           summary: 'Follow a user',
-          description: 'A new follow puts a `follow` notification into the followed user’s inbox.',
+          description:
+            'A new follow puts a `follow` notification into the followed user’s inbox, at most once per ' +
+            `follower and followed user in ${LIMITS.followNoticeHours} hours.`,
           security: bearer,
           responses: {
             204: { description: 'Now following.' },
             400: problem('Already following, or following yourself.', ['already_following', 'cannot_follow_self']),
             401: unauthenticated,
             404: userNotFound,
+            429: followLimited,
           },
         },
         delete: {
@@ -163,6 +172,7 @@ export function buildOpenApiDocument() {
             400: problem('Not following, or yourself.', ['not_following', 'cannot_follow_self']),
             401: unauthenticated,
             404: userNotFound,
+            429: followLimited,
           },
         },
       },
@@ -178,9 +188,7 @@ export function buildOpenApiDocument() {
             401: unauthenticated,
             404: userNotFound,
             415: unsupportedMediaType,
-            429: problem(`More than ${LIMITS.reportsPerHour} reports in an hour.`, ['rate_limited'], {
-              'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' },
-            }),
+            429: problem(`More than ${LIMITS.reportsPerHour} reports in an hour.`, ['rate_limited'], retryAfter),
           },
         },
       },

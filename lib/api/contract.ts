@@ -18,6 +18,9 @@ export const LIMITS = {
   idsPerCall: 500,
   reportCommentMax: 2000,
   reportsPerHour: 10,
+  followCallsPerHour: 60,
+  /** A follower puts at most one follow notification into the same inbox in this many hours. */
+  followNoticeHours: 24,
 } as const;
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]{1,30}$/;

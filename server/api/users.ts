@@ -8,6 +8,7 @@ import {
   ReportBodySchema,
   type ReportResult,
 } from '../../lib/api/contract';
+import { claimFollowNotice, countFollowCall } from '../store/follow-limits';
 import { addNotifications } from '../store/notifications';
 import { createReport } from '../store/reports';
 import { addFollow, findUser, findUserWithCounts, relation, removeFollow, type User } from '../store/users';
@@ -43,6 +44,21 @@ async function reportBody(c: Context) {
 export function userHandlers(deps: ApiDeps) {
   const { db } = deps;
 
+  /** The caller of a follow or unfollow, counted against the hour's allowance. */
+  async function followCaller(c: Context) {
+    const me = await requireCaller(c, db);
+    const limited = await countFollowCall(db, me.userId);
+    if (limited) {
+      throw new Problem(
+        429,
+        'rate_limited',
+        `At most ${LIMITS.followCallsPerHour} follows and unfollows an hour; try again in ${limited.retryAfter} seconds.`,
+        { 'retry-after': String(limited.retryAfter) },
+      );
+    }
+    return me;
+  }
+
   async function profile(c: Context) {
     const viewer = await optionalCaller(c, db);
     const username = c.req.param('username') ?? '';
@@ -64,13 +80,14 @@ export function userHandlers(deps: ApiDeps) {
   }
 
   async function follow(c: Context) {
-    const me = await requireCaller(c, db);
+    const me = await followCaller(c);
     const target = await pathUser(c, deps);
     if (target.id === me.userId) throw new Problem(400, 'cannot_follow_self', 'You cannot follow yourself.');
     await db.transaction(async (tx) => {
       if (!(await addFollow(tx, me.userId, target.id))) {
         throw new Problem(400, 'already_following', `You already follow ${target.username}.`);
       }
+      if (!(await claimFollowNotice(tx, me.userId, target.id))) return;
       const follower = await findUser(tx, me.username);
       const name = follower?.displayName || me.username;
       await addNotifications(tx, [
@@ -87,7 +104,7 @@ export function userHandlers(deps: ApiDeps) {
   }
 
   async function unfollow(c: Context) {
-    const me = await requireCaller(c, db);
+    const me = await followCaller(c);
     const target = await pathUser(c, deps);
     if (target.id === me.userId)
       throw new Problem(400, 'cannot_follow_self', 'You cannot follow or unfollow yourself.');

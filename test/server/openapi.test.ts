@@ -108,6 +108,13 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
       await check(method, follow, `/user/${other.username}/follow`);
       await check(method, follow, '/user/nobody_at_all/follow', auth);
     }
+    const flooder = await service.newUser('docflood');
+    for (let i = 0; i < LIMITS.followCallsPerHour; i++) {
+      await flooder.client.user(other.username)[i % 2 === 0 ? 'follow' : 'unfollow']();
+    }
+    for (const method of ['POST', 'DELETE']) {
+      await check(method, follow, `/user/${other.username}/follow`, { token: flooder.token });
+    }
 
     const report = '/user/{username}/report';
     await check('POST', report, `/user/${other.username}/report`, json({ reason: 'boring', comment: '' }));
