@@ -1,14 +1,7 @@
 import { browser } from 'wxt/browser';
-import {
-  type ApiError,
-  createClient,
-  InvalidArgumentError,
-  NetworkError,
-  reviveError,
-  TimeoutError,
-  UnauthenticatedError,
-} from '../api';
-import type { ConnectionTest } from '../messaging';
+import { createClient, reviveError } from '../api';
+import { type FailureKind, failureKind } from '../failure';
+import type { ConnectionProblem, ConnectionTest } from '../messaging';
 import { originPattern } from './permissions';
 
 export interface ConnectionTestOptions {
@@ -17,14 +10,34 @@ export interface ConnectionTestOptions {
   fetch?: typeof fetch;
 }
 
-function problemFor(error: ApiError, hadToken: boolean): ConnectionTest {
-  if (error instanceof InvalidArgumentError) return { ok: false, problem: 'invalidAddress', detail: error.detail };
-  if (error instanceof UnauthenticatedError) {
-    return { ok: false, problem: hadToken ? 'unauthorized' : 'noToken', detail: error.detail };
-  }
-  if (error instanceof TimeoutError) return { ok: false, problem: 'timeout', detail: error.detail };
-  if (error instanceof NetworkError) return { ok: false, problem: 'unreachable', detail: error.detail };
-  return { ok: false, problem: 'notThisService', detail: error.detail || `${error.status} ${error.code}` };
+/** The options page's problem for each kind of failed test; a refused token may be a missing one. */
+const PROBLEM_FOR: Record<FailureKind, ConnectionProblem> = {
+  offline: 'unreachable',
+  unreachable: 'unreachable',
+  timeout: 'timeout',
+  unauthorized: 'unauthorized',
+  rateLimited: 'notThisService',
+  serverError: 'notThisService',
+  notThisService: 'notThisService',
+  notFound: 'notThisService',
+  followSelf: 'notThisService',
+  reportSelf: 'notThisService',
+  invalidRequest: 'notThisService',
+  refused: 'notThisService',
+  invalidInput: 'invalidAddress',
+  aborted: 'notThisService',
+  unexpected: 'notThisService',
+  internal: 'notThisService',
+};
+
+export function connectionProblem(error: unknown, hadToken: boolean): ConnectionTest {
+  const { detail, status, code } = reviveError(error);
+  const problem = PROBLEM_FOR[failureKind(error)];
+  return {
+    ok: false,
+    problem: problem === 'unauthorized' && !hadToken ? 'noToken' : problem,
+    detail: detail || `${status} ${code}`,
+  };
 }
 
 /**
@@ -40,6 +53,6 @@ export async function testConnection({ apiBaseUrl, token, fetch }: ConnectionTes
     const unreadCount = await client.inbox.count();
     return { ok: true, unreadCount };
   } catch (error) {
-    return problemFor(reviveError(error), Boolean(token));
+    return connectionProblem(error, Boolean(token));
   }
 }

@@ -1,13 +1,13 @@
 import type { Context } from 'hono';
 import type { Queryable } from '../db/database';
 import { authenticate, type TokenOwner } from '../store/tokens';
-import { Problem } from './problem';
+import { ProblemError } from './problem';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]{1,512}=*) *$/i;
 
-function unauthenticated(detail: string, tokenGiven: boolean): Problem {
+function unauthenticated(detail: string, tokenGiven: boolean): ProblemError {
   const challenge = tokenGiven ? 'Bearer realm="inbox", error="invalid_token"' : 'Bearer realm="inbox"';
-  return new Problem(401, 'unauthenticated', detail, { 'www-authenticate': challenge });
+  return new ProblemError(401, 'unauthenticated', detail, { 'www-authenticate': challenge });
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { Database } from '../db/database';
-import type { TokenOwner } from '../store/tokens';
 import type { Cursors } from './cursor';
 
 /** What the API's handlers need from the running service. */
@@ -10,5 +9,3 @@ export interface ApiDeps {
   origin: () => string;
   pollIntervalSeconds: number;
 }
-
-export type ApiEnv = { Variables: { caller: TokenOwner | null } };

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import * as v from 'valibot';
 import {
   type BulkResult,
   type CountResult,
@@ -19,8 +18,8 @@ import {
 } from '../store/notifications';
 import { requireCaller } from './auth';
 import type { ApiDeps } from './context';
-import { Problem } from './problem';
-import { jsonBody, singleQuery } from './request';
+import { ProblemError } from './problem';
+import { singleQuery, validBody } from './request';
 
 const LIMIT_PATTERN = /^[0-9]{1,3}$/;
 
@@ -29,7 +28,7 @@ function pageSize(c: Context): number {
   if (value === undefined) return LIMITS.pageSizeDefault;
   const limit = LIMIT_PATTERN.test(value) ? Number(value) : Number.NaN;
   if (!(limit >= LIMITS.pageSizeMin && limit <= LIMITS.pageSizeMax)) {
-    throw new Problem(
+    throw new ProblemError(
       400,
       'invalid_limit',
       `limit must be a whole number from ${LIMITS.pageSizeMin} to ${LIMITS.pageSizeMax}.`,
@@ -42,7 +41,7 @@ function unreadOnly(c: Context): boolean {
   const value = singleQuery(c, 'unreadOnly', 'invalid_parameter');
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
-  throw new Problem(400, 'invalid_parameter', 'unreadOnly must be true or false.');
+  throw new ProblemError(400, 'invalid_parameter', 'unreadOnly must be true or false.');
 }
 
 /** Strong ETag of the unread count, bound to the user so a change of account revalidates. */
@@ -60,16 +59,8 @@ function matchesTag(ifNoneMatch: string | undefined, tag: string): boolean {
 
 async function idsSelection(c: Context): Promise<IdsSelection> {
   const shape = '{ "ids": ["<uuid>", ...] } or { "ids": "all" }';
-  const body = await jsonBody(c, 'invalid_ids', shape);
-  const result = v.safeParse(IdsBodySchema, body);
-  if (!result.success) {
-    throw new Problem(
-      400,
-      'invalid_ids',
-      `ids must be "all" or an array of at most ${LIMITS.idsPerCall} notification UUIDs: ${shape}.`,
-    );
-  }
-  return result.output.ids;
+  const refusal = `ids must be "all" or an array of at most ${LIMITS.idsPerCall} notification UUIDs: ${shape}.`;
+  return (await validBody(c, IdsBodySchema, { code: 'invalid_ids', shape, refusal })).ids;
 }
 
 export function inboxHandlers(deps: ApiDeps) {
@@ -92,7 +83,7 @@ export function inboxHandlers(deps: ApiDeps) {
     const cursor = singleQuery(c, 'cursor', 'invalid_cursor');
     const after = cursor === undefined ? null : cursors.decode(cursor, scope);
     if (cursor !== undefined && after === null) {
-      throw new Problem(
+      throw new ProblemError(
         400,
         'invalid_cursor',
         'The cursor is not one this service gave for this inbox listing; start again without a cursor.',

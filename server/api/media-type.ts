@@ -7,7 +7,7 @@
  * unaffected.
  */
 import type { MiddlewareHandler } from 'hono';
-import { Problem } from './problem';
+import { ProblemError } from './problem';
 
 export const JSON_MEDIA_TYPE = 'application/json';
 
@@ -31,7 +31,7 @@ export function requireBodyType(accepted: string = JSON_MEDIA_TYPE): MiddlewareH
     const type = parseMediaType(c.req.header('content-type') ?? null);
     if (type?.essence === accepted && type.utf8) return next();
     const given = type ? `"${type.essence}"` : 'no Content-Type';
-    throw new Problem(415, 'unsupported_media_type', `Send the body as ${accepted} (UTF-8), not ${given}.`, {
+    throw new ProblemError(415, 'unsupported_media_type', `Send the body as ${accepted} (UTF-8), not ${given}.`, {
       accept: accepted,
     });
   };

@@ -88,31 +88,23 @@ export async function countUnread(db: Queryable, userId: number): Promise<number
 
 const lowercase = (ids: readonly string[]) => ids.map((id) => id.toLowerCase());
 
-/** Marks notifications read, in one statement; the number that went from unread to read. */
-export async function markRead(db: Queryable, userId: number, ids: IdsSelection): Promise<number> {
-  if (ids === 'all') {
-    return (await db.query('UPDATE notifications SET read = true WHERE user_id = $1 AND NOT read', [userId])).rowCount;
-  }
+/**
+ * Runs `statement`, whose WHERE clause picks the user's notifications with `user_id = $1`, on the
+ * selected ones only; the number of rows it changed.
+ */
+async function onSelection(db: Queryable, statement: string, userId: number, ids: IdsSelection): Promise<number> {
+  if (ids === 'all') return (await db.query(statement, [userId])).rowCount;
   if (ids.length === 0) return 0;
-  const result = await db.query(
-    'UPDATE notifications SET read = true WHERE user_id = $1 AND NOT read AND id = ANY($2::uuid[])',
-    [userId, lowercase(ids)],
-  );
-  return result.rowCount;
+  return (await db.query(`${statement} AND id = ANY($2::uuid[])`, [userId, lowercase(ids)])).rowCount;
 }
 
+/** Marks notifications read, in one statement; the number that went from unread to read. */
+export const markRead = (db: Queryable, userId: number, ids: IdsSelection): Promise<number> =>
+  onSelection(db, 'UPDATE notifications SET read = true WHERE user_id = $1 AND NOT read', userId, ids);
+
 /** Deletes notifications for good, in one statement; the number deleted. */
-export async function deleteNotifications(db: Queryable, userId: number, ids: IdsSelection): Promise<number> {
-  if (ids === 'all') {
-    return (await db.query('DELETE FROM notifications WHERE user_id = $1', [userId])).rowCount;
-  }
-  if (ids.length === 0) return 0;
-  const result = await db.query('DELETE FROM notifications WHERE user_id = $1 AND id = ANY($2::uuid[])', [
-    userId,
-    lowercase(ids),
-  ]);
-  return result.rowCount;
-}
+export const deleteNotifications = (db: Queryable, userId: number, ids: IdsSelection): Promise<number> =>
+  onSelection(db, 'DELETE FROM notifications WHERE user_id = $1', userId, ids);
 
 /** Adds notifications in one statement; their ids, in the order given. */
 export async function addNotifications(db: Queryable, notifications: readonly NewNotification[]): Promise<string[]> {
