@@ -4,6 +4,7 @@
  * with 405 and an Allow header, and refuses a body not labelled as the route takes it (JSON
  * unless the route says otherwise) with 415; unknown paths answer 404.
  */
+import type { IncomingMessage } from 'node:http';
 import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ApiDeps } from './api/context';
@@ -37,6 +38,12 @@ function isUnavailable(error: unknown): boolean {
       message,
     )
   );
+}
+
+/** Whether the request's body never arrived in full because its connection is gone. */
+function clientGone(c: Context): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming !== undefined && !incoming.complete && (incoming.destroyed || incoming.socket?.destroyed === true);
 }
 
 /** PostgreSQL's class 22 (data exception) is always about a value the request carried. */
@@ -117,6 +124,12 @@ export function createApp(options: AppOptions) {
       return problemResponse(
         new ProblemError(400, 'invalid_parameter', 'The request carries a value the service cannot store.'),
       );
+    }
+    if (clientGone(c)) {
+      // The body stopped arriving (the client hung up, or was cut off for being too slow): the
+      // failure to read it is the client's, and nobody is left to answer.
+      log?.(`${c.req.method} ${c.req.path}: client went away before its request arrived in full`);
+      return problemResponse(new ProblemError(408, 'invalid_body', 'The request did not arrive in full.'));
     }
     if (isUnavailable(error)) {
       log?.(`${c.req.method} ${c.req.path}: database unavailable: ${(error as Error).message}`);
