@@ -79,16 +79,21 @@ export function createApp(options: AppOptions) {
     }),
   );
 
+  /**
+   * Each method's handler, or its middleware (such as `signedIn`) and handler in order. Every
+   * method but GET first checks that a body, if any, is labelled `bodyType`.
+   */
   function route(
     path: string,
-    handlers: Partial<Record<Method, Handler>>,
+    handlers: Partial<Record<Method, Handler | readonly Handler[]>>,
     { bodyType = JSON_MEDIA_TYPE }: { bodyType?: string } = {},
   ) {
     const methods = Object.keys(handlers) as Method[];
     const checkBody = requireBodyType(bodyType);
     for (const method of methods) {
-      if (method === 'GET') app.on(method, path, handlers[method] as Handler);
-      else app.on(method, path, checkBody, handlers[method] as Handler);
+      const chain = [handlers[method] as Handler | Handler[]].flat() as [Handler, ...Handler[]];
+      if (method === 'GET') app.on(method, path, ...chain);
+      else app.on(method, path, checkBody, ...chain);
     }
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
     app.all(path, (c) => {

@@ -1,43 +1,13 @@
 import { browser } from 'wxt/browser';
-import { createClient, reviveError } from '../api';
-import { type FailureKind, failureKind } from '../failure';
-import type { ConnectionProblem, ConnectionTest } from '../messaging';
+import { createClient } from '../api';
+import type { ConnectionTest } from '../messaging';
+import { connectionProblem } from '../options';
 import { originPattern } from './permissions';
 
 export interface ConnectionTestOptions {
   apiBaseUrl: string;
   token: string | null;
   fetch?: typeof fetch;
-}
-
-/** The options page's problem for each kind of failed test; a refused token may be a missing one. */
-const PROBLEM_FOR: Record<FailureKind, ConnectionProblem> = {
-  offline: 'unreachable',
-  unreachable: 'unreachable',
-  timeout: 'timeout',
-  unauthorized: 'unauthorized',
-  rateLimited: 'notThisService',
-  serverError: 'notThisService',
-  notThisService: 'notThisService',
-  notFound: 'notThisService',
-  followSelf: 'notThisService',
-  reportSelf: 'notThisService',
-  invalidRequest: 'notThisService',
-  refused: 'notThisService',
-  invalidInput: 'invalidAddress',
-  aborted: 'notThisService',
-  unexpected: 'notThisService',
-  internal: 'notThisService',
-};
-
-export function connectionProblem(error: unknown, hadToken: boolean): ConnectionTest {
-  const { detail, status, code } = reviveError(error);
-  const problem = PROBLEM_FOR[failureKind(error)];
-  return {
-    ok: false,
-    problem: problem === 'unauthorized' && !hadToken ? 'noToken' : problem,
-    detail: detail || `${status} ${code}`,
-  };
 }
 
 /**

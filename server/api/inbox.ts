@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
+import { createFactory } from 'hono/factory';
 import {
   type BulkResult,
   type CountResult,
@@ -16,7 +17,7 @@ import {
   markRead,
   type StoredNotification,
 } from '../store/notifications';
-import { requireCaller } from './auth';
+import { type SignedInEnv, signedIn } from './auth';
 import type { ApiDeps } from './context';
 import { ProblemError } from './problem';
 import { singleQuery, validBody } from './request';
@@ -76,8 +77,8 @@ export function inboxHandlers(deps: ApiDeps) {
     url: n.path === null ? null : `${deps.origin()}${n.path}`,
   });
 
-  async function fetchPage(c: Context) {
-    const caller = await requireCaller(c, db);
+  async function fetchPage(c: Context<SignedInEnv>) {
+    const { caller } = c.var;
     const limit = pageSize(c);
     const scope = { userId: caller.userId, unreadOnly: unreadOnly(c) };
     const cursor = singleQuery(c, 'cursor', 'invalid_cursor');
@@ -100,8 +101,8 @@ export function inboxHandlers(deps: ApiDeps) {
     return c.json(page);
   }
 
-  async function count(c: Context) {
-    const caller = await requireCaller(c, db);
+  async function count(c: Context<SignedInEnv>) {
+    const { caller } = c.var;
     const unread = await countUnread(db, caller.userId);
     const tag = countTag(caller.userId, unread);
     c.header('etag', tag);
@@ -114,8 +115,8 @@ export function inboxHandlers(deps: ApiDeps) {
   }
 
   function bulk(apply: typeof markRead) {
-    return async (c: Context) => {
-      const caller = await requireCaller(c, db);
+    return async (c: Context<SignedInEnv>) => {
+      const { caller } = c.var;
       const ids = await idsSelection(c);
       const result: BulkResult = { success: true, count: await apply(db, caller.userId, ids) };
       c.header('cache-control', 'no-store');
@@ -123,5 +124,12 @@ export function inboxHandlers(deps: ApiDeps) {
     };
   }
 
-  return { fetchPage, count, markRead: bulk(markRead), delete: bulk(deleteNotifications) };
+  const { createHandlers } = createFactory();
+  const auth = signedIn(db);
+  return {
+    fetchPage: createHandlers(auth, fetchPage),
+    count: createHandlers(auth, count),
+    markRead: createHandlers(auth, bulk(markRead)),
+    delete: createHandlers(auth, bulk(deleteNotifications)),
+  };
 }

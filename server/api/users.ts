@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { createFactory } from 'hono/factory';
 import {
   isUsername,
   LIMITS,
@@ -11,7 +12,7 @@ import { claimFollowNotice, countFollowCall } from '../store/follow-limits';
 import { addNotifications } from '../store/notifications';
 import { createReport } from '../store/reports';
 import { addFollow, findUser, findUserWithCounts, relation, removeFollow, type User } from '../store/users';
-import { caller as optionalCaller, requireCaller } from './auth';
+import { type MaybeSignedInEnv, maybeSignedIn, type SignedInEnv, signedIn } from './auth';
 import type { ApiDeps } from './context';
 import { ProblemError, userNotFound } from './problem';
 import { validBody } from './request';
@@ -37,9 +38,9 @@ async function reportBody(c: Context) {
 export function userHandlers(deps: ApiDeps) {
   const { db } = deps;
 
-  /** The caller of a follow or unfollow, counted against the hour's allowance. */
-  async function followCaller(c: Context) {
-    const me = await requireCaller(c, db);
+  /** The signed-in caller of a follow or unfollow, counted against the hour's allowance. */
+  async function followCaller(c: Context<SignedInEnv>) {
+    const me = c.var.caller;
     const limited = await countFollowCall(db, me.userId);
     if (limited) {
       throw new ProblemError(
@@ -52,8 +53,8 @@ export function userHandlers(deps: ApiDeps) {
     return me;
   }
 
-  async function profile(c: Context) {
-    const viewer = await optionalCaller(c, db);
+  async function profile(c: Context<MaybeSignedInEnv>) {
+    const viewer = c.var.caller;
     const username = c.req.param('username') ?? '';
     const user = isUsername(username) ? await findUserWithCounts(db, username) : null;
     if (!user) throw userNotFound(username);
@@ -72,7 +73,7 @@ export function userHandlers(deps: ApiDeps) {
     return c.json(body);
   }
 
-  async function follow(c: Context) {
+  async function follow(c: Context<SignedInEnv>) {
     const me = await followCaller(c);
     const target = await pathUser(c, deps);
     if (target.id === me.userId) throw new ProblemError(400, 'cannot_follow_self', 'You cannot follow yourself.');
@@ -96,7 +97,7 @@ export function userHandlers(deps: ApiDeps) {
     return c.body(null, 204);
   }
 
-  async function unfollow(c: Context) {
+  async function unfollow(c: Context<SignedInEnv>) {
     const me = await followCaller(c);
     const target = await pathUser(c, deps);
     if (target.id === me.userId)
@@ -107,8 +108,8 @@ export function userHandlers(deps: ApiDeps) {
     return c.body(null, 204);
   }
 
-  async function report(c: Context) {
-    const me = await requireCaller(c, db);
+  async function report(c: Context<SignedInEnv>) {
+    const me = c.var.caller;
     const body = await reportBody(c);
     const target = await pathUser(c, deps);
     if (target.id === me.userId) throw new ProblemError(400, 'cannot_report_self', 'You cannot report yourself.');
@@ -126,5 +127,12 @@ export function userHandlers(deps: ApiDeps) {
     return c.json(result, 201);
   }
 
-  return { profile, follow, unfollow, report };
+  const { createHandlers } = createFactory();
+  const auth = signedIn(db);
+  return {
+    profile: createHandlers(maybeSignedIn(db), profile),
+    follow: createHandlers(auth, follow),
+    unfollow: createHandlers(auth, unfollow),
+    report: createHandlers(auth, report),
+  };
 }

@@ -66,7 +66,9 @@ describe('the command line', () => {
     expect(existsSync(join(dataDir, 'inbox-companion.lock'))).toBe(false);
   });
 
-  it('issues a token for an existing user, refuses an unknown one, and serves the same data again', { timeout: 90_000 }, async () => {
+  it('issues a token for an existing user, refuses an unknown one, and serves the same data again', {
+    timeout: 90_000,
+  }, async () => {
     const run = promisify(execFile);
     const { stdout } = await run(tsx, ['server/main.ts', 'token', 'alice', '--data', dataDir], { cwd: root, env });
     const alice = stdout.trim();

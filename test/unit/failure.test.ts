@@ -17,12 +17,12 @@ import {
   UnauthenticatedError,
   UserNotFoundError,
 } from '../../lib/api/errors';
-import { connectionProblem } from '../../lib/background/connection-test';
 import { statusKindFor } from '../../lib/background/poller';
 import { badgeFor } from '../../lib/badge';
 import { FAILURE_KINDS, type FailureKind, failureKind } from '../../lib/failure';
 import type { ConnectionProblem, ConnectionStatus, StatusKind } from '../../lib/messaging';
-import { connectionTestText } from '../../lib/options';
+import { connectionProblem, connectionTestText } from '../../lib/options';
+
 import {
   describeInboxProblem,
   failureReason,
