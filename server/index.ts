@@ -18,7 +18,11 @@ import { createCursors } from './api/cursor';
 import { API_PREFIX, createApp } from './app';
 import { type Database, type DatabaseOption, describeDatabase, openDatabase } from './db/database';
 import { migrate } from './db/migrations';
+import { listenForLiveEvents } from './live/events';
+import { createLiveHub } from './live/hub';
+import { createLiveUpgrade } from './live/upgrade';
 import { answerUnparsable, answerUnroutable, requireUsableHead } from './malformed';
+import { type DemoActivity, startDemoActivity } from './seed/demo-activity';
 import { seedDemoData } from './seed/seed';
 import { serviceKey } from './store/keys';
 
@@ -76,6 +80,17 @@ export interface ServerOptions {
   publicOrigin?: string;
   /** Timeouts and the connection cap; each left out keeps `DEFAULT_CONNECTION_LIMITS`. */
   connections?: Partial<ConnectionLimits>;
+  /** Seeded users mention, reply to, like and follow `demo` about once every this many seconds. */
+  demoActivitySeconds?: number;
+  /** Milliseconds now, for the live channels' idle and rate limits; tests pass a clock they move. */
+  now?: () => number;
+}
+
+export interface LiveChannels {
+  /** Live channels open on this instance. */
+  readonly channels: number;
+  /** Closes the channels silent for the idle limit now, rather than at the next regular look. */
+  sweepIdle(): number;
 }
 
 export interface RunningServer {
@@ -95,6 +110,8 @@ export interface RunningServer {
   database: Database;
   /** The Node HTTP server, for tools that watch connections and requests. */
   httpServer: Server;
+  /** The live channels open on this instance. */
+  live: LiveChannels;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -130,10 +147,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let closing: Promise<void> | undefined;
   let server: Server;
   const handling = new Set<Promise<Response>>();
+  let listening = false;
+  const hub = createLiveHub({ db, origin: () => origin, now: options.now });
+  let stopListening = async () => {};
+  let liveUpgrade: ReturnType<typeof createLiveUpgrade>;
+  let activity: DemoActivity | null = null;
   try {
     await migrate(db);
     const cursors = createCursors(await serviceKey(db, 'cursor'));
     if (options.seed ?? true) demoTokens = await seedDemoData(db);
+    stopListening = await listenForLiveEvents(db, {
+      onEvent: hub.onEvent,
+      onLost() {
+        listening = false;
+        hub.lost();
+      },
+      onListening() {
+        listening = true;
+      },
+    });
     const app = createApp({
       db,
       cursors,
@@ -150,6 +182,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       answer.then(done, done);
       return answer;
     };
+    const listener = requireUsableHead(getRequestListener(fetch, { errorHandler: answerUnroutable }));
     const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
     server = createServer(
       {
@@ -159,10 +192,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         keepAliveTimeout: limits.keepAliveTimeoutMs,
         connectionsCheckingInterval: limits.checkIntervalMs,
       },
-      requireUsableHead(getRequestListener(fetch, { errorHandler: answerUnroutable })),
+      listener,
     );
     server.maxConnections = limits.maxConnections;
     server.on('clientError', answerUnparsable(log));
+    liveUpgrade = createLiveUpgrade({
+      db,
+      hub,
+      path: `${API_PREFIX}/inbox/live`,
+      listening: () => listening && closing === undefined,
+      listener,
+    });
+    server.on('upgrade', liveUpgrade.upgrade);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? DEFAULT_PORT, host, () => {
@@ -170,7 +211,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         resolve();
       });
     });
+    if (options.demoActivitySeconds) activity = startDemoActivity(db, options.demoActivitySeconds);
   } catch (error) {
+    await stopListening().catch(() => {});
+    await hub.closeAll();
     await db.close().catch(() => {});
     throw error;
   }
@@ -180,6 +224,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   function close(): Promise<void> {
     closing ??= (async () => {
+      activity?.stop();
+      await hub.closeAll();
+      await liveUpgrade.close();
+      await stopListening();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           server.closeAllConnections();
@@ -206,6 +254,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     admin: createAdmin(db),
     database: db,
     httpServer: server,
+    live: {
+      get channels() {
+        return hub.channels;
+      },
+      sweepIdle: hub.sweepIdle,
+    },
     close,
   };
 }

@@ -6,12 +6,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startProfileButtons } from '../../../components/profile/start';
 import { NetworkError } from '../../../lib/api/errors';
 import { HOST_TAG } from '../../../lib/profile/shadow-host';
-import { type FakeBackground, fakeBackground } from './fake-background';
 import { asScript, trustPersonEvents } from './person-input';
+import { type ProfileBackground, profileBackground } from './profile-background';
 
 trustPersonEvents();
 
-let background: FakeBackground;
+let background: ProfileBackground;
 let stop: AbortController;
 
 const section = (username: string, anchor = true) =>
@@ -38,7 +38,7 @@ const focused = () => shadow().activeElement;
 const settled = () => new Promise((resolve) => setTimeout(resolve));
 
 beforeEach(() => {
-  background = fakeBackground();
+  background = profileBackground();
   stop = new AbortController();
 });
 
@@ -60,7 +60,7 @@ describe('what the buttons show', () => {
   it('offers Unfollow when following', async () => {
     background.state.following.add('bob');
     await open();
-    expect(await ui().findByRole('button', { name: 'Unfollow' })).toBeTruthy();
+    expect(await button('Unfollow')).toBeTruthy();
   });
 
   it('floats when the page has no anchor', async () => {
@@ -114,7 +114,7 @@ describe('what the buttons show', () => {
     await shown();
     background.state.me = 'me';
     document.dispatchEvent(new Event('visibilitychange'));
-    expect(await ui().findByRole('button', { name: 'Follow' })).toBeTruthy();
+    expect(await button('Follow')).toBeTruthy();
   });
 
   it('says why the profile could not be loaded and tries again', async () => {
@@ -125,7 +125,7 @@ describe('what the buttons show', () => {
       'The service could not be reached. Check your connection and try again.',
     );
     await userEvent.click(ui().getByRole('button', { name: 'Try again' }));
-    expect(await ui().findByRole('button', { name: 'Follow' })).toBeTruthy();
+    expect(await button('Follow')).toBeTruthy();
   });
 });
 
@@ -138,7 +138,7 @@ describe('the follow toggle', () => {
     const pending = ui().getByRole('button', { name: 'Following…' });
     expect(pending.getAttribute('aria-disabled')).toBe('true');
     release();
-    const unfollow = await ui().findByRole('button', { name: 'Unfollow' });
+    const unfollow = await button('Unfollow');
     expect(unfollow).toBe(pending);
     expect(ui().getByRole('status').textContent).toBe('You now follow @bob.');
     expect(background.sent()).toEqual(['profile.config', 'profile.get', 'profile.follow']);
@@ -149,7 +149,7 @@ describe('the follow toggle', () => {
     await shown();
     background.state.following.add('bob');
     await userEvent.click(ui().getByRole('button', { name: 'Follow' }));
-    expect(await ui().findByRole('button', { name: 'Unfollow' })).toBeTruthy();
+    expect(await button('Unfollow')).toBeTruthy();
     expect(ui().queryByRole('alert')).toBeNull();
     expect(ui().getByRole('status').className).toBe('visually-hidden');
   });
@@ -159,7 +159,7 @@ describe('the follow toggle', () => {
     await open();
     await shown();
     background.failNext('profile.unfollow', new NetworkError());
-    await userEvent.click(await ui().findByRole('button', { name: 'Unfollow' }));
+    await userEvent.click(await button('Unfollow'));
     await waitFor(() =>
       expect(ui().getByRole('status').textContent).toBe(
         'The service could not be reached. Check your connection and try again.',
@@ -174,7 +174,7 @@ describe('the follow toggle', () => {
     await shown();
     ui().getByRole('button', { name: 'Follow' }).focus();
     await userEvent.keyboard('{Enter}');
-    expect(await ui().findByRole('button', { name: 'Unfollow' })).toBe(focused());
+    expect(await button('Unfollow')).toBe(focused());
   });
 });
 
@@ -363,7 +363,7 @@ describe('single-page navigation', () => {
   it('shows the buttons for the new profile, once, beside the new anchor', async () => {
     background.state.following.add('alice');
     await open('bob');
-    await ui().findByRole('button', { name: 'Follow' });
+    await button('Follow');
     document.querySelector('#profile')?.remove();
     document.body.insertAdjacentHTML('afterbegin', section('alice'));
     history.pushState(null, '', '/@alice');
@@ -374,7 +374,7 @@ describe('single-page navigation', () => {
 
   it('drops an open dialog of the old profile', async () => {
     await open('bob');
-    await ui().findByRole('button', { name: 'Follow' });
+    await button('Follow');
     await userEvent.click(ui().getByRole('button', { name: 'Report' }));
     document.querySelector('#profile')?.remove();
     document.body.insertAdjacentHTML('afterbegin', section('alice'));
@@ -386,7 +386,7 @@ describe('single-page navigation', () => {
 
   it('ignores the old profile’s answer that arrives after navigating', async () => {
     await open('bob');
-    await ui().findByRole('button', { name: 'Follow' });
+    await button('Follow');
     const release = background.hold('profile.follow');
     await userEvent.click(ui().getByRole('button', { name: 'Follow' }));
     document.querySelector('#profile')?.remove();

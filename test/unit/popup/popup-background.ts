@@ -1,19 +1,24 @@
 /**
- * The background as the popup sees it through `ask`: an in-memory inbox that pages with an
- * opaque keyset cursor, triages, keeps the unread count and writes the cached first page to
- * real (fake-browser) storage as the real background does. A test can make the next answer to a
- * message fail, or hold answers back to look at the popup before they arrive.
+ * The background as the popup sees it through `ask`: the real message handlers, reached as the
+ * popup reaches them, in front of an in-memory service that pages with an opaque keyset cursor
+ * and triages over HTTP as the contract says. The handlers write the cached first page, the
+ * unread count and the badge as in the product. A test can make the next answer to a message
+ * fail, or hold answers back to look at the popup before they arrive.
  */
 import type { Notification, NotificationType } from '../../../lib/api/contract';
+import { reviveError } from '../../../lib/api/errors';
 import { statusItem } from '../../../lib/connection-status';
-import { writeCachedFirstPage } from '../../../lib/inbox-cache';
 import {
   type ConnectionStatus,
-  INBOX_PAGE_SIZE,
   type MessageData,
   type MessageReturn,
   type MessageType,
+  messaging,
 } from '../../../lib/messaging';
+import { getSettings } from '../../../lib/settings';
+import { signedIn } from '../../support/background';
+import { answerMessages, deliver, popupSender } from '../../support/messages';
+import { json, problem } from '../../support/recording-fetch';
 
 const TYPES: NotificationType[] = ['follow', 'mention', 'reply', 'like', 'system'];
 const START = Date.parse('2026-11-21T12:00:00.000Z');
@@ -50,7 +55,7 @@ interface Held {
   release(): void;
 }
 
-export function createFakeBackground(initial: Notification[] = []) {
+export function createPopupBackground(initial: Notification[] = []) {
   let inbox = [...initial];
   const calls: Call[] = [];
   const failures = new Map<MessageType, Error[]>();
@@ -77,58 +82,70 @@ export function createFakeBackground(initial: Notification[] = []) {
   const isOlder = (item: Notification, createdAt: string, id: string) =>
     item.createdAt < createdAt || (item.createdAt === createdAt && item.id < id);
 
-  function page({ cursor, unreadOnly }: MessageData<'inbox.fetch'>) {
+  function page(query: URLSearchParams): Response {
+    const unreadOnly = query.get('unreadOnly') === 'true';
+    const limit = Number(query.get('limit'));
+    const cursor = query.get('cursor');
     const visible = inbox.filter((item) => !unreadOnly || !item.read);
     let start = 0;
     if (cursor !== null) {
       const [createdAt, id, forUnread] = JSON.parse(atob(cursor)) as [string, string, boolean];
-      if (forUnread !== unreadOnly) throw new Error('cursor issued for the other list');
+      if (forUnread !== unreadOnly) return problem(400, 'invalid_cursor');
       start = visible.findIndex((item) => isOlder(item, createdAt, id));
       if (start === -1) start = visible.length;
     }
-    const data = visible.slice(start, start + INBOX_PAGE_SIZE);
+    const data = visible.slice(start, start + limit);
     const last = data.at(-1);
-    const more = start + INBOX_PAGE_SIZE < visible.length;
-    return { data: structuredClone(data), cursor: more && last ? cursorFor(last, unreadOnly) : null };
+    const more = start + limit < visible.length;
+    return json({ data, cursor: more && last ? cursorFor(last, unreadOnly) : null });
   }
 
-  function matching(ids: MessageData<'inbox.markRead'>['ids']) {
-    return ids === 'all' ? () => true : (item: Notification) => ids.includes(item.id);
+  async function chosen(request: Request) {
+    const { ids } = (await request.json()) as { ids: string[] | 'all' };
+    const wanted = ids === 'all' ? null : new Set(ids.map((id) => id.toLowerCase()));
+    return (item: Notification) => wanted === null || wanted.has(item.id.toLowerCase());
   }
+
+  /** The service: the inbox's pages, its unread count, mark read and delete. */
+  async function service(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const path = url.pathname.replace(/^.*\/inbox\//, '');
+    if (request.method === 'GET' && path === 'fetch') return page(url.searchParams);
+    if (request.method === 'GET' && path === 'count') return json({ count: unreadCount() });
+    if (request.method === 'POST' && path === 'read') {
+      const selects = await chosen(request);
+      let count = 0;
+      inbox = inbox.map((item) => {
+        if (!selects(item) || item.read) return item;
+        count++;
+        return { ...item, read: true };
+      });
+      return json({ success: true, count });
+    }
+    if (request.method === 'POST' && path === 'delete') {
+      const selects = await chosen(request);
+      const before = inbox.length;
+      inbox = inbox.filter((item) => !selects(item));
+      return json({ success: true, count: before - inbox.length });
+    }
+    return problem(404, 'not_found');
+  }
+
+  messaging.removeAllListeners();
+  answerMessages((input, init) => service(new Request(input, init)));
+  // Signed in with the settings a popup opened earlier left, as a real profile keeps them.
+  const ready = getSettings().then((settings) => signedIn(undefined, settings));
 
   async function answer<T extends MessageType>(type: T, data: MessageData<T>): Promise<unknown> {
-    switch (type) {
-      case 'inbox.fetch': {
-        const request = data as MessageData<'inbox.fetch'>;
-        const result = page(request);
-        if (request.cursor === null) await writeCachedFirstPage(request.unreadOnly, result);
-        return result;
-      }
-      case 'inbox.markRead': {
-        const selects = matching((data as MessageData<'inbox.markRead'>).ids);
-        let count = 0;
-        inbox = inbox.map((item) => {
-          if (!selects(item) || item.read) return item;
-          count++;
-          return { ...item, read: true };
-        });
-        await publish({ count: unreadCount() });
-        return { success: true, count, unreadCount: unreadCount() };
-      }
-      case 'inbox.delete': {
-        const selects = matching((data as MessageData<'inbox.delete'>).ids);
-        const before = inbox.length;
-        inbox = inbox.filter((item) => !selects(item));
-        await publish({ count: unreadCount() });
-        return { success: true, count: before - inbox.length, unreadCount: unreadCount() };
-      }
-      case 'status.get':
-      case 'status.refresh':
-        if (status.kind === 'ok') await publish({ count: unreadCount() });
-        return status;
-      default:
-        throw new Error(`the popup does not send ${type}`);
+    await ready;
+    if (type === 'status.get' || type === 'status.refresh') {
+      if (status.kind === 'ok') await publish({ count: unreadCount() });
+      return status;
     }
+    const answered = await deliver(type, data, popupSender);
+    if (answered.error) throw answered.error;
+    if (type !== 'inbox.fetch') status = await statusItem.getValue();
+    return answered.value;
   }
 
   async function ask<T extends MessageType>(type: T, ...rest: unknown[]): Promise<MessageReturn<T>> {
@@ -143,7 +160,7 @@ export function createFakeBackground(initial: Notification[] = []) {
       return result as MessageReturn<T>;
     }
     if (holding.has(type)) await wait();
-    if (failure) throw failure;
+    if (failure) throw reviveError(structuredClone(reviveError(failure).toJSON()));
     return (await answer(type, data)) as MessageReturn<T>;
   }
 
@@ -158,7 +175,10 @@ export function createFakeBackground(initial: Notification[] = []) {
       return status;
     },
     /** Sets the status, and stores it as the background would have before the popup opened. */
-    setStatus: publish,
+    async setStatus(change: Partial<ConnectionStatus>) {
+      await ready;
+      await publish(change);
+    },
     /** The next answer to `type` (one per call) fails with `error`. */
     failNext(type: MessageType, ...errors: Error[]) {
       failures.set(type, [...(failures.get(type) ?? []), ...errors]);
@@ -182,4 +202,4 @@ export function createFakeBackground(initial: Notification[] = []) {
   };
 }
 
-export type FakeBackground = ReturnType<typeof createFakeBackground>;
+export type PopupBackground = ReturnType<typeof createPopupBackground>;
