@@ -5,7 +5,7 @@
  * caller can tell `already_following` from a network failure.
  */
 import { defineExtensionMessaging, type GetDataType, type GetReturnType } from '@webext-core/messaging';
-import type { BulkResult, IdsSelection, Page, Profile, ReportReason, ReportResult } from './api/contract';
+import type { IdsSelection, Page, Profile, ReportReason, ReportResult } from './api/contract';
 import { reviveError } from './api/errors';
 
 /** What the toolbar badge shows, and what the popup needs to choose its state. */
@@ -45,7 +45,10 @@ export interface TriageRequest {
   unread?: number;
 }
 
-export interface TriageResult extends BulkResult {
+export interface TriageResult {
+  success: boolean;
+  /** Notifications the change applied to. */
+  count: number;
   /** The unread count after the change, as far as the background knows it. */
   unreadCount: number | null;
 }

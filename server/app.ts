@@ -87,6 +87,8 @@ export function createApp(options: AppOptions) {
   route(`${API_PREFIX}/inbox/count`, { GET: inbox.count });
   route(`${API_PREFIX}/inbox/read`, { POST: inbox.markRead });
   route(`${API_PREFIX}/inbox/delete`, { POST: inbox.delete });
+  route(`${API_PREFIX}/inbox/unread`, { POST: inbox.markUnread });
+  route(`${API_PREFIX}/inbox/undo`, { POST: inbox.undo });
   route(`${API_PREFIX}/user/:username`, { GET: users.profile });
   route(`${API_PREFIX}/user/:username/follow`, { POST: users.follow, DELETE: users.unfollow });
   route(`${API_PREFIX}/user/:username/report`, { POST: users.report });

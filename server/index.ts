@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createAdmin, type ServiceAdmin } from './admin';
 import { createCursors } from './api/cursor';
+import { createUndoTokens } from './api/undo-token';
 import { API_PREFIX, createApp } from './app';
 import { type Database, type DatabaseOption, describeDatabase, openDatabase } from './db/database';
 import { migrate } from './db/migrations';
@@ -31,6 +32,8 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_POLL_INTERVAL_SECONDS = 30;
 /** How long `close()` lets requests in flight finish before it cuts their connections. */
 const CLOSE_GRACE_MS = 10_000;
+/** How often each instance removes what has outlived its undo window. */
+const CLEAN_UP_INTERVAL_MS = 15_000;
 
 export interface ServerOptions {
   /** TCP port; 0 picks a free one. Default 8787. */
@@ -47,6 +50,11 @@ export interface ServerOptions {
   log?: boolean | ((line: string) => void);
   /** The origin people reach the service at, when not `http://{host}:{port}` (behind a proxy). */
   publicOrigin?: string;
+  /**
+   * The clock undo windows are measured with, in milliseconds since the epoch. Default
+   * `Date.now`; tests pass one they move.
+   */
+  now?: () => number;
 }
 
 export interface RunningServer {
@@ -81,6 +89,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const log =
     options.log === true ? (line: string) => console.log(line) : options.log === false ? undefined : options.log;
 
+  const now = options.now ?? Date.now;
   const db = await openDatabase(databaseOption);
   let demoTokens: Record<string, string> | null = null;
   let origin = '';
@@ -89,10 +98,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     await migrate(db);
     const cursors = createCursors(await serviceKey(db, 'cursor'));
+    const undoTokens = createUndoTokens(await serviceKey(db, 'undo'));
     if (options.seed ?? true) demoTokens = await seedDemoData(db);
     const app = createApp({
       db,
       cursors,
+      undoTokens,
+      now,
       origin: () => origin,
       pollIntervalSeconds: options.pollIntervalSeconds ?? DEFAULT_POLL_INTERVAL_SECONDS,
       log,
@@ -117,9 +129,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   const port = (server.address() as AddressInfo).port;
   origin = (options.publicOrigin ?? `http://${urlHost(host)}:${port}`).replace(/\/$/, '');
+  const admin = createAdmin(db, now);
+
+  let cleaning: Promise<unknown> | null = null;
+  const cleanUp = setInterval(() => {
+    cleaning ??= admin
+      .purgeExpired()
+      .catch((error) => log?.(`clean-up failed: ${(error as Error).message}`))
+      .finally(() => {
+        cleaning = null;
+      });
+  }, CLEAN_UP_INTERVAL_MS);
+  cleanUp.unref();
 
   function close(): Promise<void> {
     closing ??= (async () => {
+      clearInterval(cleanUp);
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           server.closeAllConnections();
@@ -130,6 +155,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         });
         server.closeIdleConnections();
       });
+      await cleaning;
       await db.close();
     })();
     return closing;
@@ -142,7 +168,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     host,
     databaseDescription: describeDatabase(databaseOption),
     demoTokens,
-    admin: createAdmin(db),
+    admin,
     database: db,
     httpServer: server,
     close,

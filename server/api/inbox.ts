@@ -5,18 +5,26 @@ import {
   type BulkResult,
   type CountResult,
   IdsBodySchema,
+  type IdsList,
+  IdsListBodySchema,
   type IdsSelection,
   LIMITS,
   type Notification,
   type Page,
+  UndoBodySchema,
+  type UndoResult,
 } from '../../lib/api/contract';
+import type { Queryable } from '../db/database';
 import {
   countUnread,
   deleteNotifications,
   listNotifications,
   markRead,
+  markUnread,
   type StoredNotification,
+  type TriageStamp,
 } from '../store/notifications';
+import { runOperation, type TriageKind, undoOperation } from '../store/triage-operations';
 import { requireCaller } from './auth';
 import type { ApiDeps } from './context';
 import { Problem } from './problem';
@@ -58,22 +66,49 @@ function matchesTag(ifNoneMatch: string | undefined, tag: string): boolean {
   });
 }
 
-async function idsSelection(c: Context): Promise<IdsSelection> {
-  const shape = '{ "ids": ["<uuid>", ...] } or { "ids": "all" }';
-  const body = await jsonBody(c, 'invalid_ids', shape);
-  const result = v.safeParse(IdsBodySchema, body);
+/** The `ids` of a triage body, checked with `schema`; anything else is refused as `invalid_ids`. */
+async function readIds<Ids>(
+  c: Context,
+  schema: v.GenericSchema<unknown, { ids: Ids }>,
+  shape: string,
+  what: string,
+): Promise<Ids> {
+  const result = v.safeParse(schema, await jsonBody(c, 'invalid_ids', shape));
   if (!result.success) {
     throw new Problem(
       400,
       'invalid_ids',
-      `ids must be "all" or an array of at most ${LIMITS.idsPerCall} notification UUIDs: ${shape}.`,
+      `ids must be ${what} of at most ${LIMITS.idsPerCall} notification UUIDs: ${shape}.`,
     );
   }
   return result.output.ids;
 }
 
+const idsSelection = (c: Context): Promise<IdsSelection> =>
+  readIds(c, IdsBodySchema, '{ "ids": ["<uuid>", ...] } or { "ids": "all" }', '"all" or an array');
+
+const idsList = (c: Context): Promise<IdsList> =>
+  readIds(c, IdsListBodySchema, '{ "ids": ["<uuid>", ...] }', 'an array');
+
+const UNDO_SHAPE = '{ "undo": "<token from a triage answer>" }';
+
+/** One answer for every token that is not the caller's to use, so none reveals anything. */
+const invalidUndo = () =>
+  new Problem(
+    400,
+    'invalid_undo',
+    `The body must be ${UNDO_SHAPE} with a token this service gave you; nothing was changed.`,
+  );
+
+const undoExpired = () =>
+  new Problem(
+    410,
+    'undo_expired',
+    `An undo works once and for ${LIMITS.undoSeconds} seconds after its operation; this one can no longer be used.`,
+  );
+
 export function inboxHandlers(deps: ApiDeps) {
-  const { db, cursors } = deps;
+  const { db, cursors, undoTokens } = deps;
 
   const toWire = (n: StoredNotification): Notification => ({
     id: n.id,
@@ -122,15 +157,50 @@ export function inboxHandlers(deps: ApiDeps) {
     return c.json(body);
   }
 
-  function bulk(apply: typeof markRead) {
+  /** A triage endpoint: the change as one undoable operation, answered with its undo token. */
+  function triage<Ids>(
+    kind: TriageKind,
+    readSelection: (c: Context) => Promise<Ids>,
+    apply: (tx: Queryable, userId: number, ids: Ids, stamp: TriageStamp) => Promise<number>,
+  ) {
     return async (c: Context) => {
       const caller = await requireCaller(c, db);
-      const ids = await idsSelection(c);
-      const result: BulkResult = { success: true, count: await apply(db, caller.userId, ids) };
+      const ids = await readSelection(c);
+      const { count, operation } = await runOperation(db, caller.userId, kind, new Date(deps.now()), (tx, stamp) =>
+        apply(tx, caller.userId, ids, stamp),
+      );
+      const result: BulkResult = {
+        success: true,
+        count,
+        undo:
+          operation && undoTokens.issue({ operationId: operation.id, expiresAt: operation.expiresAt }, caller.userId),
+      };
       c.header('cache-control', 'no-store');
       return c.json(result);
     };
   }
 
-  return { fetchPage, count, markRead: bulk(markRead), delete: bulk(deleteNotifications) };
+  async function undo(c: Context) {
+    const caller = await requireCaller(c, db);
+    const body = v.safeParse(UndoBodySchema, await jsonBody(c, 'invalid_undo', UNDO_SHAPE));
+    if (!body.success) throw invalidUndo();
+    const claim = undoTokens.open(body.output.undo, caller.userId);
+    if (!claim) throw invalidUndo();
+    const now = new Date(deps.now());
+    if (claim.expiresAt <= now) throw undoExpired();
+    const count = await undoOperation(db, caller.userId, claim.operationId, now);
+    if (count === null) throw undoExpired();
+    const result: UndoResult = { success: true, count };
+    c.header('cache-control', 'no-store');
+    return c.json(result);
+  }
+
+  return {
+    fetchPage,
+    count,
+    markRead: triage('read', idsSelection, markRead),
+    markUnread: triage('unread', idsList, markUnread),
+    delete: triage('delete', idsSelection, deleteNotifications),
+    undo,
+  };
 }
