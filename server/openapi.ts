@@ -40,13 +40,21 @@ const userNotFound = problem('No such user.', ['user_not_found']);
 const bearer = [{ bearerAuth: [] }];
 const usernameParameter = { $ref: '#/components/parameters/username' };
 
-const idsOperation = (summary: string, countMeaning: string) => ({
+const idsOperation = (summary: string, countMeaning: string, options: { all: boolean } = { all: true }) => ({
   summary,
+  description:
+    `One transaction. The answer's \`undo\` token puts back what this call changed, once, for ${LIMITS.undoSeconds} ` +
+    'seconds (`POST /inbox/undo`); it is null when nothing changed.',
   security: bearer,
-  requestBody: { required: true, content: json(ref('IdsBody')) },
+  requestBody: { required: true, content: json(ref(options.all ? 'IdsBody' : 'IdsListBody')) },
   responses: {
     200: { description: countMeaning, content: json(ref('BulkResult')) },
-    400: problem('The body is not `{ "ids": [uuid, …] }` or `{ "ids": "all" }`.', ['invalid_ids']),
+    400: problem(
+      options.all
+        ? 'The body is not `{ "ids": [uuid, …] }` or `{ "ids": "all" }`.'
+        : 'The body is not `{ "ids": [uuid, …] }` (`"all"` is refused).',
+      ['invalid_ids'],
+    ),
     401: unauthenticated,
   },
 });
@@ -122,7 +130,32 @@ export function buildOpenApiDocument() {
         post: idsOperation('Mark notifications read', '`count` notifications went from unread to read.'),
       },
       '/inbox/delete': {
-        post: idsOperation('Delete notifications permanently', '`count` notifications were deleted.'),
+        post: idsOperation(
+          'Delete notifications',
+          '`count` notifications were deleted: they leave `fetch` and `count` at once, and are removed for good ' +
+            'once their undo has expired.',
+        ),
+      },
+      '/inbox/unread': {
+        post: idsOperation('Mark notifications unread', '`count` notifications went from read to unread.', {
+          all: false,
+        }),
+      },
+      '/inbox/undo': {
+        post: {
+          summary: 'Undo a triage call',
+          description:
+            'Puts back exactly what the call that gave the token changed, as it was before; a notification ' +
+            'changed since by another call is left as it is and not counted. One transaction.',
+          security: bearer,
+          requestBody: { required: true, content: json(ref('UndoBody')) },
+          responses: {
+            200: { description: '`count` notifications were put back.', content: json(ref('UndoResult')) },
+            400: problem('Malformed, forged, unknown, or another user’s token.', ['invalid_undo']),
+            401: unauthenticated,
+            410: problem(`Already used, or more than ${LIMITS.undoSeconds} seconds old.`, ['undo_expired']),
+          },
+        },
       },
       '/user/{username}': {
         parameters: [usernameParameter],
@@ -229,8 +262,32 @@ export function buildOpenApiDocument() {
         Count: { type: 'object', required: ['count'], properties: { count } },
         BulkResult: {
           type: 'object',
+          required: ['success', 'count', 'undo'],
+          properties: {
+            success: { type: 'boolean' },
+            count,
+            undo: {
+              type: ['string', 'null'],
+              minLength: 1,
+              maxLength: LIMITS.undoTokenMax,
+              description: 'Opaque; null when `count` is 0.',
+            },
+          },
+        },
+        UndoResult: {
+          type: 'object',
           required: ['success', 'count'],
           properties: { success: { type: 'boolean' }, count },
+        },
+        UndoBody: {
+          type: 'object',
+          required: ['undo'],
+          properties: { undo: { type: 'string', minLength: 1, maxLength: LIMITS.undoTokenMax } },
+        },
+        IdsListBody: {
+          type: 'object',
+          required: ['ids'],
+          properties: { ids: { type: 'array', items: uuid, maxItems: LIMITS.idsPerCall } },
         },
         IdsBody: {
           type: 'object',
