@@ -17,7 +17,7 @@ export interface ItemActions {
   select(id: string, range: boolean): void;
   open(id: string, background: boolean): void;
   markRead(id: string): void;
-  remove(id: string): void;
+  delete(id: string): void;
 }
 
 interface Props {
@@ -124,7 +124,7 @@ function Row({ item, position, total, active, selected, now, actions }: Props) {
           tabIndex={tabIndex}
           aria-label={t('popup_delete')}
           title={t('popup_delete')}
-          onClick={() => actions.remove(item.id)}
+          onClick={() => actions.delete(item.id)}
         />
       </div>
     </article>

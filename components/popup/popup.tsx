@@ -45,24 +45,14 @@ export function Popup({ store }: { store: InboxStore }) {
     document.documentElement.lang = uiLanguage();
     document.title = t('popup_title');
     store.setOnline(navigator.onLine);
-    let stop: (() => void) | undefined;
-    let closed = false;
-    void store.start().then((unwatch) => {
-      if (closed) unwatch();
-      else stop = unwatch;
-    });
-    const online = () => store.setOnline(true);
-    const offline = () => store.setOnline(false);
-    addEventListener('online', online);
-    addEventListener('offline', offline);
+    const closing = new AbortController();
+    const { signal } = closing;
+    void store.start(signal);
+    addEventListener('online', () => store.setOnline(true), { signal });
+    addEventListener('offline', () => store.setOnline(false), { signal });
     const ticker = setInterval(() => setNow(Date.now()), 30_000);
-    return () => {
-      closed = true;
-      stop?.();
-      removeEventListener('online', online);
-      removeEventListener('offline', offline);
-      clearInterval(ticker);
-    };
+    signal.addEventListener('abort', () => clearInterval(ticker));
+    return () => closing.abort();
   }, [store]);
 
   function askToDelete(next: DeleteRequest): void {
@@ -73,8 +63,8 @@ export function Popup({ store }: { store: InboxStore }) {
 
   function confirm(): void {
     setRequest(null);
-    if (request?.kind === 'some') void store.remove(request.ids);
-    else if (request?.kind === 'all') void store.removeAll();
+    if (request?.kind === 'some') void store.delete(request.ids);
+    else if (request?.kind === 'all') void store.deleteAll();
   }
 
   useShortcuts(store, {
@@ -90,7 +80,7 @@ export function Popup({ store }: { store: InboxStore }) {
       select: (id, range) => (range ? store.extendTo(id) : store.toggle(id)),
       open: (id, background) => void store.open(id, { background }),
       markRead: (id) => void store.markRead([id]),
-      remove: (id) => askToDelete({ kind: 'some', ids: [id] }),
+      delete: (id) => askToDelete({ kind: 'some', ids: [id] }),
     }),
     [store],
   );

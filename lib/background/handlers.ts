@@ -17,7 +17,7 @@ import type { Notifier } from './notifier';
 import type { Poller } from './poller';
 import { type Extension, mayAsk, type Sender, senderKind } from './sender';
 import { getStatus } from './status-writer';
-import { markRead, remove } from './triage';
+import { deleteNotifications, markRead } from './triage';
 
 export interface HandlerContext {
   session: Session;
@@ -82,7 +82,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return result;
     },
     async 'inbox.delete'(request) {
-      const result = await remove(await signedInClient(), request);
+      const result = await deleteNotifications(await signedInClient(), request);
       void poller.poll();
       return result;
     },

@@ -3,6 +3,7 @@
  * rollback does to the list. Every function returns a new array and leaves its input alone.
  */
 import type { Notification } from '../api/contract';
+import { targeted } from '../triage-patch';
 
 /** The service's order: newest first, then by id, so two lists of the same items always agree. */
 export function newestFirst(a: Notification, b: Notification): number {
@@ -29,23 +30,17 @@ export function reconcilePage(
   shown: readonly Notification[] = [],
 ): Notification[] {
   const present = new Set(shown.map((item) => item.id));
+  const deleted = targeted(changes.deleted);
+  const markedRead = targeted(changes.read);
   const result: Notification[] = [];
   for (const item of page) {
-    if (present.has(item.id) || changes.deleted.has(item.id)) continue;
-    const read = item.read || changes.read.has(item.id);
+    if (present.has(item.id) || deleted(item.id)) continue;
+    const read = item.read || markedRead(item.id);
     if (unreadOnly && read) continue;
     result.push(read === item.read ? item : { ...item, read });
     present.add(item.id);
   }
   return result;
-}
-
-export function withoutIds(items: readonly Notification[], ids: ReadonlySet<string>): Notification[] {
-  return items.filter((item) => !ids.has(item.id));
-}
-
-export function markedRead(items: readonly Notification[], ids: ReadonlySet<string>): Notification[] {
-  return items.map((item) => (ids.has(item.id) && !item.read ? { ...item, read: true } : item));
 }
 
 /** Where the loaded part of the inbox ends: the oldest item the service has sent, and whether more follow. */

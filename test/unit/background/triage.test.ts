@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createSession } from '../../../lib/background/api-session';
 import { setStatus } from '../../../lib/background/status-writer';
-import { markRead, remove } from '../../../lib/background/triage';
+import { deleteNotifications, markRead } from '../../../lib/background/triage';
 import { readCachedFirstPage, writeCachedFirstPage } from '../../../lib/inbox-cache';
 import { badge, signedIn } from '../../support/background';
 import { notificationFixture, uuid } from '../../support/fixtures';
@@ -44,14 +44,14 @@ describe('triage', () => {
 
   it('lowers the badge on delete by the unread ones among the deleted', async () => {
     const { client: api } = await client(json({ success: true, count: 2 }));
-    const result = await remove(api, { ids: [id(1), id(3)], unread: 1 });
+    const result = await deleteNotifications(api, { ids: [id(1), id(3)], unread: 1 });
     expect(result.unreadCount).toBe(9);
     expect((await readCachedFirstPage(false))?.page.data.map((n) => n.id)).toEqual([id(2)]);
   });
 
   it('empties both cached pages on delete all', async () => {
     const { client: api } = await client(json({ success: true, count: 30 }));
-    await remove(api, { ids: 'all' });
+    await deleteNotifications(api, { ids: 'all' });
     expect((await readCachedFirstPage(false))?.page).toEqual({ data: [], cursor: null });
     expect((await badge()).text).toBe('');
   });

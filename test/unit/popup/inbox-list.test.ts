@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  inLoadedRange,
-  markedRead,
-  newestFirst,
-  reconcilePage,
-  restored,
-  survivingNeighbour,
-  withoutIds,
-} from '../../../lib/popup/inbox-list';
+import { inLoadedRange, newestFirst, reconcilePage, restored, survivingNeighbour } from '../../../lib/popup/inbox-list';
+import { markedRead, withoutIds } from '../../../lib/triage-patch';
 import { idOf, makeInbox, makeNotification } from './fake-background';
 
 const ids = (...ns: number[]) => new Set(ns.map(idOf));

@@ -1,0 +1,148 @@
+/**
+ * The popup inbox's pages: the cached first page painted at once, the service's first page that
+ * confirms it, the next pages as the list scrolls, and a restart when the list switches between
+ * all and unread-only. Answers to requests made before a restart are dropped.
+ */
+import type { Notification, Page } from '../api/contract';
+import { reviveError } from '../api/errors';
+import { tn } from '../i18n';
+import { type CachedFirstPage, readCachedFirstPage } from '../inbox-cache';
+import { ask } from '../messaging';
+import { updateSettings } from '../settings';
+import { type LoadedRange, reconcilePage } from './inbox-list';
+import type { StateCell } from './inbox-state';
+import { NO_SELECTION } from './selection';
+
+export interface Paging {
+  /** Shows a cached first page until the service's answer arrives. */
+  paint(cached: CachedFirstPage): void;
+  fetchFirst(): Promise<void>;
+  loadMore(): Promise<void>;
+  /** Asks for the next page when triage emptied the list but the inbox goes on. */
+  refillIfEmpty(): void;
+  setUnreadOnly(unreadOnly: boolean): Promise<void>;
+  /** Where the loaded part of the list ends, for putting items back in their place. */
+  range(): LoadedRange;
+  /**
+   * Drops page loads under way and stops new ones being wanted, as a change to every item makes
+   * them stale; returns what puts the paging back where it was, for when that change fails.
+   */
+  interrupt(): () => void;
+}
+
+export function createPaging(cell: StateCell): Paging {
+  const { get, set, setItems, changes } = cell;
+  /** Bumped whenever the list restarts, so answers to earlier page requests are dropped. */
+  let generation = 0;
+  /** The oldest item the service has sent for this list: where a page not loaded yet begins. */
+  let oldest: Notification | null = null;
+  let moreWanted = false;
+
+  function noteOldest(page: Page): void {
+    oldest = page.data.at(-1) ?? oldest;
+  }
+
+  function paint(cached: CachedFirstPage): void {
+    oldest = cached.page.data.at(-1) ?? null;
+    setItems(reconcilePage(cached.page.data, changes, get().unreadOnly), {
+      cursor: cached.page.cursor,
+      cachedAt: cached.savedAt,
+    });
+  }
+
+  async function fetchFirst(): Promise<void> {
+    const current = ++generation;
+    set({ loading: 'first', error: null, errorOn: null });
+    try {
+      const page = await ask('inbox.fetch', { cursor: null, unreadOnly: get().unreadOnly });
+      if (current !== generation) return;
+      oldest = null;
+      noteOldest(page);
+      setItems(reconcilePage(page.data, changes, get().unreadOnly), {
+        cursor: page.cursor,
+        fresh: true,
+        verified: true,
+        cachedAt: null,
+        loading: null,
+      });
+      if (moreWanted || get().items.length === 0) {
+        moreWanted = false;
+        await loadMore();
+      }
+    } catch (error) {
+      if (current !== generation) return;
+      moreWanted = false;
+      set({ loading: null, error: reviveError(error), errorOn: 'first' });
+    }
+  }
+
+  async function loadMore(): Promise<void> {
+    const state = get();
+    if (!state.fresh) {
+      if (state.loading === 'first') moreWanted = true;
+      return;
+    }
+    const cursor = state.cursor;
+    if (state.loading || state.bulkPending || cursor === null) return;
+    const current = generation;
+    set({ loading: 'more', error: null, errorOn: null });
+    try {
+      const page = await ask('inbox.fetch', { cursor, unreadOnly: state.unreadOnly });
+      if (current !== generation) return;
+      noteOldest(page);
+      const added = reconcilePage(page.data, changes, get().unreadOnly, get().items);
+      setItems([...get().items, ...added], { cursor: page.cursor, loading: null });
+      if (added.length > 0) cell.announce(tn('popup_loaded_more', added.length));
+      else if (page.cursor !== null) await loadMore();
+    } catch (error) {
+      if (current !== generation) return;
+      set({ loading: null, error: reviveError(error), errorOn: 'more' });
+    }
+  }
+
+  async function restart(unreadOnly: boolean): Promise<void> {
+    const current = ++generation;
+    moreWanted = false;
+    oldest = null;
+    set({
+      unreadOnly,
+      items: [],
+      cursor: null,
+      fresh: false,
+      cachedAt: null,
+      selection: NO_SELECTION,
+      activeId: null,
+      loading: 'first',
+      error: null,
+      errorOn: null,
+    });
+    const cached = await readCachedFirstPage(unreadOnly).catch(() => null);
+    if (current !== generation) return;
+    if (cached) paint(cached);
+    await fetchFirst();
+  }
+
+  return {
+    paint,
+    fetchFirst,
+    loadMore,
+    refillIfEmpty() {
+      if (get().items.length === 0 && get().cursor !== null) void loadMore();
+    },
+    async setUnreadOnly(unreadOnly) {
+      if (unreadOnly === get().unreadOnly) return;
+      const saving = updateSettings({ unreadOnly }).catch(() => {});
+      await restart(unreadOnly);
+      await saving;
+    },
+    range: () => ({ oldest, hasMore: get().cursor !== null }),
+    interrupt() {
+      const before = oldest;
+      generation++;
+      moreWanted = false;
+      return () => {
+        oldest = before;
+      };
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The popup inbox's state and the one place that changes it: every part of the store (paging,
+ * triage, selection, status) reads and writes through this cell, and listeners see each change.
+ */
+import type { Notification } from '../api/contract';
+import type { ApiError } from '../api/errors';
+import { SIGNED_OUT } from '../connection-status';
+import type { ConnectionStatus } from '../messaging';
+import { type LocalChanges, survivingNeighbour } from './inbox-list';
+import { NO_SELECTION, pruned, type Selection } from './selection';
+
+/** A sentence for the live region; `id` changes even when the words repeat, so it is read again. */
+export interface Message {
+  text: string;
+  id: number;
+}
+
+export interface InboxState {
+  /** Settings, status and cache have been read; before that there is nothing to show. */
+  started: boolean;
+  unreadOnly: boolean;
+  items: readonly Notification[];
+  /** The service's cursor for the next page; null when no further page exists. */
+  cursor: string | null;
+  /** The service has answered the first page in this popup; until then `items` is the cached copy. */
+  fresh: boolean;
+  /** When the cached first page on show was saved, while it is not yet confirmed. */
+  cachedAt: number | null;
+  loading: 'first' | 'more' | null;
+  /** The last page load's failure, until a load succeeds. */
+  error: ApiError | null;
+  /** Which load failed: the first page (the list may be the cached copy) or the next one. */
+  errorOn: 'first' | 'more' | null;
+  status: ConnectionStatus;
+  /** A page arrived since the status last reported a problem only the settings page can solve. */
+  verified: boolean;
+  online: boolean;
+  selection: Selection;
+  /** The item keyboard commands act on and focus returns to. */
+  activeId: string | null;
+  /** A change to "mark all read" or "delete all" is on its way. */
+  bulkPending: boolean;
+  announcement: Message | null;
+  /** Why the last action failed, until dismissed or another action succeeds. */
+  failure: Message | null;
+}
+
+export const INITIAL_STATE: InboxState = Object.freeze({
+  started: false,
+  unreadOnly: false,
+  items: [],
+  cursor: null,
+  fresh: false,
+  cachedAt: null,
+  loading: null,
+  error: null,
+  errorOn: null,
+  status: SIGNED_OUT,
+  verified: false,
+  online: true,
+  selection: NO_SELECTION,
+  activeId: null,
+  bulkPending: false,
+  announcement: null,
+  failure: null,
+});
+
+export interface StateCell {
+  get(): InboxState;
+  set(change: Partial<InboxState>): void;
+  /** Changes the list, keeping the selection and the active item sensible for what is left. */
+  setItems(items: readonly Notification[], change?: Partial<InboxState>): void;
+  subscribe(listener: (state: InboxState) => void): () => void;
+  /** A new sentence for the live region. */
+  message(text: string): Message;
+  announce(text: string): void;
+  /** Items deleted or marked read in this popup, which pages requested earlier do not know of yet. */
+  changes: { deleted: Set<string>; read: Set<string> } & LocalChanges;
+}
+
+export function createStateCell(): StateCell {
+  let state = INITIAL_STATE;
+  const listeners = new Set<(state: InboxState) => void>();
+  let messageId = 0;
+
+  function set(change: Partial<InboxState>): void {
+    state = { ...state, ...change };
+    for (const listener of listeners) listener(state);
+  }
+
+  const message = (text: string): Message => ({ text, id: ++messageId });
+
+  return {
+    get: () => state,
+    set,
+    setItems(items, change = {}) {
+      set({
+        ...change,
+        items,
+        selection: pruned(change.selection ?? state.selection, items),
+        activeId: survivingNeighbour(state.items, items, state.activeId),
+      });
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    message,
+    announce: (text) => set({ announcement: message(text) }),
+    changes: { deleted: new Set(), read: new Set() },
+  };
+}
