@@ -17,6 +17,7 @@ export interface ItemActions {
   select(id: string, range: boolean): void;
   open(id: string, background: boolean): void;
   markRead(id: string): void;
+  markUnread(id: string): void;
   delete(id: string): void;
 }
 
@@ -108,7 +109,16 @@ function Row({ item, position, total, active, selected, now, actions }: Props) {
         </p>
       </div>
       <div class="actions">
-        {!item.read && (
+        {item.read ? (
+          <button
+            type="button"
+            class="icon icon-unread"
+            tabIndex={tabIndex}
+            aria-label={t('popup_mark_unread')}
+            title={t('popup_mark_unread')}
+            onClick={() => actions.markUnread(item.id)}
+          />
+        ) : (
           <button
             type="button"
             class="icon icon-check"

@@ -38,6 +38,7 @@ export function createInboxStore(): InboxStore {
   const paging = createPaging(cell);
   const status = createStatusTracking(cell, paging);
   const refreshStatus = () => ask('status.refresh').then(status.apply, () => {});
+  const triage = createTriage(cell, paging, status);
 
   async function retry(): Promise<void> {
     void refreshStatus();
@@ -63,6 +64,7 @@ export function createInboxStore(): InboxStore {
       signal.addEventListener('abort', unwatch, { once: true });
       void refreshStatus();
       void paging.fetchFirst();
+      void triage.offerLastUndo(signal);
     },
     setOnline(online) {
       if (online === get().online) return;
@@ -73,7 +75,7 @@ export function createInboxStore(): InboxStore {
     retry,
     loadMore: paging.loadMore,
     ...createSelectionActions(cell, paging.loadMore),
-    ...createTriage(cell, paging, status),
+    ...triage,
     dismissFailure() {
       set({ failure: null });
     },
