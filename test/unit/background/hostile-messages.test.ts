@@ -111,7 +111,7 @@ function contractService() {
     }
     if (path.endsWith('/fetch')) return jsonAnswer({ data: [], cursor: null });
     if (path.endsWith('/count')) return jsonAnswer({ count: 1 });
-    return jsonAnswer({ success: true, count: 0 });
+    return jsonAnswer({ success: true, count: 0, undo: null });
   };
   return { fetch: fetch as typeof globalThis.fetch, requests, violations };
 }

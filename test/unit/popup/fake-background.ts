@@ -5,6 +5,7 @@
  * message fail, or hold answers back to look at the popup before they arrive.
  */
 import type { Notification, NotificationType } from '../../../lib/api/contract';
+import { UndoExpiredError } from '../../../lib/api/errors';
 import { statusItem } from '../../../lib/connection-status';
 import { writeCachedFirstPage } from '../../../lib/inbox-cache';
 import {
@@ -13,6 +14,8 @@ import {
   type MessageData,
   type MessageReturn,
   type MessageType,
+  type UndoableAction,
+  type UndoOffer,
 } from '../../../lib/messaging';
 
 const TYPES: NotificationType[] = ['follow', 'mention', 'reply', 'like', 'system'];
@@ -96,6 +99,29 @@ export function createFakeBackground(initial: Notification[] = []) {
     return ids === 'all' ? () => true : (item: Notification) => ids.includes(item.id);
   }
 
+  /** The last action that changed something, with the notifications as they were before it. */
+  let last: { offer: UndoOffer; originals: Notification[] } | null = null;
+  const newestFirst = (a: Notification, b: Notification) =>
+    b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id);
+
+  function remember(action: UndoableAction, ids: MessageData<'inbox.markRead'>['ids'], originals: Notification[]) {
+    if (originals.length === 0) return null;
+    const offer = { action, all: ids === 'all', count: originals.length, expiresAt: Date.now() + 58_000 };
+    last = { offer, originals };
+    return offer;
+  }
+
+  /** Marks the chosen notifications read or unread; the result the background answers. */
+  async function mark(action: 'markRead' | 'markUnread', ids: MessageData<'inbox.markRead'>['ids']) {
+    const selects = matching(ids);
+    const read = action === 'markRead';
+    const originals = inbox.filter((item) => selects(item) && item.read !== read);
+    inbox = inbox.map((item) => (originals.includes(item) ? { ...item, read } : item));
+    await publish({ count: unreadCount() });
+    const undo = remember(action, ids, originals);
+    return { success: true, count: originals.length, unreadCount: unreadCount(), undo };
+  }
+
   async function answer<T extends MessageType>(type: T, data: MessageData<T>): Promise<unknown> {
     switch (type) {
       case 'inbox.fetch': {
@@ -104,24 +130,34 @@ export function createFakeBackground(initial: Notification[] = []) {
         if (request.cursor === null) await writeCachedFirstPage(request.unreadOnly, result);
         return result;
       }
-      case 'inbox.markRead': {
-        const selects = matching((data as MessageData<'inbox.markRead'>).ids);
-        let count = 0;
-        inbox = inbox.map((item) => {
-          if (!selects(item) || item.read) return item;
-          count++;
-          return { ...item, read: true };
-        });
-        await publish({ count: unreadCount() });
-        return { success: true, count, unreadCount: unreadCount() };
-      }
+      case 'inbox.markRead':
+        return mark('markRead', (data as MessageData<'inbox.markRead'>).ids);
+      case 'inbox.markUnread':
+        return mark('markUnread', (data as MessageData<'inbox.markUnread'>).ids);
       case 'inbox.delete': {
-        const selects = matching((data as MessageData<'inbox.delete'>).ids);
-        const before = inbox.length;
+        const { ids } = data as MessageData<'inbox.delete'>;
+        const selects = matching(ids);
+        const originals = inbox.filter(selects);
         inbox = inbox.filter((item) => !selects(item));
         await publish({ count: unreadCount() });
-        return { success: true, count: before - inbox.length, unreadCount: unreadCount() };
+        const undo = remember('delete', ids, originals);
+        return { success: true, count: originals.length, unreadCount: unreadCount(), undo };
       }
+      case 'inbox.undo': {
+        const undoing = last;
+        last = null;
+        if (!undoing || undoing.offer.expiresAt <= Date.now()) {
+          throw new UndoExpiredError({ status: 410, code: 'undo_expired', detail: 'Nothing to undo.' });
+        }
+        const back = new Map(undoing.originals.map((item) => [item.id, item]));
+        inbox = inbox.map((item) => back.get(item.id) ?? item);
+        const present = new Set(inbox.map((item) => item.id));
+        inbox = [...inbox, ...undoing.originals.filter((item) => !present.has(item.id))].sort(newestFirst);
+        await publish({ count: unreadCount() });
+        return { count: undoing.originals.length, unreadCount: unreadCount() };
+      }
+      case 'inbox.lastUndo':
+        return last && last.offer.expiresAt > Date.now() ? last.offer : null;
       case 'status.get':
       case 'status.refresh':
         if (status.kind === 'ok') await publish({ count: unreadCount() });
@@ -150,6 +186,10 @@ export function createFakeBackground(initial: Notification[] = []) {
   return {
     ask,
     calls,
+    /** Forgets the last action, as a minute passing would. */
+    expireUndo() {
+      last = null;
+    },
     /** What the service holds now. */
     get inbox(): readonly Notification[] {
       return inbox;
