@@ -20,6 +20,16 @@ export class PopupPage {
     return this.page.getByRole('switch', { name: 'Unread only' });
   }
 
+  /** The toast that says what the last action did and offers Undo. */
+  get toast(): Locator {
+    return this.page.locator('.toast');
+  }
+
+  /** The texts of the rows on show, in order. */
+  async rowTexts(): Promise<string[]> {
+    return this.rows.locator('.text').allInnerTexts();
+  }
+
   get dialog(): Locator {
     return this.page.getByRole('alertdialog');
   }
