@@ -13,10 +13,14 @@ describe.runIf(hasChromium)('accessibility audit (axe-core) in Chromium', () => 
   afterAll(() => product?.close());
 
   for (const scheme of ['light', 'dark'] as const) {
-    it(`popup (${scheme}) has no serious or critical violation, nor with a confirmation open`, async () => {
+    it(`popup (${scheme}) has no serious or critical violation, nor with a toast or a confirmation open`, async () => {
       const popup = new PopupPage(await product.openPage('popup.html'));
       await popup.page.emulateMedia({ colorScheme: scheme });
       await popup.waitForRows();
+      expect(await seriousViolations(popup.page)).toEqual([]);
+      await popup.select(0);
+      await popup.button('Delete selected').click();
+      await popup.toast.waitFor();
       expect(await seriousViolations(popup.page)).toEqual([]);
       await popup.button('Delete all').click();
       await popup.dialog.waitFor();
