@@ -27,7 +27,7 @@ export interface ConnectionStatus {
   checkedAt: number | null;
   /** When the next check is due (ms since the epoch), or null when none is scheduled. */
   nextCheckAt: number | null;
-  /** Words for the person, when the state is a problem. */
+  /** The failure's code when the state is a failure, for diagnosis; never shown as words. */
   detail: string | null;
 }
 

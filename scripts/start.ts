@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'wxt';
-import { startServer } from '../server/index';
+import { curlExample, startServer } from '../server/index';
 import { extensionArgs, findChromium } from './chromium';
 
 const { values } = parseArgs({
@@ -77,6 +77,9 @@ if (!values['no-browser'] && chromium && hasDisplay()) {
   say(`  2. click "Load unpacked" and choose ${EXTENSION_DIR}`);
   say(`  3. visit ${server.origin}/@alice for the in-page buttons, and click the toolbar button for the inbox`);
 }
+say();
+say(`Token: ${token}   (user demo${values.memory ? ', valid while this service runs' : ''})`);
+say(`Try:   ${curlExample(server.apiBaseUrl, token)}`);
 say();
 say(`The service keeps running at ${server.origin}. Press Ctrl-C to stop.`);
 

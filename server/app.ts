@@ -7,7 +7,7 @@ import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ApiDeps } from './api/context';
 import { inboxHandlers } from './api/inbox';
-import { Problem, problemResponse } from './api/problem';
+import { ProblemError, problemResponse } from './api/problem';
 import { userHandlers } from './api/users';
 import openApiDocument from './openapi.json' with { type: 'json' };
 import { notFoundHtml, siteHandlers } from './site/routes';
@@ -65,17 +65,23 @@ export function createApp(options: AppOptions) {
       maxSize: MAX_BODY_BYTES,
       onError: () =>
         problemResponse(
-          new Problem(413, 'payload_too_large', `A request body may have at most ${MAX_BODY_BYTES} bytes.`),
+          new ProblemError(413, 'payload_too_large', `A request body may have at most ${MAX_BODY_BYTES} bytes.`),
         ),
     }),
   );
 
-  function route(path: string, handlers: Partial<Record<Method, Handler>>) {
+  /** Each method's handler, or its middleware (such as `signedIn`) and handler in order. */
+  function route(path: string, handlers: Partial<Record<Method, Handler | readonly Handler[]>>) {
     const methods = Object.keys(handlers) as Method[];
-    for (const method of methods) app.on(method, path, handlers[method] as Handler);
+    for (const method of methods) {
+      const chain = [handlers[method] as Handler | Handler[]].flat() as [Handler, ...Handler[]];
+      app.on(method, path, ...chain);
+    }
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
     app.all(path, (c) => {
-      throw new Problem(405, 'method_not_allowed', `${c.req.method} is not allowed here; use ${allow}.`, { allow });
+      throw new ProblemError(405, 'method_not_allowed', `${c.req.method} is not allowed here; use ${allow}.`, {
+        allow,
+      });
     });
   }
 
@@ -98,26 +104,26 @@ export function createApp(options: AppOptions) {
 
   app.notFound((c) => {
     if (wantsHtml(c)) return notFoundHtml(c, 'There is no page at this address.');
-    return problemResponse(new Problem(404, 'not_found', `There is nothing at ${c.req.path}.`));
+    return problemResponse(new ProblemError(404, 'not_found', `There is nothing at ${c.req.path}.`));
   });
 
   app.onError((error, c) => {
-    if (error instanceof Problem) return problemResponse(error);
+    if (error instanceof ProblemError) return problemResponse(error);
     if (isDataError(error)) {
       return problemResponse(
-        new Problem(400, 'invalid_parameter', 'The request carries a value the service cannot store.'),
+        new ProblemError(400, 'invalid_parameter', 'The request carries a value the service cannot store.'),
       );
     }
     if (isUnavailable(error)) {
       log?.(`${c.req.method} ${c.req.path}: database unavailable: ${(error as Error).message}`);
       return problemResponse(
-        new Problem(503, 'service_unavailable', 'The service cannot reach its database; try again soon.', {
+        new ProblemError(503, 'service_unavailable', 'The service cannot reach its database; try again soon.', {
           'retry-after': '5',
         }),
       );
     }
     console.error(`${c.req.method} ${c.req.path} failed:`, error);
-    return problemResponse(new Problem(500, 'internal_error', 'Something went wrong on the service.'));
+    return problemResponse(new ProblemError(500, 'internal_error', 'Something went wrong on the service.'));
   });
 
   return app;

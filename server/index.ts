@@ -78,9 +78,23 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** A command a person can paste to see the API answer for the user of `token`. */
+export const curlExample = (apiBaseUrl: string, token: string) =>
+  `curl -H 'Authorization: Bearer ${token}' ${apiBaseUrl}/inbox/count`;
+
 function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Waits until every promise settles, or `ms` passes. */
+async function settled(promises: Iterable<Promise<unknown>>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([Promise.allSettled(promises), timeout]);
+  clearTimeout(timer);
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
@@ -95,6 +109,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let origin = '';
   let closing: Promise<void> | undefined;
   let server: Server;
+  const handling = new Set<Promise<Response>>();
   try {
     await migrate(db);
     const cursors = createCursors(await serviceKey(db, 'cursor'));
@@ -110,9 +125,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       log,
       closing: () => closing !== undefined,
     });
+    // A handler goes on after its client hangs up; close() waits for it before closing the database.
+    const fetch: typeof app.fetch = (...args) => {
+      const answer = Promise.resolve(app.fetch(...args));
+      const done = () => handling.delete(answer);
+      handling.add(answer);
+      answer.then(done, done);
+      return answer;
+    };
     server = createServer(
       { requireHostHeader: false },
-      requireUsableHead(getRequestListener(app.fetch, { errorHandler: answerUnroutable })),
+      requireUsableHead(getRequestListener(fetch, { errorHandler: answerUnroutable })),
     );
     server.on('clientError', answerUnparsable);
     await new Promise<void>((resolve, reject) => {
@@ -155,6 +178,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         });
         server.closeIdleConnections();
       });
+      await settled(handling, CLOSE_GRACE_MS);
       await cleaning;
       await db.close();
     })();

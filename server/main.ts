@@ -12,7 +12,8 @@ import { createAdmin } from './admin';
 import type { DatabaseOption } from './db/database';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrations';
-import { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from './index';
+import { DataFolderInUseError } from './db/pglite';
+import { curlExample, DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from './index';
 import { DEMO_PEOPLE, DEMO_USERNAME } from './seed/demo-data';
 
 const USAGE = `Usage: npm run server -- [options]
@@ -77,7 +78,14 @@ function databaseOption(values: { memory?: boolean; data?: string }): DatabaseOp
 async function issueTokenCommand(username: string | undefined, option: DatabaseOption): Promise<void> {
   if (!username) throw new UsageError('Name the user: npm run server -- token USERNAME');
   if ('memory' in option) throw new UsageError('An in-memory service keeps no users to issue tokens for.');
-  const db = await openDatabase(option);
+  const db = await openDatabase(option).catch((error) => {
+    if (!(error instanceof DataFolderInUseError)) throw error;
+    throw new Error(
+      `The data folder ${error.dir} is in use by the service running as process ${error.owner}. ` +
+        `It printed the ${DEMO_USERNAME} user's token on its "Token:" line when it started (npm start and ` +
+        'npm run server both do). To issue a token for another user, stop that service first.',
+    );
+  });
   try {
     await migrate(db);
     console.log(await createAdmin(db).issueToken(username));
@@ -138,7 +146,10 @@ async function serve(options: ReturnType<typeof parse>): Promise<void> {
     console.log(`Demo tokens written to ${values['demo-tokens']}`);
   }
   const demo = tokens[DEMO_USERNAME];
-  if (demo) console.log(`Token: ${demo}   (user ${DEMO_USERNAME})`);
+  if (demo) {
+    console.log(`Token: ${demo}   (user ${DEMO_USERNAME})`);
+    console.log(`Try:   ${curlExample(service.apiBaseUrl, demo)}`);
+  }
 }
 
 async function main(): Promise<void> {

@@ -7,7 +7,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { RequestError } from '@hono/node-server';
-import { Problem, problemJson, problemResponse } from './api/problem';
+import { ProblemError, problemJson, problemResponse } from './api/problem';
 
 const NOSNIFF = { 'x-content-type-options': 'nosniff' };
 
@@ -26,17 +26,21 @@ const BODY_ERRORS = new Set([
   'HPE_CHUNK_EXTENSIONS_OVERFLOW',
 ]);
 
-function parseProblem(code: string | undefined): Problem {
+function parseProblem(code: string | undefined): ProblemError {
   if (code === 'HPE_HEADER_OVERFLOW') {
-    return new Problem(431, 'payload_too_large', 'The request line and headers are larger than the service accepts.');
+    return new ProblemError(
+      431,
+      'payload_too_large',
+      'The request line and headers are larger than the service accepts.',
+    );
   }
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return new Problem(408, 'invalid_body', 'The request did not arrive in full in time.');
+    return new ProblemError(408, 'invalid_body', 'The request did not arrive in full in time.');
   }
   if (code && BODY_ERRORS.has(code)) {
-    return new Problem(400, 'invalid_body', 'The request body is not framed as its headers say.');
+    return new ProblemError(400, 'invalid_body', 'The request body is not framed as its headers say.');
   }
-  return new Problem(400, 'invalid_parameter', 'The request is not valid HTTP/1.1.');
+  return new ProblemError(400, 'invalid_parameter', 'The request is not valid HTTP/1.1.');
 }
 
 /**
@@ -73,7 +77,7 @@ export function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): 
 export function answerUnroutable(error: unknown): Response {
   if (error instanceof RequestError) {
     return problemResponse(
-      new Problem(
+      new ProblemError(
         400,
         'invalid_parameter',
         'The Host header or the request target does not make a valid URL.',
@@ -82,7 +86,7 @@ export function answerUnroutable(error: unknown): Response {
     );
   }
   console.error('Request failed outside the app:', error);
-  return problemResponse(new Problem(500, 'internal_error', 'Something went wrong on the service.', NOSNIFF));
+  return problemResponse(new ProblemError(500, 'internal_error', 'Something went wrong on the service.', NOSNIFF));
 }
 
 /** Why a request's head makes no URL the way the WHATWG parser reads it, or null when it does. */
@@ -108,7 +112,7 @@ export function requireUsableHead(listener: RequestListener): RequestListener {
       listener(request, response);
       return;
     }
-    const body = problemJson(new Problem(400, 'invalid_parameter', problem));
+    const body = problemJson(new ProblemError(400, 'invalid_parameter', problem));
     response.writeHead(400, {
       'content-type': 'application/problem+json',
       'cache-control': 'no-store',

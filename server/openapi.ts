@@ -1,27 +1,123 @@
 /**
- * Builds the OpenAPI 3.1 document of the API from the contract module, so its bounds, lists and
- * codes cannot drift from what the service enforces. The built document is checked in as
- * `server/openapi.json` and served at `/api/openapi.json`; a test keeps the two equal and the
- * document true to the routes. Run this file to write it again: `npx tsx server/openapi.ts`.
+ * Builds the OpenAPI 3.1 document of the API. The JSON Schema of every body and answer is generated
+ * from the valibot schemas of the contract module, so the document cannot drift from what the client
+ * and the service validate; this file adds only what HTTP needs (paths, parameters, headers, codes).
+ * The built document is checked in as `server/openapi.json` and served at `/api/openapi.json`; a test
+ * keeps the two equal, lints the document with Redocly and checks every documented answer occurs.
+ *
+ * To add an endpoint:
+ *  1. Name its body and answer schemas from `lib/api/contract.ts` in `SCHEMAS` (each becomes
+ *     `#/components/schemas/<Name>`).
+ *  2. Add an operation under `paths` with an `operationId`, a `summary`, `security` (`bearer`, `optionalBearer`
+ *     or `noAuth`), `requestBody: body('Name')` when it takes one, and `responses` built with
+ *     `answer(description, 'Name')`, `noContent(description)` and `problem(description, codes)`.
+ *  3. Route it in `server/app.ts`; a handler that needs the caller goes behind `signedIn` or
+ *     `maybeSignedIn` (`server/api/auth.ts`) and reads `c.var.caller`.
+ *  4. Write the file again: `npx tsx server/openapi.ts`.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { type JsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import {
+  ActorSchema,
+  BulkResultSchema,
+  CountSchema,
   ERROR_CODES,
   type ErrorCode,
+  IdsBodySchema,
+  IdsListBodySchema,
   LIMITS,
-  NOTIFICATION_TYPES,
-  REPORT_REASONS,
+  NotificationSchema,
+  PageSchema,
+  ProblemSchema,
+  ProfileSchema,
+  ReportBodySchema,
+  ReportResultSchema,
+  UndoBodySchema,
+  UndoResultSchema,
   USERNAME_PATTERN,
+  UUID_PATTERN,
 } from '../lib/api/contract';
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: object) => ({ 'application/json': { schema } });
-const uuid = { type: 'string', format: 'uuid' };
-const timestamp = { type: 'string', format: 'date-time' };
-const count = { type: 'integer', minimum: 0 };
+/** The contract's schemas the document names, under the names it gives them. */
+const SCHEMAS = {
+  Actor: ActorSchema,
+  Notification: NotificationSchema,
+  Page: PageSchema,
+  Count: CountSchema,
+  BulkResult: BulkResultSchema,
+  IdsBody: IdsBodySchema,
+  IdsListBody: IdsListBodySchema,
+  UndoBody: UndoBodySchema,
+  UndoResult: UndoResultSchema,
+  Profile: ProfileSchema,
+  ReportBody: ReportBodySchema,
+  ReportResult: ReportResultSchema,
+  Problem: ProblemSchema,
+};
+type SchemaName = keyof typeof SCHEMAS;
 
-function problem(description: string, codes: readonly ErrorCode[], headers?: object) {
+/** Words for readers that a schema cannot carry, by schema and property. */
+const DESCRIPTIONS: Partial<Record<SchemaName, Record<string, string>>> = {
+  Notification: { text: 'Plain text, never HTML.' },
+  Page: { cursor: 'null on the last page.' },
+  BulkResult: { undo: 'Opaque; puts back what this call changed (`POST /inbox/undo`). null when `count` is 0.' },
+  Problem: { code: `One of: ${ERROR_CODES.join(', ')}.` },
+};
+
+function componentSchemas(): Record<SchemaName, JsonSchema> {
+  const schemas = toJsonSchemaDefs(SCHEMAS, {
+    target: 'draft-2020-12',
+    overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+    // JSON Schema patterns have no flags; the one case-insensitive pattern is the UUID's.
+    overrideAction: ({ valibotAction, jsonSchema }) => {
+      if (!('requirement' in valibotAction) || valibotAction.requirement !== UUID_PATTERN) return undefined;
+      const { pattern: _caseSensitive, ...uuid } = jsonSchema;
+      return { ...uuid, format: 'uuid' };
+    },
+  });
+  for (const [name, words] of Object.entries(DESCRIPTIONS)) {
+    const properties = schemas[name as SchemaName].properties ?? {};
+    for (const [property, description] of Object.entries(words)) {
+      properties[property] = { ...(properties[property] as object), description };
+    }
+  }
+  return schemas;
+}
+
+type Headers = Record<string, { schema: object; description?: string }>;
+interface Answer {
+  description: string;
+  headers?: Headers;
+  content?: Record<string, { schema: object }>;
+}
+interface Operation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  security: object[];
+  parameters?: object[];
+  requestBody?: object;
+  responses: Record<number, Answer>;
+}
+type PathItem = { parameters?: object[] } & { [method in 'get' | 'post' | 'delete']?: Operation };
+
+const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
+
+/** A JSON request body of the named contract schema. */
+const body = (name: SchemaName) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
+
+/** A JSON answer of the named contract schema. */
+const answer = (description: string, name: SchemaName, headers?: Headers): Answer => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema: ref(name) } },
+});
+
+const noContent = (description: string): Answer => ({ description });
+
+/** A problem+json answer whose `code` is one of `codes`. */
+function problem(description: string, codes: readonly ErrorCode[], headers?: Headers): Answer {
   return {
     description,
     ...(headers ? { headers } : {}),
@@ -38,17 +134,26 @@ const unauthenticated = problem('Missing, unknown or revoked token.', ['unauthen
 });
 const userNotFound = problem('No such user.', ['user_not_found']);
 const bearer = [{ bearerAuth: [] }];
+const optionalBearer = [{}, { bearerAuth: [] }];
+const noAuth: object[] = [];
 const usernameParameter = { $ref: '#/components/parameters/username' };
 
-const idsOperation = (summary: string, countMeaning: string, options: { all: boolean } = { all: true }) => ({
+/** A triage call; `all: false` for one that takes a list of ids only. */
+const idsOperation = (
+  operationId: string,
+  summary: string,
+  countMeaning: string,
+  options: { all: boolean } = { all: true },
+): Operation => ({
+  operationId,
   summary,
   description:
     `One transaction. The answer's \`undo\` token puts back what this call changed, once, for ${LIMITS.undoSeconds} ` +
     'seconds (`POST /inbox/undo`); it is null when nothing changed.',
   security: bearer,
-  requestBody: { required: true, content: json(ref(options.all ? 'IdsBody' : 'IdsListBody')) },
+  requestBody: body(options.all ? 'IdsBody' : 'IdsListBody'),
   responses: {
-    200: { description: countMeaning, content: json(ref('BulkResult')) },
+    200: answer(countMeaning, 'BulkResult'),
     400: problem(
       options.all
         ? 'The body is not `{ "ids": [uuid, …] }` or `{ "ids": "all" }`.'
@@ -58,6 +163,161 @@ const idsOperation = (summary: string, countMeaning: string, options: { all: boo
     401: unauthenticated,
   },
 });
+
+const paths: Record<string, PathItem> = {
+  '/inbox/fetch': {
+    get: {
+      operationId: 'fetchInbox',
+      summary: 'One page of the inbox, newest first',
+      description:
+        'Keyset pagination: pass each answer’s `cursor` back until it is null. A cursor is valid only for ' +
+        'the user and the `unreadOnly` value it was issued for.',
+      security: bearer,
+      parameters: [
+        {
+          name: 'limit',
+          in: 'query',
+          schema: {
+            type: 'integer',
+            minimum: LIMITS.pageSizeMin,
+            maximum: LIMITS.pageSizeMax,
+            default: LIMITS.pageSizeDefault,
+          },
+        },
+        { name: 'cursor', in: 'query', schema: { type: 'string' } },
+        { name: 'unreadOnly', in: 'query', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
+      ],
+      responses: {
+        200: answer('A page.', 'Page'),
+        400: problem('A bad query parameter.', ['invalid_limit', 'invalid_cursor', 'invalid_parameter']),
+        401: unauthenticated,
+      },
+    },
+  },
+  '/inbox/count': {
+    get: {
+      operationId: 'countUnread',
+      summary: 'The unread count',
+      security: bearer,
+      parameters: [{ name: 'If-None-Match', in: 'header', schema: { type: 'string' } }],
+      responses: {
+        200: answer('The count.', 'Count', {
+          ETag: { schema: { type: 'string' } },
+          'X-Poll-Interval': {
+            schema: { type: 'integer', minimum: 1 },
+            description: 'The least number of seconds between two polls.',
+          },
+        }),
+        304: {
+          description: 'The count is unchanged since the ETag given in If-None-Match.',
+          headers: { ETag: { schema: { type: 'string' } }, 'X-Poll-Interval': { schema: { type: 'integer' } } },
+        },
+        401: unauthenticated,
+      },
+    },
+  },
+  '/inbox/read': {
+    post: idsOperation('markRead', 'Mark notifications read', '`count` notifications went from unread to read.'),
+  },
+  '/inbox/delete': {
+    post: idsOperation(
+      'deleteNotifications',
+      'Delete notifications',
+      '`count` notifications were deleted: they leave `fetch` and `count` at once, and are removed for good ' +
+        'once their undo has expired.',
+    ),
+  },
+  '/inbox/unread': {
+    post: idsOperation('markUnread', 'Mark notifications unread', '`count` notifications went from read to unread.', {
+      all: false,
+    }),
+  },
+  '/inbox/undo': {
+    post: {
+      operationId: 'undoTriage',
+      summary: 'Undo a triage call',
+      description:
+        'Puts back exactly what the call that gave the token changed, as it was before; a notification ' +
+        'changed since by another call is left as it is and not counted. One transaction.',
+      security: bearer,
+      requestBody: body('UndoBody'),
+      responses: {
+        200: answer('`count` notifications were put back.', 'UndoResult'),
+        400: problem('Malformed, forged, unknown, or another user’s token.', ['invalid_undo']),
+        401: unauthenticated,
+        410: problem(`Already used, or more than ${LIMITS.undoSeconds} seconds old.`, ['undo_expired']),
+      },
+    },
+  },
+  '/user/{username}': {
+    parameters: [usernameParameter],
+    get: {
+      operationId: 'getProfile',
+      summary: 'A profile',
+      description: '`following`, `followedBy` and `self` are present only on an authenticated request.',
+      security: optionalBearer,
+      responses: {
+        200: answer('The profile.', 'Profile'),
+        401: unauthenticated,
+        404: userNotFound,
+      },
+    },
+  },
+  '/user/{username}/follow': {
+    parameters: [usernameParameter],
+    post: {
+      operationId: 'followUser',
+      summary: 'Follow a user',
+      description: 'A new follow puts a `follow` notification into the followed user’s inbox.',
+      security: bearer,
+      responses: {
+        204: noContent('Now following.'),
+        400: problem('Already following, or following yourself.', ['already_following', 'cannot_follow_self']),
+        401: unauthenticated,
+        404: userNotFound,
+      },
+    },
+    delete: {
+      operationId: 'unfollowUser',
+      summary: 'Unfollow a user',
+      security: bearer,
+      responses: {
+        204: noContent('No longer following.'),
+        400: problem('Not following, or yourself.', ['not_following', 'cannot_follow_self']),
+        401: unauthenticated,
+        404: userNotFound,
+      },
+    },
+  },
+  '/user/{username}/report': {
+    parameters: [usernameParameter],
+    post: {
+      operationId: 'reportUser',
+      summary: 'Report a user',
+      security: bearer,
+      requestBody: body('ReportBody'),
+      responses: {
+        201: answer('The report was received.', 'ReportResult'),
+        400: problem('A bad reason or comment, or yourself.', ['invalid_report', 'cannot_report_self']),
+        401: unauthenticated,
+        404: userNotFound,
+        429: problem(`More than ${LIMITS.reportsPerHour} reports in an hour.`, ['rate_limited'], {
+          'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' },
+        }),
+      },
+    },
+  },
+  '/openapi.json': {
+    get: {
+      operationId: 'getOpenApiDocument',
+      summary: 'This document',
+      security: noAuth,
+      responses: {
+        200: { description: 'The OpenAPI document.', content: { 'application/json': { schema: { type: 'object' } } } },
+      },
+    },
+  },
+};
 
 export function buildOpenApiDocument() {
   return {
@@ -72,152 +332,7 @@ export function buildOpenApiDocument() {
         '`method_not_allowed` with an `Allow` header; a body over the size limit answers 413 `payload_too_large`.',
     },
     servers: [{ url: 'http://127.0.0.1:8787/api', description: 'The reference service, run locally' }],
-    paths: {
-      '/inbox/fetch': {
-        get: {
-          summary: 'One page of the inbox, newest first',
-          description:
-            'Keyset pagination: pass each answer’s `cursor` back until it is null. A cursor is valid only for ' +
-            'the user and the `unreadOnly` value it was issued for.',
-          security: bearer,
-          parameters: [
-            {
-              name: 'limit',
-              in: 'query',
-              schema: {
-                type: 'integer',
-                minimum: LIMITS.pageSizeMin,
-                maximum: LIMITS.pageSizeMax,
-                default: LIMITS.pageSizeDefault,
-              },
-            },
-            { name: 'cursor', in: 'query', schema: { type: 'string' } },
-            { name: 'unreadOnly', in: 'query', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
-          ],
-          responses: {
-            200: { description: 'A page.', content: json(ref('Page')) },
-            400: problem('A bad query parameter.', ['invalid_limit', 'invalid_cursor', 'invalid_parameter']),
-            401: unauthenticated,
-          },
-        },
-      },
-      '/inbox/count': {
-        get: {
-          summary: 'The unread count',
-          security: bearer,
-          parameters: [{ name: 'If-None-Match', in: 'header', schema: { type: 'string' } }],
-          responses: {
-            200: {
-              description: 'The count.',
-              headers: {
-                ETag: { schema: { type: 'string' } },
-                'X-Poll-Interval': {
-                  schema: { type: 'integer', minimum: 1 },
-                  description: 'The least number of seconds between two polls.',
-                },
-              },
-              content: json(ref('Count')),
-            },
-            304: {
-              description: 'The count is unchanged since the ETag given in If-None-Match.',
-              headers: { ETag: { schema: { type: 'string' } }, 'X-Poll-Interval': { schema: { type: 'integer' } } },
-            },
-            401: unauthenticated,
-          },
-        },
-      },
-      '/inbox/read': {
-        post: idsOperation('Mark notifications read', '`count` notifications went from unread to read.'),
-      },
-      '/inbox/delete': {
-        post: idsOperation(
-          'Delete notifications',
-          '`count` notifications were deleted: they leave `fetch` and `count` at once, and are removed for good ' +
-            'once their undo has expired.',
-        ),
-      },
-      '/inbox/unread': {
-        post: idsOperation('Mark notifications unread', '`count` notifications went from read to unread.', {
-          all: false,
-        }),
-      },
-      '/inbox/undo': {
-        post: {
-          summary: 'Undo a triage call',
-          description:
-            'Puts back exactly what the call that gave the token changed, as it was before; a notification ' +
-            'changed since by another call is left as it is and not counted. One transaction.',
-          security: bearer,
-          requestBody: { required: true, content: json(ref('UndoBody')) },
-          responses: {
-            200: { description: '`count` notifications were put back.', content: json(ref('UndoResult')) },
-            400: problem('Malformed, forged, unknown, or another user’s token.', ['invalid_undo']),
-            401: unauthenticated,
-            410: problem(`Already used, or more than ${LIMITS.undoSeconds} seconds old.`, ['undo_expired']),
-          },
-        },
-      },
-      '/user/{username}': {
-        parameters: [usernameParameter],
-        get: {
-          summary: 'A profile',
-          description: '`following`, `followedBy` and `self` are present only on an authenticated request.',
-          security: [{}, { bearerAuth: [] }],
-          responses: {
-            200: { description: 'The profile.', content: json(ref('Profile')) },
-            401: unauthenticated,
-            404: userNotFound,
-          },
-        },
-      },
-      '/user/{username}/follow': {
-        parameters: [usernameParameter],
-        post: {
-          summary: 'Follow a user',
-          description: 'A new follow puts a `follow` notification into the followed user’s inbox.',
-          security: bearer,
-          responses: {
-            204: { description: 'Now following.' },
-            400: problem('Already following, or following yourself.', ['already_following', 'cannot_follow_self']),
-            401: unauthenticated,
-            404: userNotFound,
-          },
-        },
-        delete: {
-          summary: 'Unfollow a user',
-          security: bearer,
-          responses: {
-            204: { description: 'No longer following.' },
-            400: problem('Not following, or yourself.', ['not_following', 'cannot_follow_self']),
-            401: unauthenticated,
-            404: userNotFound,
-          },
-        },
-      },
-      '/user/{username}/report': {
-        parameters: [usernameParameter],
-        post: {
-          summary: 'Report a user',
-          security: bearer,
-          requestBody: { required: true, content: json(ref('ReportBody')) },
-          responses: {
-            201: { description: 'The report was received.', content: json(ref('ReportResult')) },
-            400: problem('A bad reason or comment, or yourself.', ['invalid_report', 'cannot_report_self']),
-            401: unauthenticated,
-            404: userNotFound,
-            429: problem(`More than ${LIMITS.reportsPerHour} reports in an hour.`, ['rate_limited'], {
-              'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' },
-            }),
-          },
-        },
-      },
-      '/openapi.json': {
-        get: {
-          summary: 'This document',
-          responses: { 200: { description: 'The OpenAPI document.', content: json({ type: 'object' }) } },
-        },
-      },
-    },
+    paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
       parameters: {
@@ -229,124 +344,7 @@ export function buildOpenApiDocument() {
           schema: { type: 'string', pattern: USERNAME_PATTERN.source },
         },
       },
-      schemas: {
-        Actor: {
-          type: 'object',
-          required: ['username', 'displayName'],
-          properties: {
-            username: { type: 'string', pattern: USERNAME_PATTERN.source },
-            displayName: { type: 'string' },
-          },
-        },
-        Notification: {
-          type: 'object',
-          required: ['id', 'read', 'type', 'createdAt', 'actor', 'text', 'url'],
-          properties: {
-            id: uuid,
-            read: { type: 'boolean' },
-            type: { type: 'string', enum: [...NOTIFICATION_TYPES] },
-            createdAt: timestamp,
-            actor: { oneOf: [ref('Actor'), { type: 'null' }] },
-            text: { type: 'string', description: 'Plain text, never HTML.' },
-            url: { type: ['string', 'null'], format: 'uri' },
-          },
-        },
-        Page: {
-          type: 'object',
-          required: ['data', 'cursor'],
-          properties: {
-            data: { type: 'array', items: ref('Notification'), maxItems: LIMITS.pageSizeMax },
-            cursor: { type: ['string', 'null'], minLength: 1, description: 'null on the last page.' },
-          },
-        },
-        Count: { type: 'object', required: ['count'], properties: { count } },
-        BulkResult: {
-          type: 'object',
-          required: ['success', 'count', 'undo'],
-          properties: {
-            success: { type: 'boolean' },
-            count,
-            undo: {
-              type: ['string', 'null'],
-              minLength: 1,
-              maxLength: LIMITS.undoTokenMax,
-              description: 'Opaque; null when `count` is 0.',
-            },
-          },
-        },
-        UndoResult: {
-          type: 'object',
-          required: ['success', 'count'],
-          properties: { success: { type: 'boolean' }, count },
-        },
-        UndoBody: {
-          type: 'object',
-          required: ['undo'],
-          properties: { undo: { type: 'string', minLength: 1, maxLength: LIMITS.undoTokenMax } },
-        },
-        IdsListBody: {
-          type: 'object',
-          required: ['ids'],
-          properties: { ids: { type: 'array', items: uuid, maxItems: LIMITS.idsPerCall } },
-        },
-        IdsBody: {
-          type: 'object',
-          required: ['ids'],
-          properties: {
-            ids: {
-              oneOf: [
-                { type: 'array', items: uuid, maxItems: LIMITS.idsPerCall },
-                { type: 'string', const: 'all' },
-              ],
-            },
-          },
-        },
-        Profile: {
-          type: 'object',
-          required: ['username', 'displayName', 'bio', 'avatarUrl', 'followersCount', 'followingCount', 'createdAt'],
-          properties: {
-            username: { type: 'string', pattern: USERNAME_PATTERN.source },
-            displayName: { type: 'string' },
-            bio: { type: 'string' },
-            avatarUrl: { type: ['string', 'null'] },
-            followersCount: count,
-            followingCount: count,
-            createdAt: timestamp,
-            following: { type: 'boolean' },
-            followedBy: { type: 'boolean' },
-            self: { type: 'boolean' },
-          },
-        },
-        ReportBody: {
-          type: 'object',
-          required: ['reason', 'comment'],
-          properties: {
-            reason: { type: 'string', enum: [...REPORT_REASONS] },
-            comment: { type: 'string', maxLength: LIMITS.reportCommentMax },
-          },
-        },
-        ReportResult: {
-          type: 'object',
-          required: ['id', 'status', 'reason', 'createdAt'],
-          properties: {
-            id: uuid,
-            status: { type: 'string', const: 'received' },
-            reason: { type: 'string', enum: [...REPORT_REASONS] },
-            createdAt: timestamp,
-          },
-        },
-        Problem: {
-          type: 'object',
-          required: ['type', 'title', 'status', 'code'],
-          properties: {
-            type: { type: 'string' },
-            title: { type: 'string' },
-            status: { type: 'integer' },
-            detail: { type: 'string' },
-            code: { type: 'string', enum: [...ERROR_CODES] },
-          },
-        },
-      },
+      schemas: componentSchemas(),
     },
   };
 }

@@ -43,3 +43,25 @@ export function Field({ name, label, hint, error, type = 'text', min, value, onI
     </div>
   );
 }
+
+interface CheckProps {
+  name: string;
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}
+
+/** A checkbox with its label around it. */
+export function Check({ name, label, checked, onChange }: CheckProps) {
+  return (
+    <label class="check">
+      <input
+        type="checkbox"
+        name={name}
+        checked={checked}
+        onChange={(event) => onChange(event.currentTarget.checked)}
+      />
+      {label}
+    </label>
+  );
+}

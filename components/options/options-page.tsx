@@ -1,50 +1,28 @@
 import type { TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { browser } from 'wxt/browser';
 import { statusItem } from '../../lib/connection-status';
 import { t } from '../../lib/i18n';
-import { ask, type ConnectionStatus } from '../../lib/messaging';
-import { connectionTestText, requiredOrigins } from '../../lib/options';
+import type { ConnectionStatus } from '../../lib/messaging';
+import {
+  type Draft,
+  fromDraft,
+  type Notice,
+  requestPermissions,
+  requestTestPermission,
+  saveOptions,
+  signOut,
+  testConnectionNotice,
+  toDraft,
+} from '../../lib/options';
 import {
   getSettings,
   MIN_POLL_INTERVAL_SECONDS,
   type Settings,
   type SettingsErrors,
   settingsErrorText,
-  updateSettings,
   validateSettings,
 } from '../../lib/settings';
-import { Field } from './field';
-
-type Draft = Omit<Settings, 'pollIntervalSeconds'> & { pollIntervalSeconds: string };
-type Notice = { tone: 'info' | 'error'; lines: string[] } | null;
-
-const toDraft = (settings: Settings): Draft => ({
-  ...settings,
-  pollIntervalSeconds: String(settings.pollIntervalSeconds),
-});
-
-function fromDraft(draft: Draft, current: Settings): Settings {
-  const seconds = draft.pollIntervalSeconds.trim() === '' ? Number.NaN : Number(draft.pollIntervalSeconds);
-  return {
-    ...current,
-    ...draft,
-    apiBaseUrl: draft.apiBaseUrl.trim(),
-    siteOrigin: draft.siteOrigin.trim().replace(/\/$/, ''),
-    profilePath: draft.profilePath.trim(),
-    profileAnchor: draft.profileAnchor.trim(),
-    pollIntervalSeconds: seconds,
-  };
-}
-
-/**
- * Only what the person changed on this page is written, so a setting changed elsewhere in the
- * meantime (the popup's unread-only switch) is not overwritten with what the page loaded.
- */
-function changes(next: Settings, loaded: Settings): Partial<Settings> {
-  const keys = (Object.keys(next) as (keyof Settings)[]).filter((key) => next[key] !== loaded[key]);
-  return Object.fromEntries(keys.map((key) => [key, next[key]]));
-}
+import { Check, Field } from './field';
 
 export function OptionsPage() {
   const [current, setCurrent] = useState<Settings | null>(null);
@@ -52,7 +30,7 @@ export function OptionsPage() {
   const [token, setToken] = useState('');
   const [errors, setErrors] = useState<SettingsErrors>({});
   const [status, setStatus] = useState<ConnectionStatus | null>(null);
-  const [notice, setNotice] = useState<Notice>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const [busy, setBusy] = useState<'save' | 'test' | 'signOut' | null>(null);
   const form = useRef<HTMLFormElement>(null);
 
@@ -88,84 +66,35 @@ export function OptionsPage() {
   function onSave(event: TargetedSubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const next = check();
-    if (!next) return;
-    const origins = requiredOrigins(next);
-    const wantsNotifications = next.desktopNotifications && !current?.desktopNotifications;
-    // Asked for before anything else is awaited: browsers only show the prompt during the click.
-    const granting = browser.permissions.request({
-      origins,
-      ...(wantsNotifications ? { permissions: ['notifications'] } : {}),
-    });
+    if (!next || !current) return;
+    const granting = requestPermissions(next, current);
     setBusy('save');
-    void (async () => {
-      const lines = [t('options_saved')];
-      let tone: 'info' | 'error' = 'info';
-      let granted = false;
-      try {
-        granted = await granting;
-      } catch {
-        granted = false;
-      }
-      const missing = granted ? [] : await notGranted(origins);
-      let saved = next;
-      if (wantsNotifications && !(await browser.permissions.contains({ permissions: ['notifications'] }))) {
-        saved = { ...next, desktopNotifications: false };
-        lines.push(t('options_notificationsDeclined'));
-        tone = 'error';
-      }
-      try {
-        saved = await updateSettings(changes(saved, current ?? saved));
-        if (token.trim()) {
-          await ask('auth.signIn', { token: token.trim() });
-          setToken('');
-        }
-      } catch (error) {
-        lines.splice(0, 1, error instanceof Error ? error.message : String(error));
-        tone = 'error';
-      }
-      if (missing.length) {
-        lines.push(t('options_permissionDeclined', missing.map((pattern) => pattern.replace('/*', '')).join(', ')));
-        tone = 'error';
-      }
-      setCurrent(saved);
-      setDraft(toDraft(saved));
-      setNotice({ tone, lines });
+    void saveOptions({ next, loaded: current, token, granting }).then((outcome) => {
+      if (outcome.signedIn) setToken('');
+      setCurrent(outcome.saved);
+      setDraft(toDraft(outcome.saved));
+      setNotice(outcome.notice);
       setBusy(null);
-    })();
+    });
   }
 
   function onTest() {
     if (!draft) return;
     const apiBaseUrl = draft.apiBaseUrl.trim();
-    let granting: Promise<boolean> = Promise.resolve(false);
-    try {
-      granting = browser.permissions.request({ origins: requiredOrigins({ apiBaseUrl, siteOrigin: apiBaseUrl }) });
-    } catch {
-      // Not a web address: the test below says so in words.
-    }
+    const granting = requestTestPermission(apiBaseUrl);
     setBusy('test');
     setNotice({ tone: 'info', lines: [t('options_testing')] });
-    void (async () => {
-      await granting.catch(() => false);
-      const typed = token.trim() || null;
-      try {
-        const result = await ask('connection.test', { apiBaseUrl, token: typed });
-        setNotice({
-          tone: result.ok ? 'info' : 'error',
-          lines: [connectionTestText(result, apiBaseUrl)],
-        });
-      } catch (error) {
-        setNotice({ tone: 'error', lines: [error instanceof Error ? error.message : String(error)] });
-      }
+    void testConnectionNotice(apiBaseUrl, token, granting).then((answer) => {
+      setNotice(answer);
       setBusy(null);
-    })();
+    });
   }
 
   async function onSignOut() {
     setBusy('signOut');
-    await ask('auth.signOut');
-    setToken('');
-    setNotice({ tone: 'info', lines: [t('options_signedOut')] });
+    const outcome = await signOut();
+    if (outcome.signedOut) setToken('');
+    setNotice(outcome.notice);
     setBusy(null);
   }
 
@@ -241,24 +170,18 @@ export function OptionsPage() {
             error={error('pollIntervalSeconds')}
             onInput={edit('pollIntervalSeconds')}
           />
-          <label class="check">
-            <input
-              type="checkbox"
-              name="desktopNotifications"
-              checked={draft.desktopNotifications}
-              onChange={(event) => edit('desktopNotifications')(event.currentTarget.checked)}
-            />
-            {t('options_desktopNotifications')}
-          </label>
-          <label class="check">
-            <input
-              type="checkbox"
-              name="unreadOnly"
-              checked={draft.unreadOnly}
-              onChange={(event) => edit('unreadOnly')(event.currentTarget.checked)}
-            />
-            {t('options_unreadOnly')}
-          </label>
+          <Check
+            name="desktopNotifications"
+            label={t('options_desktopNotifications')}
+            checked={draft.desktopNotifications}
+            onChange={edit('desktopNotifications')}
+          />
+          <Check
+            name="unreadOnly"
+            label={t('options_unreadOnly')}
+            checked={draft.unreadOnly}
+            onChange={edit('unreadOnly')}
+          />
         </fieldset>
         <div class="actions">
           <button type="submit" class="primary" disabled={busy !== null}>
@@ -281,12 +204,4 @@ export function OptionsPage() {
       </div>
     </main>
   );
-}
-
-async function notGranted(origins: string[]): Promise<string[]> {
-  const missing: string[] = [];
-  for (const origin of origins) {
-    if (!(await browser.permissions.contains({ origins: [origin] }))) missing.push(origin);
-  }
-  return missing;
 }

@@ -1,6 +1,6 @@
 import { t, uiLanguage } from '../../lib/i18n';
+import { describeInboxProblem, failureReason, type InboxProblem, needsSettings } from '../../lib/popup/inbox-problem';
 import type { InboxState, InboxStore } from '../../lib/popup/inbox-store';
-import { describeProblem, failureReason, needsSettings, type Problem } from '../../lib/popup/problem';
 import { relativeTime } from '../../lib/popup/relative-time';
 import { NotificationFeed } from './notification-feed';
 import type { ItemActions } from './notification-item';
@@ -8,7 +8,7 @@ import { StateView } from './state-view';
 
 interface Props {
   state: InboxState;
-  problem: Problem | null;
+  problem: InboxProblem | null;
   /** The problem hides the list: there is none, or only the settings page can help. */
   blocked: boolean;
   now: number;
@@ -31,7 +31,7 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
     </button>
   );
   if (problem && blocked) {
-    const { title, body } = describeProblem(problem);
+    const { title, body } = describeInboxProblem(problem);
     return (
       <StateView title={title} body={body}>
         {needsSettings(problem.kind) ? (
@@ -57,7 +57,7 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
     }
     return <StateView title={t('popup_empty_title')} body={t('popup_empty_body')} />;
   }
-  const banner = problem && describeProblem(problem);
+  const banner = problem && describeInboxProblem(problem);
   return (
     <>
       {/* Always there, so a screen reader hears when the list on show turns out to be stale. */}

@@ -110,33 +110,48 @@ function Row({ item, position, total, active, selected, now, actions }: Props) {
       </div>
       <div class="actions">
         {item.read ? (
-          <button
-            type="button"
-            class="icon icon-unread"
+          <IconButton
+            icon="icon-unread"
+            label={t('popup_mark_unread')}
             tabIndex={tabIndex}
-            aria-label={t('popup_mark_unread')}
-            title={t('popup_mark_unread')}
             onClick={() => actions.markUnread(item.id)}
           />
         ) : (
-          <button
-            type="button"
-            class="icon icon-check"
+          <IconButton
+            icon="icon-check"
+            label={t('popup_mark_read')}
             tabIndex={tabIndex}
-            aria-label={t('popup_mark_read')}
-            title={t('popup_mark_read')}
             onClick={() => actions.markRead(item.id)}
           />
         )}
-        <button
-          type="button"
-          class="icon icon-trash danger"
+        <IconButton
+          icon="icon-trash danger"
+          label={t('popup_delete')}
           tabIndex={tabIndex}
-          aria-label={t('popup_delete')}
-          title={t('popup_delete')}
           onClick={() => actions.delete(item.id)}
         />
       </div>
     </article>
+  );
+}
+
+interface IconButtonProps {
+  icon: string;
+  label: string;
+  tabIndex: number;
+  onClick: () => void;
+}
+
+/** A button drawn as an icon, named by its label for screen readers and as a tooltip. */
+function IconButton({ icon, label, tabIndex, onClick }: IconButtonProps) {
+  return (
+    <button
+      type="button"
+      class={`icon ${icon}`}
+      tabIndex={tabIndex}
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+    />
   );
 }

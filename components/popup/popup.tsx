@@ -1,8 +1,8 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { t, uiLanguage } from '../../lib/i18n';
+import { currentProblem, needsSettings } from '../../lib/popup/inbox-problem';
 import { commandTargets, type InboxState, type InboxStore } from '../../lib/popup/inbox-store';
-import { currentProblem, needsSettings } from '../../lib/popup/problem';
 import { ConfirmDelete, type DeleteRequest } from './confirm-delete';
 import { InboxPane } from './inbox-pane';
 import { InboxToolbar } from './inbox-toolbar';

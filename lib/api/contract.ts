@@ -129,7 +129,7 @@ export const ProblemSchema = v.object({
   detail: v.optional(v.string()),
   code: v.string(),
 });
-export type Problem = v.InferOutput<typeof ProblemSchema>;
+export type ProblemDetails = v.InferOutput<typeof ProblemSchema>;
 
 /** Body of POST /inbox/read and POST /inbox/delete. */
 export const IdsBodySchema = v.object({

@@ -1,30 +1,13 @@
 import { browser } from 'wxt/browser';
-import {
-  type ApiError,
-  createClient,
-  InvalidArgumentError,
-  NetworkError,
-  reviveError,
-  TimeoutError,
-  UnauthenticatedError,
-} from '../api';
+import { createClient } from '../api';
 import type { ConnectionTest } from '../messaging';
+import { connectionProblem } from '../options';
 import { originPattern } from './permissions';
 
 export interface ConnectionTestOptions {
   apiBaseUrl: string;
   token: string | null;
   fetch?: typeof fetch;
-}
-
-function problemFor(error: ApiError, hadToken: boolean): ConnectionTest {
-  if (error instanceof InvalidArgumentError) return { ok: false, problem: 'invalidAddress', detail: error.detail };
-  if (error instanceof UnauthenticatedError) {
-    return { ok: false, problem: hadToken ? 'unauthorized' : 'noToken', detail: error.detail };
-  }
-  if (error instanceof TimeoutError) return { ok: false, problem: 'timeout', detail: error.detail };
-  if (error instanceof NetworkError) return { ok: false, problem: 'unreachable', detail: error.detail };
-  return { ok: false, problem: 'notThisService', detail: error.detail || `${error.status} ${error.code}` };
 }
 
 /**
@@ -40,6 +23,6 @@ export async function testConnection({ apiBaseUrl, token, fetch }: ConnectionTes
     const unreadCount = await client.inbox.count();
     return { ok: true, unreadCount };
   } catch (error) {
-    return problemFor(reviveError(error), Boolean(token));
+    return connectionProblem(error, Boolean(token));
   }
 }

@@ -173,13 +173,11 @@ export async function answer<T extends MessageType>(
   }
 }
 
-export function registerHandlers(ctx: HandlerContext): () => void {
+/** Answers every message of the protocol until `signal` aborts. */
+export function registerHandlers(ctx: HandlerContext, signal?: AbortSignal): void {
   const handlers = createHandlers(ctx);
-  const types = Object.keys(schemas) as MessageType[];
-  const removers = types.map((type) =>
-    messaging.onMessage(type, (message) => answer(handlers, ctx, type, message.data, message.sender)),
-  );
-  return () => {
-    for (const remove of removers) remove();
-  };
+  for (const type of Object.keys(schemas) as MessageType[]) {
+    const remove = messaging.onMessage(type, (message) => answer(handlers, ctx, type, message.data, message.sender));
+    signal?.addEventListener('abort', remove, { once: true });
+  }
 }

@@ -18,6 +18,8 @@ export interface BackgroundOptions {
   random?: () => number;
   isOnline?: () => boolean;
   preset?: Preset;
+  /** Aborting it stops the background: every listener it added is removed. */
+  signal?: AbortSignal;
 }
 
 /** Content scripts must never read the token: Chrome can keep storage.local to trusted contexts. */
@@ -41,17 +43,17 @@ export function startBackground(options: BackgroundOptions = {}) {
     onCount: (previous, count, settings) => notifier.onCount(previous, count, settings).catch(() => undefined),
   });
   const extension = { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') };
-  const cleanups: (() => void)[] = [];
+  const signal = options.signal ?? new AbortController().signal;
   const listen = <A extends unknown[]>(
     event: { addListener(l: (...a: A) => void): void; removeListener(l: (...a: A) => void): void } | undefined,
     listener: (...a: A) => void,
   ) => {
     if (!event) return;
     event.addListener(listener);
-    cleanups.push(() => event.removeListener(listener));
+    signal.addEventListener('abort', () => event.removeListener(listener), { once: true });
   };
 
-  cleanups.push(registerHandlers({ session, poller, notifier, extension, fetch: options.fetch }));
+  registerHandlers({ session, poller, notifier, extension, fetch: options.fetch }, signal);
 
   async function refresh() {
     await syncProfileScript(await getSettings()).catch(() => undefined);
@@ -84,37 +86,25 @@ export function startBackground(options: BackgroundOptions = {}) {
     void refresh();
   });
   listen(browser.permissions?.onRemoved, () => void refresh());
-  cleanups.push(
-    settingsItem.watch((next, previous) => {
-      const before = normalizeSettings(previous);
-      const after = normalizeSettings(next);
-      void (async () => {
-        if (new URL(before.apiBaseUrl).origin !== new URL(after.apiBaseUrl).origin) {
-          await Promise.all([poller.reset(), clearInboxCache(), notifier.reset()]);
-        }
-        await refresh();
-      })();
-    }),
-  );
-  const onConnectivity = () => void poller.poll();
-  globalThis.addEventListener?.('online', onConnectivity);
-  globalThis.addEventListener?.('offline', onConnectivity);
-  cleanups.push(() => {
-    globalThis.removeEventListener?.('online', onConnectivity);
-    globalThis.removeEventListener?.('offline', onConnectivity);
+  const unwatchSettings = settingsItem.watch((next, previous) => {
+    const before = normalizeSettings(previous);
+    const after = normalizeSettings(next);
+    void (async () => {
+      if (new URL(before.apiBaseUrl).origin !== new URL(after.apiBaseUrl).origin) {
+        await Promise.all([poller.reset(), clearInboxCache(), notifier.reset()]);
+      }
+      await refresh();
+    })();
   });
+  signal.addEventListener('abort', unwatchSettings, { once: true });
+  const onConnectivity = () => void poller.poll();
+  globalThis.addEventListener?.('online', onConnectivity, { signal });
+  globalThis.addEventListener?.('offline', onConnectivity, { signal });
 
   restrictStorageToTrustedContexts();
 
   // A worker woken for any reason makes sure a check is scheduled.
   void browser.alarms.get(POLL_ALARM).then((alarm) => (alarm ? undefined : poller.poll()));
 
-  return {
-    session,
-    poller,
-    notifier,
-    stop() {
-      for (const cleanup of cleanups.splice(0)) cleanup();
-    },
-  };
+  return { session, poller, notifier };
 }

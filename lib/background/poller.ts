@@ -5,17 +5,9 @@
  */
 import { browser } from 'wxt/browser';
 import { storage } from 'wxt/utils/storage';
-import {
-  type ApiError,
-  InvalidResponseError,
-  NetworkError,
-  RateLimitedError,
-  reviveError,
-  ServerError,
-  TimeoutError,
-  UnauthenticatedError,
-} from '../api';
+import { NetworkError, reviveError } from '../api';
 import { SIGNED_OUT } from '../connection-status';
+import { type FailureKind, failureCode, failureKind } from '../failure';
 import type { ConnectionStatus, StatusKind } from '../messaging';
 import { nextPollDelay, regularInterval } from '../poll-schedule';
 import type { Settings } from '../settings';
@@ -51,14 +43,28 @@ export interface PollerOptions {
   onCount?: (previous: number | null, count: number, settings: Settings) => void | Promise<void>;
 }
 
-/** The state a failed check leaves the badge in. */
-export function statusKindFor(error: ApiError, online: boolean): StatusKind {
-  if (error instanceof UnauthenticatedError) return 'unauthorized';
-  if (error instanceof RateLimitedError) return 'rateLimited';
-  if (error instanceof NetworkError || error instanceof TimeoutError) return online ? 'unreachable' : 'offline';
-  if (error instanceof ServerError) return 'unreachable';
-  if (error instanceof InvalidResponseError || error.status >= 400) return 'notThisService';
-  return 'unreachable';
+/** The state a failed check leaves the badge in, for each kind of failure. */
+const BADGE_STATE: Record<FailureKind, StatusKind> = {
+  offline: 'offline',
+  unreachable: 'unreachable',
+  timeout: 'unreachable',
+  unauthorized: 'unauthorized',
+  rateLimited: 'rateLimited',
+  serverError: 'unreachable',
+  notThisService: 'notThisService',
+  notFound: 'notThisService',
+  followSelf: 'notThisService',
+  reportSelf: 'notThisService',
+  invalidRequest: 'notThisService',
+  refused: 'notThisService',
+  invalidInput: 'unreachable',
+  aborted: 'unreachable',
+  unexpected: 'notThisService',
+  internal: 'unreachable',
+};
+
+export function statusKindFor(error: unknown, online: boolean): StatusKind {
+  return BADGE_STATE[failureKind(error, { online })];
 }
 
 export function createPoller(options: PollerOptions) {
@@ -137,7 +143,7 @@ export function createPoller(options: PollerOptions) {
       });
       await pollStateItem.setValue({ ...state, failures });
       const nextCheckAt = await schedule(delay);
-      return setStatus({ kind: statusKindFor(error, isOnline()), ...since, nextCheckAt, detail: error.detail || null });
+      return setStatus({ kind: statusKindFor(error, isOnline()), ...since, nextCheckAt, detail: failureCode(error) });
     }
   }
 

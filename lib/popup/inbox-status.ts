@@ -4,8 +4,8 @@
  */
 import type { ConnectionStatus } from '../messaging';
 import type { Paging } from './inbox-paging';
+import { needsSettings } from './inbox-problem';
 import type { StateCell } from './inbox-state';
-import { needsSettings } from './problem';
 
 export interface StatusTracking {
   apply(status: ConnectionStatus): void;

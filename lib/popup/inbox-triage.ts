@@ -14,9 +14,9 @@ import { ask, type UndoOffer } from '../messaging';
 import { type TriageAction, triagedItems, triagedPage, withoutIds } from '../triage-patch';
 import { restored } from './inbox-list';
 import type { Paging } from './inbox-paging';
+import { failureReason } from './inbox-problem';
 import type { StateCell } from './inbox-state';
 import type { StatusTracking } from './inbox-status';
-import { failureReason } from './problem';
 import type { Selection } from './selection';
 
 export interface Triage {

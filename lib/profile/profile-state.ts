@@ -7,8 +7,8 @@ import type { Profile } from '../api/contract';
 import { UnauthenticatedError, UserNotFoundError } from '../api/errors';
 import { t } from '../i18n';
 import type { ask as askBackground } from '../messaging';
+import { profileFailureText, reportFailureText } from './failure-text';
 import { actionFor, type FollowState, followChanged, followFailed, followState, startFollowChange } from './follow';
-import { describeProblem, describeReportProblem } from './problems';
 import { boundComment, emptyReport, type ReportForm } from './report';
 
 export type Ask = typeof askBackground;
@@ -82,7 +82,7 @@ export function createProfileSession(username: string, ask: Ask, signal: AbortSi
         set(shown(await ask('profile.get', username)));
       } catch (error) {
         if (error instanceof UserNotFoundError) set({ kind: 'none' });
-        else if (!signedOutBy(error)) set({ kind: 'failed', problem: describeProblem(error), retrying: false });
+        else if (!signedOutBy(error)) set({ kind: 'failed', problem: profileFailureText(error), retrying: false });
       }
     },
 
@@ -97,7 +97,7 @@ export function createProfileSession(username: string, ask: Ask, signal: AbortSi
         follow = followChanged(ready()?.follow ?? before.follow);
       } catch (error) {
         if (signedOutBy(error)) return;
-        follow = followFailed(ready()?.follow ?? before.follow, error, describeProblem);
+        follow = followFailed(ready()?.follow ?? before.follow, error, profileFailureText);
       }
       const now = ready();
       if (!now) return;
@@ -140,7 +140,7 @@ export function createProfileSession(username: string, ask: Ask, signal: AbortSi
         await ask('profile.report', request);
         result = { received: true };
       } catch (error) {
-        result = { problem: describeReportProblem(error) };
+        result = { problem: reportFailureText(error) };
       }
       const after = ready();
       if (after?.report) set({ ...after, report: { ...after.report, ...result, sending: false } });

@@ -1,13 +1,14 @@
 import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import type { Queryable } from '../db/database';
 import { authenticate, type TokenOwner } from '../store/tokens';
-import { Problem } from './problem';
+import { ProblemError } from './problem';
 
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]{1,512}=*) *$/i;
 
-function unauthenticated(detail: string, tokenGiven: boolean): Problem {
+function unauthenticated(detail: string, tokenGiven: boolean): ProblemError {
   const challenge = tokenGiven ? 'Bearer realm="inbox", error="invalid_token"' : 'Bearer realm="inbox"';
-  return new Problem(401, 'unauthenticated', detail, { 'www-authenticate': challenge });
+  return new ProblemError(401, 'unauthenticated', detail, { 'www-authenticate': challenge });
 }
 
 /**
@@ -30,3 +31,22 @@ export async function requireCaller(c: Context, db: Queryable): Promise<TokenOwn
   if (!owner) throw unauthenticated('Send "Authorization: Bearer <token>" to use this endpoint.', false);
   return owner;
 }
+
+/** What a handler behind `signedIn` knows: who is calling. */
+export type SignedInEnv = { Variables: { caller: TokenOwner } };
+/** What a handler behind `maybeSignedIn` knows: who is calling, or null for nobody. */
+export type MaybeSignedInEnv = { Variables: { caller: TokenOwner | null } };
+
+/** Middleware that lets only a caller with a valid token through, and names them. */
+export const signedIn = (db: Queryable) =>
+  createMiddleware<SignedInEnv>(async (c, next) => {
+    c.set('caller', await requireCaller(c, db));
+    await next();
+  });
+
+/** Middleware that names the caller when a token is given, and refuses an invalid one. */
+export const maybeSignedIn = (db: Queryable) =>
+  createMiddleware<MaybeSignedInEnv>(async (c, next) => {
+    c.set('caller', await caller(c, db));
+    await next();
+  });

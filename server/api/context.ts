@@ -1,5 +1,4 @@
 import type { Database } from '../db/database';
-import type { TokenOwner } from '../store/tokens';
 import type { Cursors } from './cursor';
 import type { UndoTokens } from './undo-token';
 
@@ -14,5 +13,3 @@ export interface ApiDeps {
   origin: () => string;
   pollIntervalSeconds: number;
 }
-
-export type ApiEnv = { Variables: { caller: TokenOwner | null } };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import * as v from 'valibot';
+import { createFactory } from 'hono/factory';
 import {
   type BulkResult,
   type CountResult,
@@ -25,10 +25,10 @@ import {
   type TriageStamp,
 } from '../store/notifications';
 import { runOperation, type TriageKind, undoOperation } from '../store/triage-operations';
-import { requireCaller } from './auth';
+import { type SignedInEnv, signedIn } from './auth';
 import type { ApiDeps } from './context';
-import { Problem } from './problem';
-import { jsonBody, singleQuery } from './request';
+import { ProblemError } from './problem';
+import { singleQuery, validBody } from './request';
 
 const LIMIT_PATTERN = /^[0-9]{1,3}$/;
 
@@ -37,7 +37,7 @@ function pageSize(c: Context): number {
   if (value === undefined) return LIMITS.pageSizeDefault;
   const limit = LIMIT_PATTERN.test(value) ? Number(value) : Number.NaN;
   if (!(limit >= LIMITS.pageSizeMin && limit <= LIMITS.pageSizeMax)) {
-    throw new Problem(
+    throw new ProblemError(
       400,
       'invalid_limit',
       `limit must be a whole number from ${LIMITS.pageSizeMin} to ${LIMITS.pageSizeMax}.`,
@@ -50,7 +50,7 @@ function unreadOnly(c: Context): boolean {
   const value = singleQuery(c, 'unreadOnly', 'invalid_parameter');
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
-  throw new Problem(400, 'invalid_parameter', 'unreadOnly must be true or false.');
+  throw new ProblemError(400, 'invalid_parameter', 'unreadOnly must be true or false.');
 }
 
 /** Strong ETag of the unread count, bound to the user so a change of account revalidates. */
@@ -66,42 +66,24 @@ function matchesTag(ifNoneMatch: string | undefined, tag: string): boolean {
   });
 }
 
-/** The `ids` of a triage body, checked with `schema`; anything else is refused as `invalid_ids`. */
-async function readIds<Ids>(
-  c: Context,
-  schema: v.GenericSchema<unknown, { ids: Ids }>,
-  shape: string,
-  what: string,
-): Promise<Ids> {
-  const result = v.safeParse(schema, await jsonBody(c, 'invalid_ids', shape));
-  if (!result.success) {
-    throw new Problem(
-      400,
-      'invalid_ids',
-      `ids must be ${what} of at most ${LIMITS.idsPerCall} notification UUIDs: ${shape}.`,
-    );
-  }
-  return result.output.ids;
+async function idsSelection(c: Context): Promise<IdsSelection> {
+  const shape = '{ "ids": ["<uuid>", ...] } or { "ids": "all" }';
+  const refusal = `ids must be "all" or an array of at most ${LIMITS.idsPerCall} notification UUIDs: ${shape}.`;
+  return (await validBody(c, IdsBodySchema, { code: 'invalid_ids', shape, refusal })).ids;
 }
 
-const idsSelection = (c: Context): Promise<IdsSelection> =>
-  readIds(c, IdsBodySchema, '{ "ids": ["<uuid>", ...] } or { "ids": "all" }', '"all" or an array');
-
-const idsList = (c: Context): Promise<IdsList> =>
-  readIds(c, IdsListBodySchema, '{ "ids": ["<uuid>", ...] }', 'an array');
+async function idsList(c: Context): Promise<IdsList> {
+  const shape = '{ "ids": ["<uuid>", ...] }';
+  const refusal = `ids must be an array of at most ${LIMITS.idsPerCall} notification UUIDs ("all" is refused): ${shape}.`;
+  return (await validBody(c, IdsListBodySchema, { code: 'invalid_ids', shape, refusal })).ids;
+}
 
 const UNDO_SHAPE = '{ "undo": "<token from a triage answer>" }';
-
 /** One answer for every token that is not the caller's to use, so none reveals anything. */
-const invalidUndo = () =>
-  new Problem(
-    400,
-    'invalid_undo',
-    `The body must be ${UNDO_SHAPE} with a token this service gave you; nothing was changed.`,
-  );
+const UNDO_REFUSAL = `The body must be ${UNDO_SHAPE} with a token this service gave you; nothing was changed.`;
 
 const undoExpired = () =>
-  new Problem(
+  new ProblemError(
     410,
     'undo_expired',
     `An undo works once and for ${LIMITS.undoSeconds} seconds after its operation; this one can no longer be used.`,
@@ -120,14 +102,14 @@ export function inboxHandlers(deps: ApiDeps) {
     url: n.path === null ? null : `${deps.origin()}${n.path}`,
   });
 
-  async function fetchPage(c: Context) {
-    const caller = await requireCaller(c, db);
+  async function fetchPage(c: Context<SignedInEnv>) {
+    const { caller } = c.var;
     const limit = pageSize(c);
     const scope = { userId: caller.userId, unreadOnly: unreadOnly(c) };
     const cursor = singleQuery(c, 'cursor', 'invalid_cursor');
     const after = cursor === undefined ? null : cursors.decode(cursor, scope);
     if (cursor !== undefined && after === null) {
-      throw new Problem(
+      throw new ProblemError(
         400,
         'invalid_cursor',
         'The cursor is not one this service gave for this inbox listing; start again without a cursor.',
@@ -144,8 +126,8 @@ export function inboxHandlers(deps: ApiDeps) {
     return c.json(page);
   }
 
-  async function count(c: Context) {
-    const caller = await requireCaller(c, db);
+  async function count(c: Context<SignedInEnv>) {
+    const { caller } = c.var;
     const unread = await countUnread(db, caller.userId);
     const tag = countTag(caller.userId, unread);
     c.header('etag', tag);
@@ -163,8 +145,8 @@ export function inboxHandlers(deps: ApiDeps) {
     readSelection: (c: Context) => Promise<Ids>,
     apply: (tx: Queryable, userId: number, ids: Ids, stamp: TriageStamp) => Promise<number>,
   ) {
-    return async (c: Context) => {
-      const caller = await requireCaller(c, db);
+    return async (c: Context<SignedInEnv>) => {
+      const { caller } = c.var;
       const ids = await readSelection(c);
       const { count, operation } = await runOperation(db, caller.userId, kind, new Date(deps.now()), (tx, stamp) =>
         apply(tx, caller.userId, ids, stamp),
@@ -180,12 +162,11 @@ export function inboxHandlers(deps: ApiDeps) {
     };
   }
 
-  async function undo(c: Context) {
-    const caller = await requireCaller(c, db);
-    const body = v.safeParse(UndoBodySchema, await jsonBody(c, 'invalid_undo', UNDO_SHAPE));
-    if (!body.success) throw invalidUndo();
-    const claim = undoTokens.open(body.output.undo, caller.userId);
-    if (!claim) throw invalidUndo();
+  async function undo(c: Context<SignedInEnv>) {
+    const { caller } = c.var;
+    const body = await validBody(c, UndoBodySchema, { code: 'invalid_undo', shape: UNDO_SHAPE, refusal: UNDO_REFUSAL });
+    const claim = undoTokens.open(body.undo, caller.userId);
+    if (!claim) throw new ProblemError(400, 'invalid_undo', UNDO_REFUSAL);
     const now = new Date(deps.now());
     if (claim.expiresAt <= now) throw undoExpired();
     const count = await undoOperation(db, caller.userId, claim.operationId, now);
@@ -195,12 +176,14 @@ export function inboxHandlers(deps: ApiDeps) {
     return c.json(result);
   }
 
+  const { createHandlers } = createFactory();
+  const auth = signedIn(db);
   return {
-    fetchPage,
-    count,
-    markRead: triage('read', idsSelection, markRead),
-    markUnread: triage('unread', idsList, markUnread),
-    delete: triage('delete', idsSelection, deleteNotifications),
-    undo,
+    fetchPage: createHandlers(auth, fetchPage),
+    count: createHandlers(auth, count),
+    markRead: createHandlers(auth, triage('read', idsSelection, markRead)),
+    markUnread: createHandlers(auth, triage('unread', idsList, markUnread)),
+    delete: createHandlers(auth, triage('delete', idsSelection, deleteNotifications)),
+    undo: createHandlers(auth, undo),
   };
 }

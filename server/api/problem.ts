@@ -1,6 +1,6 @@
 /**
  * Every non-2xx answer of the API is RFC 9457 problem details with the contract's `code`.
- * Handlers throw a Problem; the app turns it, and anything unexpected, into the answer.
+ * Handlers throw a ProblemError; the app turns it, and anything unexpected, into the answer.
  */
 import type { ErrorCode } from '../../lib/api/contract';
 
@@ -28,7 +28,7 @@ const TITLES: Record<ErrorCode, string> = {
   service_unavailable: 'Service unavailable',
 };
 
-export class Problem extends Error {
+export class ProblemError extends Error {
   constructor(
     readonly status: number,
     readonly code: ErrorCode,
@@ -40,7 +40,7 @@ export class Problem extends Error {
 }
 
 /** The problem's RFC 9457 body. */
-export function problemJson(problem: Problem): string {
+export function problemJson(problem: ProblemError): string {
   return JSON.stringify({
     type: 'about:blank',
     title: TITLES[problem.code],
@@ -50,7 +50,7 @@ export function problemJson(problem: Problem): string {
   });
 }
 
-export function problemResponse(problem: Problem): Response {
+export function problemResponse(problem: ProblemError): Response {
   return new Response(problemJson(problem), {
     status: problem.status,
     headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...problem.headers },
@@ -58,4 +58,4 @@ export function problemResponse(problem: Problem): Response {
 }
 
 export const userNotFound = (username: string) =>
-  new Problem(404, 'user_not_found', `There is no user called ${JSON.stringify(username)}.`);
+  new ProblemError(404, 'user_not_found', `There is no user called ${JSON.stringify(username)}.`);

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import * as v from 'valibot';
+import { createFactory } from 'hono/factory';
 import {
   isUsername,
   LIMITS,
@@ -11,10 +11,10 @@ import {
 import { addNotifications } from '../store/notifications';
 import { createReport } from '../store/reports';
 import { addFollow, findUser, findUserWithCounts, relation, removeFollow, type User } from '../store/users';
-import { caller as optionalCaller, requireCaller } from './auth';
+import { type MaybeSignedInEnv, maybeSignedIn, type SignedInEnv, signedIn } from './auth';
 import type { ApiDeps } from './context';
-import { Problem, userNotFound } from './problem';
-import { jsonBody } from './request';
+import { ProblemError, userNotFound } from './problem';
+import { validBody } from './request';
 
 /** The user the path names; 404 for a name that is not a username or belongs to nobody. */
 async function pathUser(c: Context, deps: ApiDeps): Promise<User> {
@@ -26,25 +26,19 @@ async function pathUser(c: Context, deps: ApiDeps): Promise<User> {
 
 async function reportBody(c: Context) {
   const shape = `{ "reason": ${REPORT_REASONS.map((r) => `"${r}"`).join(' | ')}, "comment": "<text>" }`;
-  const result = v.safeParse(ReportBodySchema, await jsonBody(c, 'invalid_report', shape));
-  if (!result.success) {
-    throw new Problem(
-      400,
-      'invalid_report',
-      `A report is ${shape}: a reason from the list and a comment of at most ${LIMITS.reportCommentMax} characters.`,
-    );
+  const refusal = `A report is ${shape}: a reason from the list and a comment of at most ${LIMITS.reportCommentMax} characters.`;
+  const body = await validBody(c, ReportBodySchema, { code: 'invalid_report', shape, refusal });
+  if (body.comment.includes('\u0000')) {
+    throw new ProblemError(400, 'invalid_report', 'The comment cannot contain NUL characters.');
   }
-  if (result.output.comment.includes('\u0000')) {
-    throw new Problem(400, 'invalid_report', 'The comment cannot contain NUL characters.');
-  }
-  return result.output;
+  return body;
 }
 
 export function userHandlers(deps: ApiDeps) {
   const { db } = deps;
 
-  async function profile(c: Context) {
-    const viewer = await optionalCaller(c, db);
+  async function profile(c: Context<MaybeSignedInEnv>) {
+    const viewer = c.var.caller;
     const username = c.req.param('username') ?? '';
     const user = isUsername(username) ? await findUserWithCounts(db, username) : null;
     if (!user) throw userNotFound(username);
@@ -63,13 +57,13 @@ export function userHandlers(deps: ApiDeps) {
     return c.json(body);
   }
 
-  async function follow(c: Context) {
-    const me = await requireCaller(c, db);
+  async function follow(c: Context<SignedInEnv>) {
+    const me = c.var.caller;
     const target = await pathUser(c, deps);
-    if (target.id === me.userId) throw new Problem(400, 'cannot_follow_self', 'You cannot follow yourself.');
+    if (target.id === me.userId) throw new ProblemError(400, 'cannot_follow_self', 'You cannot follow yourself.');
     await db.transaction(async (tx) => {
       if (!(await addFollow(tx, me.userId, target.id))) {
-        throw new Problem(400, 'already_following', `You already follow ${target.username}.`);
+        throw new ProblemError(400, 'already_following', `You already follow ${target.username}.`);
       }
       const follower = await findUser(tx, me.username);
       const name = follower?.displayName || me.username;
@@ -86,25 +80,25 @@ export function userHandlers(deps: ApiDeps) {
     return c.body(null, 204);
   }
 
-  async function unfollow(c: Context) {
-    const me = await requireCaller(c, db);
+  async function unfollow(c: Context<SignedInEnv>) {
+    const me = c.var.caller;
     const target = await pathUser(c, deps);
     if (target.id === me.userId)
-      throw new Problem(400, 'cannot_follow_self', 'You cannot follow or unfollow yourself.');
+      throw new ProblemError(400, 'cannot_follow_self', 'You cannot follow or unfollow yourself.');
     if (!(await removeFollow(db, me.userId, target.id))) {
-      throw new Problem(400, 'not_following', `You do not follow ${target.username}.`);
+      throw new ProblemError(400, 'not_following', `You do not follow ${target.username}.`);
     }
     return c.body(null, 204);
   }
 
-  async function report(c: Context) {
-    const me = await requireCaller(c, db);
+  async function report(c: Context<SignedInEnv>) {
+    const me = c.var.caller;
     const body = await reportBody(c);
     const target = await pathUser(c, deps);
-    if (target.id === me.userId) throw new Problem(400, 'cannot_report_self', 'You cannot report yourself.');
+    if (target.id === me.userId) throw new ProblemError(400, 'cannot_report_self', 'You cannot report yourself.');
     const outcome = await createReport(db, { reporterId: me.userId, reportedId: target.id, ...body });
     if ('retryAfter' in outcome) {
-      throw new Problem(
+      throw new ProblemError(
         429,
         'rate_limited',
         `At most ${LIMITS.reportsPerHour} reports an hour; try again in ${outcome.retryAfter} seconds.`,
@@ -116,5 +110,12 @@ export function userHandlers(deps: ApiDeps) {
     return c.json(result, 201);
   }
 
-  return { profile, follow, unfollow, report };
+  const { createHandlers } = createFactory();
+  const auth = signedIn(db);
+  return {
+    profile: createHandlers(maybeSignedIn(db), profile),
+    follow: createHandlers(auth, follow),
+    unfollow: createHandlers(auth, unfollow),
+    report: createHandlers(auth, report),
+  };
 }

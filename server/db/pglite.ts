@@ -22,6 +22,15 @@ function isRunning(pid: number): boolean {
   }
 }
 
+export class DataFolderInUseError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly owner: number,
+  ) {
+    super(`The data folder ${dir} is in use by process ${owner}; stop that service first.`);
+  }
+}
+
 /**
  * PGlite is one PostgreSQL instance inside this process: a second process (or a second service
  * in this one) opening the same folder would corrupt it. A lock file with the owner's pid keeps
@@ -35,7 +44,7 @@ function lockDataDir(dir: string): () => void {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const owner = Number(readFileSync(lockFile, 'utf8'));
     if (Number.isInteger(owner) && owner > 0 && isRunning(owner)) {
-      throw new Error(`The data folder ${dir} is in use by process ${owner}; stop that service first.`);
+      throw new DataFolderInUseError(dir, owner);
     }
     writeFileSync(lockFile, String(process.pid));
   }

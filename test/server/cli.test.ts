@@ -30,7 +30,7 @@ async function startCli(args: string[]): Promise<Started> {
     createInterface({ input: child.stdout }).on('line', (line) => {
       output.push(line);
       apiBaseUrl ||= /^API:\s+(\S+)/.exec(line)?.[1] ?? '';
-      if (/^Token:/.test(line) || (apiBaseUrl && args.includes('--no-seed'))) resolve();
+      if (/^Try:/.test(line) || (apiBaseUrl && args.includes('--no-seed'))) resolve();
     });
   });
   const token = output.map((line) => /^Token:\s+(\S+)/.exec(line)?.[1]).find(Boolean);
@@ -50,6 +50,10 @@ describe('the command line', () => {
     const tokens = JSON.parse(readFileSync(tokensFile, 'utf8')) as Record<string, string>;
     expect(Object.keys(tokens).length).toBeGreaterThanOrEqual(25);
     expect(cli.token).toBe(tokens.demo);
+    const [, header, url] = /^Try:\s+curl -H '([^']+)' (\S+)$/.exec(cli.output.at(-1) ?? '') ?? [];
+    expect(header).toBe(`Authorization: Bearer ${cli.token}`);
+    const tried = await fetch(url as string, { headers: { authorization: header?.split(': ')[1] as string } });
+    expect(await tried.json()).toEqual({ count: expect.any(Number) });
     const demo = createClient({ baseUrl: cli.apiBaseUrl, token: cli.token });
     expect(await demo.inbox.count()).toBeGreaterThanOrEqual(30);
     expect(await createClient({ baseUrl: cli.apiBaseUrl, token: tokens.carol }).inbox.count()).toBeGreaterThanOrEqual(
@@ -62,7 +66,9 @@ describe('the command line', () => {
     expect(existsSync(join(dataDir, 'inbox-companion.lock'))).toBe(false);
   });
 
-  it('issues a token for an existing user, refuses an unknown one, and serves the same data again', async () => {
+  it('issues a token for an existing user, refuses an unknown one, and serves the same data again', {
+    timeout: 90_000,
+  }, async () => {
     const run = promisify(execFile);
     const { stdout } = await run(tsx, ['server/main.ts', 'token', 'alice', '--data', dataDir], { cwd: root, env });
     const alice = stdout.trim();
@@ -77,6 +83,9 @@ describe('the command line', () => {
     const profile = await createClient({ baseUrl: cli.apiBaseUrl, token: alice }).user('alice');
     expect(profile.self).toBe(true);
     expect(await createClient({ baseUrl: cli.apiBaseUrl, token: cli.token }).inbox.count()).toBeGreaterThan(0);
+    await expect(
+      run(tsx, ['server/main.ts', 'token', 'demo', '--data', dataDir], { cwd: root, env }),
+    ).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/in use by .*"Token:" line/s) });
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(0);
   });

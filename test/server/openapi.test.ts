@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../lib/api';
 import { createApp } from '../../server/app';
@@ -23,6 +25,20 @@ const documentedOperations = () =>
 describe('the OpenAPI document', () => {
   it('is the one built from the contract module (run `npx tsx server/openapi.ts` after changing either)', () => {
     expect(checkedIn).toBe(openApiJson());
+  });
+
+  it('passes Redocly’s recommended lint with no error, and names every operation', () => {
+    const cli = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
+    const file = fileURLToPath(new URL('../../server/openapi.json', import.meta.url));
+    const output = execFileSync(process.execPath, [cli, 'lint', '--format=json', file], {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const { problems } = JSON.parse(output) as { problems: { ruleId: string; severity: string; message: string }[] };
+    const errors = problems.filter((problem) => problem.severity === 'error');
+    expect(errors).toEqual([]);
+    expect(problems.filter((problem) => problem.ruleId === 'operation-operationId')).toEqual([]);
   });
 
   it('names exactly the API routes the service has', () => {

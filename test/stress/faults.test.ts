@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../server/db/database';
+import { progress } from './support/progress';
 import {
   dropSchema,
   type ProcessData,
@@ -134,6 +135,7 @@ describe.each(BACKENDS)('SIGKILL in the middle of a bulk change, on %s', (backen
       data = { databaseUrl, schema };
       watch = activityWatch(databaseUrl, schema);
     }
+    progress(`Faults on ${backend}: filling an inbox with ${INBOX} notifications`);
     token = await withData(data, async (admin) => {
       for (const username of ['victim', 'bystander']) await admin.createUser({ username });
       await admin.fillInbox('victim', INBOX);
@@ -161,6 +163,7 @@ describe.each(BACKENDS)('SIGKILL in the middle of a bulk change, on %s', (backen
       );
       return { writer: await admin.issueToken('writer'), ids: rows.map((row) => row.id) };
     });
+    progress(`Faults on ${backend}: four writes, then SIGKILL`);
     const service = await startServiceProcess(data);
     const send = (method: string, path: string, body?: unknown) =>
       fetch(`${service.apiBaseUrl}${path}`, {
@@ -195,6 +198,7 @@ describe.each(BACKENDS)('SIGKILL in the middle of a bulk change, on %s', (backen
     }));
     expect(before.victim).toEqual({ total: INBOX, unread: INBOX, kept: INBOX });
 
+    progress(`Faults on ${backend}: SIGKILL during ${name}`);
     const service = await startServiceProcess(data);
     const auth = { authorization: `Bearer ${token}` };
     expect((await fetch(`${service.apiBaseUrl}/inbox/count`, { headers: auth })).status).toBe(200);
@@ -208,6 +212,7 @@ describe.each(BACKENDS)('SIGKILL in the middle of a bulk change, on %s', (backen
     expect(await answer).toBe('no answer');
     await settled(data);
 
+    progress(`Faults on ${backend}: restarting after ${name}`);
     const restarted = await startServiceProcess(data);
     const counted = await fetch(`${restarted.apiBaseUrl}/inbox/count`, { headers: auth });
     expect(counted.status, restarted.output()).toBe(200);

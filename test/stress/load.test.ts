@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFigures, type Person, runLoad } from './support/load';
+import { progress } from './support/progress';
 import { type ServiceProcess, startServiceProcess, unreadCountDrift, withData } from './support/service-process';
 
 const PEOPLE = 200;
@@ -20,6 +21,7 @@ describe('the service under load', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'inbox-load-'));
+    progress(`Load: seeding ${PEOPLE} people with ${NOTIFICATIONS_EACH} notifications each`);
     people = await withData({ dataDir }, async (admin) => {
       const made: Person[] = [];
       for (let i = 0; i < PEOPLE; i++) {
@@ -29,6 +31,7 @@ describe('the service under load', () => {
       }
       return made;
     });
+    progress('Load: starting the service');
     service = await startServiceProcess({ dataDir });
   });
 
@@ -38,6 +41,7 @@ describe('the service under load', () => {
   });
 
   it('holds 200 connections of mixed reads and writes for 30 s without one error', async () => {
+    progress(`Load: ${PEOPLE} connections for 30 s`);
     const { figures } = await runLoad({ origin: service.origin, people, seconds: 30 });
     console.log(describeFigures('Load on PGlite', figures));
     expect(figures.requests).toBeGreaterThan(PEOPLE * 8);
@@ -45,6 +49,7 @@ describe('the service under load', () => {
     expect(figures.timeouts).toBe(0);
     expect(figures.non2xx).toBe(0);
 
+    progress('Load: checking every unread count');
     await service.stop();
     expect(await withData({ dataDir }, (_, db) => unreadCountDrift(db))).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeFigures, type Person, runLoad } from './support/load';
+import { progress } from './support/progress';
 import {
   dropSchema,
   type ProcessData,
@@ -84,6 +85,7 @@ describe('a PostgreSQL restart under load', () => {
   it.skipIf(typeof cluster === 'string')('is survived by reconnecting, with 503 while it is down', async () => {
     const { version, name } = cluster as Cluster;
     data = { databaseUrl: process.env.DATABASE_URL as string, schema: `restart_${randomBytes(5).toString('hex')}` };
+    progress(`PostgreSQL restart: seeding ${PEOPLE} people`);
     const people = await withData(data, async (admin) => {
       const made: Person[] = [];
       for (let i = 0; i < PEOPLE; i++) {
@@ -104,9 +106,11 @@ describe('a PostgreSQL restart under load', () => {
       onStatus: (status) => answers.push({ at: Date.now(), status }),
     });
     await new Promise((resolve) => setTimeout(resolve, 6_000));
+    progress(`PostgreSQL restart: restarting cluster ${version}/${name} under load`);
     window.restarting = Date.now();
     await run('pg_ctlcluster', [version, name, 'restart']);
     window.restarted = Date.now();
+    progress('PostgreSQL restart: waiting for the load to end');
     const { figures } = await load;
 
     const after = answers.filter((a) => a.at > window.restarted + 3_000);

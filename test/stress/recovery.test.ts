@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionStatus } from '../../lib/messaging';
 import { hasChromium, type Product, startProduct } from '../e2e/support/product';
+import { progress } from './support/progress';
 
 const INTERVAL_SECONDS = 30;
 
@@ -14,6 +15,7 @@ describe.runIf(hasChromium)('recovery from a service outage in Chromium', () => 
   let product: Product;
 
   beforeAll(async () => {
+    progress('Recovery: starting the service and Chromium');
     product = await startProduct();
   });
   afterAll(() => product?.close());
@@ -32,6 +34,7 @@ describe.runIf(hasChromium)('recovery from a service outage in Chromium', () => 
     expect(Number(count)).toBeGreaterThan(0);
 
     const { server } = product.service;
+    progress('Recovery: stopping the service');
     await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
     server.httpServer.closeAllConnections();
     expect(await product.pollNow()).toBe('?');
@@ -40,6 +43,7 @@ describe.runIf(hasChromium)('recovery from a service outage in Chromium', () => 
 
     await new Promise<void>((resolve) => server.httpServer.listen(server.port, '127.0.0.1', () => resolve()));
     const back = Date.now();
+    progress(`Recovery: service back; waiting up to ${INTERVAL_SECONDS} s for the extension's own check`);
     const seen = product.requests.length;
     // A refused connection costs no service anything: no backoff, the next check is one interval on.
     expect(down.nextCheckAt).not.toBeNull();

@@ -25,6 +25,10 @@ export function schemaErrors(value: unknown, schema: Schema, root: Schema, path 
     const matching = (schema.oneOf as Schema[]).filter((s) => schemaErrors(value, s, root, path).length === 0);
     return matching.length === 1 ? [] : [`${path}: matches ${matching.length} of oneOf`];
   }
+  if (Array.isArray(schema.anyOf)) {
+    const matches = (schema.anyOf as Schema[]).some((s) => schemaErrors(value, s, root, path).length === 0);
+    return matches ? [] : [`${path}: matches none of anyOf`];
+  }
   errors.push(...shallowErrors(value, schema, root, path));
   if (isObject(value) && schema.properties) {
     const properties = schema.properties as Record<string, Schema>;

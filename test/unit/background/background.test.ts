@@ -13,12 +13,12 @@ const count = (n: number) => json({ count: n }, { headers: { etag: `"${n}"` } })
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 const openedTabs = async () => (await fakeBrowser.tabs.query({})).map((tab) => tab.url).filter(Boolean);
 
-let stop: (() => void) | undefined;
+let running: AbortController | undefined;
 
 function start(replies: Parameters<typeof recordingFetch>, preset = {}) {
   const wire = recordingFetch(...replies);
-  const background = startBackground({ fetch: wire.fetch, isOnline: () => true, preset });
-  stop = background.stop;
+  running = new AbortController();
+  const background = startBackground({ fetch: wire.fetch, isOnline: () => true, preset, signal: running.signal });
   return { wire, background };
 }
 
@@ -27,7 +27,7 @@ describe('background', () => {
     fakeBrowser.reset();
     messaging.removeAllListeners();
   });
-  afterEach(() => stop?.());
+  afterEach(() => running?.abort());
 
   it('opens the options page on first install when it has no token', async () => {
     start([]);

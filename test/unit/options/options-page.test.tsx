@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { OptionsPage } from '../../../components/options/options-page';
 import { tokenItem } from '../../../lib/background/api-session';
@@ -34,7 +34,10 @@ describe('options page', () => {
     permissions = installFakePermissions();
     sendMessagesAs(optionsSender);
   });
-  afterEach(cleanup);
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+  });
 
   it('shows the stored settings', async () => {
     background();
@@ -152,5 +155,19 @@ describe('options page', () => {
     await waitFor(() => expect(notice()).toContain('Signed out. The token was removed'));
     expect(await tokenItem.getValue()).toBeNull();
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull());
+  });
+
+  it('says when signing out failed, and gives the buttons back', async () => {
+    await signedIn();
+    await background(json({ count: 0 })).poller.poll();
+    await open();
+    vi.spyOn(fakeBrowser.storage.local, 'remove').mockRejectedValueOnce(new Error('storage is full'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(notice()).toContain('That did not work (internal_error). Try again.'));
+    expect(await tokenItem.getValue()).not.toBeNull();
+    for (const button of screen.getAllByRole('button')) expect((button as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(notice()).toContain('Signed out.'));
+    expect(await tokenItem.getValue()).toBeNull();
   });
 });

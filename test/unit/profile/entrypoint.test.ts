@@ -5,13 +5,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ContentScriptContext } from 'wxt/utils/content-script-context';
 import definition from '../../../entrypoints/profile.content/index';
 import { HOST_TAG } from '../../../lib/profile/shadow-host';
-import { type FakeBackground, fakeBackground } from './fake-background';
+import { type ProfileBackground, profileBackground } from './profile-background';
 
-const background = vi.hoisted(() => ({ current: null as FakeBackground | null }));
+const background = vi.hoisted(() => ({ current: null as ProfileBackground | null }));
 
 vi.mock('../../../lib/messaging', async (original) => ({
   ...(await original<typeof import('../../../lib/messaging')>()),
-  ask: (...args: Parameters<FakeBackground['ask']>) => background.current?.ask(...args),
+  ask: (...args: Parameters<ProfileBackground['ask']>) => background.current?.ask(...args),
 }));
 
 const contexts: ContentScriptContext[] = [];
@@ -25,7 +25,7 @@ const button = () =>
   [...document.querySelectorAll(HOST_TAG)].flatMap((host) => [...(host.shadowRoot?.querySelectorAll('button') ?? [])]);
 
 beforeEach(() => {
-  background.current = fakeBackground();
+  background.current = profileBackground();
   document.body.innerHTML = '<section><h1>bob</h1><div data-profile-actions></div></section>';
 });
 

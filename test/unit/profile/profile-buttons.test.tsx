@@ -6,9 +6,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startProfileButtons } from '../../../components/profile/start';
 import { NetworkError } from '../../../lib/api/errors';
 import { HOST_TAG } from '../../../lib/profile/shadow-host';
-import { type FakeBackground, fakeBackground } from './fake-background';
+import { type ProfileBackground, profileBackground } from './profile-background';
 
-let background: FakeBackground;
+let background: ProfileBackground;
 let stop: AbortController;
 
 const section = (username: string, anchor = true) =>
@@ -35,7 +35,7 @@ const focused = () => shadow().activeElement;
 const settled = () => new Promise((resolve) => setTimeout(resolve));
 
 beforeEach(() => {
-  background = fakeBackground();
+  background = profileBackground();
   stop = new AbortController();
 });
 
@@ -57,7 +57,7 @@ describe('what the buttons show', () => {
   it('offers Unfollow when following', async () => {
     background.state.following.add('bob');
     await open();
-    expect(await ui().findByRole('button', { name: 'Unfollow' })).toBeTruthy();
+    expect(await button('Unfollow')).toBeTruthy();
   });
 
   it('floats when the page has no anchor', async () => {
@@ -111,7 +111,7 @@ describe('what the buttons show', () => {
     await shown();
     background.state.me = 'me';
     document.dispatchEvent(new Event('visibilitychange'));
-    expect(await ui().findByRole('button', { name: 'Follow' })).toBeTruthy();
+    expect(await button('Follow')).toBeTruthy();
   });
 
   it('says why the profile could not be loaded and tries again', async () => {
@@ -122,7 +122,7 @@ describe('what the buttons show', () => {
       'The service could not be reached. Check your connection and try again.',
     );
     await userEvent.click(ui().getByRole('button', { name: 'Try again' }));
-    expect(await ui().findByRole('button', { name: 'Follow' })).toBeTruthy();
+    expect(await button('Follow')).toBeTruthy();
   });
 });
 
@@ -135,7 +135,7 @@ describe('the follow toggle', () => {
     const pending = ui().getByRole('button', { name: 'Following…' });
     expect(pending.getAttribute('aria-disabled')).toBe('true');
     release();
-    const unfollow = await ui().findByRole('button', { name: 'Unfollow' });
+    const unfollow = await button('Unfollow');
     expect(unfollow).toBe(pending);
     expect(ui().getByRole('status').textContent).toBe('You now follow @bob.');
     expect(background.sent()).toEqual(['profile.config', 'profile.get', 'profile.follow']);
@@ -146,7 +146,7 @@ describe('the follow toggle', () => {
     await shown();
     background.state.following.add('bob');
     await userEvent.click(ui().getByRole('button', { name: 'Follow' }));
-    expect(await ui().findByRole('button', { name: 'Unfollow' })).toBeTruthy();
+    expect(await button('Unfollow')).toBeTruthy();
     expect(ui().queryByRole('alert')).toBeNull();
     expect(ui().getByRole('status').className).toBe('visually-hidden');
   });
@@ -156,7 +156,7 @@ describe('the follow toggle', () => {
     await open();
     await shown();
     background.failNext('profile.unfollow', new NetworkError());
-    await userEvent.click(await ui().findByRole('button', { name: 'Unfollow' }));
+    await userEvent.click(await button('Unfollow'));
     await waitFor(() =>
       expect(ui().getByRole('status').textContent).toBe(
         'The service could not be reached. Check your connection and try again.',
@@ -171,7 +171,7 @@ describe('the follow toggle', () => {
     await shown();
     ui().getByRole('button', { name: 'Follow' }).focus();
     await userEvent.keyboard('{Enter}');
-    expect(await ui().findByRole('button', { name: 'Unfollow' })).toBe(focused());
+    expect(await button('Unfollow')).toBe(focused());
   });
 });
 
@@ -298,7 +298,7 @@ describe('single-page navigation', () => {
   it('shows the buttons for the new profile, once, beside the new anchor', async () => {
     background.state.following.add('alice');
     await open('bob');
-    await ui().findByRole('button', { name: 'Follow' });
+    await button('Follow');
     document.querySelector('#profile')?.remove();
     document.body.insertAdjacentHTML('afterbegin', section('alice'));
     history.pushState(null, '', '/@alice');
@@ -309,7 +309,7 @@ describe('single-page navigation', () => {
 
   it('drops an open dialog of the old profile', async () => {
     await open('bob');
-    await ui().findByRole('button', { name: 'Follow' });
+    await button('Follow');
     await userEvent.click(ui().getByRole('button', { name: 'Report' }));
     document.querySelector('#profile')?.remove();
     document.body.insertAdjacentHTML('afterbegin', section('alice'));
@@ -321,7 +321,7 @@ describe('single-page navigation', () => {
 
   it('ignores the old profile’s answer that arrives after navigating', async () => {
     await open('bob');
-    await ui().findByRole('button', { name: 'Follow' });
+    await button('Follow');
     const release = background.hold('profile.follow');
     await userEvent.click(ui().getByRole('button', { name: 'Follow' }));
     document.querySelector('#profile')?.remove();

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NetworkError, ServerError, TimeoutError, UnauthenticatedError } from '../../../lib/api/errors';
 import { createProfileSession, type ProfileSession, type SessionView } from '../../../lib/profile/profile-state';
-import { type FakeBackground, fakeBackground } from './fake-background';
+import { type ProfileBackground, profileBackground } from './profile-background';
 
-let background: FakeBackground;
+let background: ProfileBackground;
 let stop: AbortController;
 
 function session(username = 'bob'): ProfileSession {
@@ -22,7 +22,7 @@ function ready(s: ProfileSession): Extract<SessionView, { kind: 'ready' }> {
 }
 
 beforeEach(() => {
-  background = fakeBackground();
+  background = profileBackground();
   stop = new AbortController();
 });
 

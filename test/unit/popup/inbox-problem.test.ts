@@ -8,7 +8,12 @@ import {
   UnauthenticatedError,
 } from '../../../lib/api/errors';
 import type { ConnectionStatus, StatusKind } from '../../../lib/messaging';
-import { currentProblem, describeProblem, failureReason, problemFromError } from '../../../lib/popup/problem';
+import {
+  currentProblem,
+  describeInboxProblem,
+  failureReason,
+  problemFromError,
+} from '../../../lib/popup/inbox-problem';
 
 const status = (kind: StatusKind): ConnectionStatus => ({ kind, count: 3, checkedAt: 1, nextCheckAt: 2, detail: null });
 const unauthenticated = new UnauthenticatedError({ status: 401, code: 'unauthenticated' });
@@ -27,18 +32,18 @@ describe('problemFromError', () => {
 
   it('carries how long the service asked to wait', () => {
     const error = new RateLimitedError({ status: 429, code: 'rate_limited', retryAfter: 12 });
-    expect(problemFromError(error, status('ok'), true)).toEqual({ kind: 'rateLimited', retryAfter: 12, detail: null });
+    expect(problemFromError(error, status('ok'), true)).toEqual({ kind: 'rateLimited', retryAfter: 12, code: null });
   });
 
   it('lets a settings problem the background found explain a failure', () => {
     expect(problemFromError(new NetworkError(), status('noPermission'), true).kind).toBe('noPermission');
   });
 
-  it('keeps the words of any other failure', () => {
+  it('names any other failure by its code, never by the service words', () => {
     expect(problemFromError(new InvalidResponseError(200, 'bad shape'), status('ok'), true)).toEqual({
       kind: 'failed',
       retryAfter: null,
-      detail: 'bad shape',
+      code: 'invalid_response',
     });
   });
 });
@@ -63,6 +68,6 @@ describe('words', () => {
     expect(failureReason(new RateLimitedError({ status: 429, code: 'rate_limited', retryAfter: 1 }), true)).toBe(
       'Too many requests; try again in 1 second.',
     );
-    expect(describeProblem({ kind: 'offline', retryAfter: null, detail: null }).title).toBe("You're offline");
+    expect(describeInboxProblem({ kind: 'offline', retryAfter: null, code: null }).title).toBe("You're offline");
   });
 });

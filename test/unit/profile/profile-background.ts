@@ -1,0 +1,156 @@
+/**
+ * The background as the profile content script sees it: the real message handlers, reached as
+ * a profile tab on the site reaches them, in front of an in-memory service that keeps the
+ * contract's rules and answers over HTTP as the service does. Tests change the service's
+ * `state`, make the next message fail, or hold answers back.
+ */
+import type { Profile, ReportResult } from '../../../lib/api/contract';
+import { type ApiError, reviveError } from '../../../lib/api/errors';
+import { tokenItem } from '../../../lib/background/api-session';
+import { type MessageType, messaging, type ProfilePageConfig } from '../../../lib/messaging';
+import type { Ask } from '../../../lib/profile/profile-state';
+import { DEFAULT_SETTINGS, settingsItem } from '../../../lib/settings';
+import { grant } from '../../support/background';
+import { answerMessages, deliver, profileTabSender } from '../../support/messages';
+import { json, noContent, problem } from '../../support/recording-fetch';
+
+export interface Call {
+  type: MessageType;
+  data: unknown;
+}
+
+interface Options {
+  /** The signed-in person's username, or null when signed out. */
+  me?: string | null;
+  users?: string[];
+  following?: string[];
+  config?: Partial<ProfilePageConfig>;
+}
+
+const REPORTS_PER_HOUR = 10;
+const TOKEN = 'profile-test-token';
+
+export function profileBackground(options: Options = {}) {
+  const state = {
+    me: options.me === undefined ? 'me' : options.me,
+    users: new Set((options.users ?? ['me', 'bob', 'alice']).map((u) => u.toLowerCase())),
+    following: new Set((options.following ?? []).map((u) => u.toLowerCase())),
+    reports: [] as { username: string; reason: string; comment: string }[],
+    retryAfter: 1500,
+  };
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    siteOrigin: 'http://127.0.0.1:8787',
+    profilePath: '/@:username',
+    profileAnchor: '[data-profile-actions]',
+    ...options.config,
+  };
+  const calls: Call[] = [];
+  /** Failures to give instead of the next answers, per message type. */
+  const failures = new Map<MessageType, ApiError[]>();
+  /** Answers held back until the test releases them, per message type. */
+  const held = new Map<MessageType, Array<() => void>>();
+
+  function profile(key: string, signedIn: boolean): Profile {
+    const base: Profile = {
+      username: key,
+      displayName: key.toUpperCase(),
+      bio: '',
+      avatarUrl: null,
+      followersCount: 0,
+      followingCount: 0,
+      createdAt: '2026-01-02T03:04:05.000Z',
+    };
+    if (!signedIn || !state.me) return base;
+    return { ...base, following: state.following.has(key), followedBy: false, self: key === state.me.toLowerCase() };
+  }
+
+  /** The service: GET, follow, unfollow and report on `user/:username`. */
+  async function service(request: Request): Promise<Response> {
+    const [, username = '', action = ''] =
+      new URL(request.url).pathname.match(/\/user\/([^/]+)(?:\/(follow|report))?$/) ?? [];
+    const key = decodeURIComponent(username).toLowerCase();
+    const authorized = request.headers.get('authorization') === `Bearer ${TOKEN}` && state.me !== null;
+    if (!state.users.has(key)) return problem(404, 'user_not_found');
+    if (request.method === 'GET' && !action) return json(profile(key, authorized));
+    if (!authorized || !state.me) return problem(401, 'unauthenticated');
+    const me = state.me.toLowerCase();
+    if (action === 'follow' && request.method === 'POST') {
+      if (key === me) return problem(400, 'cannot_follow_self');
+      if (state.following.has(key)) return problem(400, 'already_following');
+      state.following.add(key);
+      return noContent();
+    }
+    if (action === 'follow' && request.method === 'DELETE') {
+      if (!state.following.delete(key)) return problem(400, 'not_following');
+      return noContent();
+    }
+    if (action === 'report' && request.method === 'POST') {
+      if (key === me) return problem(400, 'cannot_report_self');
+      if (state.reports.length >= REPORTS_PER_HOUR) {
+        return problem(429, 'rate_limited', { 'retry-after': String(state.retryAfter) });
+      }
+      const { reason, comment } = (await request.json()) as { reason: ReportResult['reason']; comment: string };
+      state.reports.push({ username: key, reason, comment });
+      const result: ReportResult = {
+        id: '3f0c9a52-1f7e-4c47-9d2b-0d7a5a1f2c11',
+        status: 'received',
+        reason,
+        createdAt: '2026-11-21T09:00:00.000Z',
+      };
+      return json(result, { status: 201 });
+    }
+    return problem(405, 'method_not_allowed');
+  }
+
+  messaging.removeAllListeners();
+  answerMessages((input, init) => service(new Request(input, init)));
+  const ready = (async () => {
+    await settingsItem.setValue(settings);
+    await grant(settings.apiBaseUrl, settings.siteOrigin);
+  })();
+
+  /** The token is stored while someone is signed in, as the options page leaves it. */
+  async function storeSignIn() {
+    await ready;
+    if (state.me === null) await tokenItem.removeValue();
+    else await tokenItem.setValue({ token: TOKEN, apiOrigin: new URL(settings.apiBaseUrl).origin });
+  }
+
+  const ask = (async (type: MessageType, data?: unknown) => {
+    calls.push({ type, data });
+    const queue = held.get(type);
+    if (queue) {
+      held.delete(type);
+      await new Promise<void>((release) => queue.push(release));
+    }
+    const failure = failures.get(type)?.shift();
+    if (failure) throw reviveError(structuredClone(failure.toJSON()));
+    await storeSignIn();
+    const answer = await deliver(type, data, profileTabSender(`${settings.siteOrigin}/@bob`));
+    if (answer.error) throw answer.error;
+    return answer.value;
+  }) as Ask;
+
+  return {
+    ask,
+    state,
+    calls,
+    /** The types of the messages sent so far, in order. */
+    sent: () => calls.map((call) => call.type),
+    /** The next message of `type` fails with `error`, whatever the service's state. */
+    failNext(type: MessageType, error: ApiError) {
+      failures.set(type, [...(failures.get(type) ?? []), error]);
+    },
+    /** Holds the answer to the next message of `type`; call the result to let it through. */
+    hold(type: MessageType): () => void {
+      const releases: Array<() => void> = [];
+      held.set(type, releases);
+      return () => {
+        for (const release of releases) release();
+      };
+    },
+  };
+}
+
+export type ProfileBackground = ReturnType<typeof profileBackground>;
