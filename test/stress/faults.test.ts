@@ -113,6 +113,18 @@ async function settled(data: ProcessData): Promise<void> {
   }
 }
 
+/** Starts the service again on the data and asks it for the unread count, as the extension would. */
+async function countAfterRestart(data: ProcessData, auth: Record<string, string>): Promise<number> {
+  const restarted = await startServiceProcess(data);
+  try {
+    const counted = await fetch(`${restarted.apiBaseUrl}/inbox/count`, { headers: auth });
+    expect(counted.status, restarted.output()).toBe(200);
+    return ((await counted.json()) as { count: number }).count;
+  } finally {
+    await restarted.stop();
+  }
+}
+
 /**
  * The service is killed with SIGKILL while it changes a 100,000-notification inbox in one
  * statement, and started again on the same data: the change must be there whole or not at all,
@@ -213,11 +225,7 @@ describe.each(BACKENDS)('SIGKILL in the middle of a bulk change, on %s', (backen
     await settled(data);
 
     progress(`Faults on ${backend}: restarting after ${name}`);
-    const restarted = await startServiceProcess(data);
-    const counted = await fetch(`${restarted.apiBaseUrl}/inbox/count`, { headers: auth });
-    expect(counted.status, restarted.output()).toBe(200);
-    const { count } = (await counted.json()) as { count: number };
-    await restarted.stop();
+    const count = await countAfterRestart(data, auth);
 
     const after = await withData(data, async (_, db) => ({
       victim: await inboxOf(db, 'victim'),
@@ -271,11 +279,7 @@ describe.each(BACKENDS)('SIGKILL in the middle of a bulk change, on %s', (backen
     expect(await answer).toBe('no answer');
     await settled(data);
 
-    const restarted = await startServiceProcess(data);
-    const counted = await fetch(`${restarted.apiBaseUrl}/inbox/count`, { headers: auth });
-    expect(counted.status, restarted.output()).toBe(200);
-    const { count } = (await counted.json()) as { count: number };
-    await restarted.stop();
+    const count = await countAfterRestart(data, auth);
 
     const after = await withData(data, async (_, db) => ({
       victim: await inboxOf(db, 'victim'),
