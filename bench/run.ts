@@ -10,6 +10,7 @@ import { measureBadge } from './badge';
 import { measureBulk } from './bulk';
 import { measureContentScript } from './content-script';
 import { measureDepth } from './depth';
+import { measureLive } from './live';
 import { measurePolling } from './polling';
 import { measurePopup } from './popup';
 import { measureService } from './service';
@@ -19,7 +20,7 @@ import { buildExtension } from './support/build';
 import { describeMachine, loadAverage } from './support/machine';
 import { renderTable, type Section } from './support/report';
 
-const AREAS = ['size', 'popup', 'contentScript', 'badge', 'polling', 'service', 'depth', 'bulk'] as const;
+const AREAS = ['size', 'popup', 'contentScript', 'badge', 'polling', 'service', 'depth', 'bulk', 'live'] as const;
 const BROWSER_AREAS: readonly Area[] = ['popup', 'contentScript', 'badge'];
 type Area = (typeof AREAS)[number];
 
@@ -77,6 +78,7 @@ await area('polling', () => measurePolling());
 await area('service', () => measureService());
 await area('depth', () => measureDepth());
 await area('bulk', () => measureBulk());
+await area('live', () => measureLive());
 
 const finished = { seconds: Math.round((performance.now() - started) / 1000), loadAverage: loadAverage(), timings };
 say('');

@@ -5,6 +5,7 @@
 import type { NotificationType } from '../lib/api/contract';
 import type { Database } from './db/database';
 import { addNotifications, fillInbox } from './store/notifications';
+import { issueOperatorToken } from './store/operator-tokens';
 import { issueToken, revokeToken } from './store/tokens';
 import { purgeExpiredOperations } from './store/triage-operations';
 import { createUser, findUser, type NewUser, type User } from './store/users';
@@ -28,6 +29,8 @@ export interface ServiceAdmin {
   issueToken(username: string): Promise<string>;
   /** Revokes a token; false when it was unknown or already revoked. */
   revokeToken(token: string): Promise<boolean>;
+  /** A new operator token, for the operator API. */
+  issueOperatorToken(): Promise<string>;
   /** Puts notifications into a user's inbox in one statement; their ids, in the order given. */
   addNotifications(username: string, notifications: readonly NotificationInput[]): Promise<string[]>;
   /** Puts `count` generated notifications into a user's inbox in one statement, one second apart. */
@@ -54,6 +57,7 @@ export function createAdmin(db: Database, now: () => number = Date.now): Service
       return issueToken(db, (await existing(username)).id);
     },
     revokeToken: (token) => revokeToken(db, token),
+    issueOperatorToken: () => issueOperatorToken(db),
     async addNotifications(username, notifications) {
       const user = await existing(username);
       const actors = new Map<string, User>();

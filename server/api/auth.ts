@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Queryable } from '../db/database';
+import { authenticateOperator, looksLikeOperatorToken } from '../store/operator-tokens';
 import { authenticate, type TokenOwner } from '../store/tokens';
 import { ProblemError } from './problem';
 
@@ -11,17 +12,24 @@ function unauthenticated(detail: string, tokenGiven: boolean): ProblemError {
   return new ProblemError(401, 'unauthenticated', detail, { 'www-authenticate': challenge });
 }
 
+/** The Bearer token of the request: null when there is no Authorization header; 401 when it is not Bearer. */
+function bearerToken(c: Context): string | null {
+  const header = c.req.header('authorization');
+  if (header === undefined) return null;
+  const match = BEARER.exec(header);
+  if (!match?.[1]) throw unauthenticated('The Authorization header must be "Bearer <token>".', true);
+  return match[1];
+}
+
 /**
  * The caller named by the Authorization header: null when there is none; a 401 problem when
  * one is given but is not a valid Bearer token, so a client learns its token stopped working
  * even where signing in is optional.
  */
 export async function caller(c: Context, db: Queryable): Promise<TokenOwner | null> {
-  const header = c.req.header('authorization');
-  if (header === undefined) return null;
-  const match = BEARER.exec(header);
-  if (!match?.[1]) throw unauthenticated('The Authorization header must be "Bearer <token>".', true);
-  const owner = await authenticate(db, match[1]);
+  const token = bearerToken(c);
+  if (token === null) return null;
+  const owner = await authenticate(db, token);
   if (!owner) throw unauthenticated('The token is unknown or has been revoked.', true);
   return owner;
 }
@@ -48,5 +56,26 @@ export const signedIn = (db: Queryable) =>
 export const maybeSignedIn = (db: Queryable) =>
   createMiddleware<MaybeSignedInEnv>(async (c, next) => {
     c.set('caller', await caller(c, db));
+    await next();
+  });
+
+/** Lets an operator token through; a user's token is 403, anything else 401. */
+async function requireOperator(c: Context, db: Queryable): Promise<void> {
+  const token = bearerToken(c);
+  if (token === null) {
+    throw unauthenticated('Send "Authorization: Bearer <operator token>" to use this endpoint.', false);
+  }
+  if (looksLikeOperatorToken(token)) {
+    if (await authenticateOperator(db, token)) return;
+  } else if (await authenticate(db, token)) {
+    throw new ProblemError(403, 'forbidden', "This is a user's token; the operator API takes operator tokens only.");
+  }
+  throw unauthenticated('The token is unknown or has been revoked.', true);
+}
+
+/** Middleware that lets only an operator token through. */
+export const operatorOnly = (db: Queryable) =>
+  createMiddleware(async (c, next) => {
+    await requireOperator(c, db);
     await next();
   });

@@ -9,7 +9,6 @@ import {
   IdsListBodySchema,
   type IdsSelection,
   LIMITS,
-  type Notification,
   type Page,
   UndoBodySchema,
   type UndoResult,
@@ -29,6 +28,7 @@ import { type SignedInEnv, signedIn } from './auth';
 import type { ApiDeps } from './context';
 import { ProblemError } from './problem';
 import { singleQuery, validBody } from './request';
+import { toWireNotification } from './wire';
 
 const LIMIT_PATTERN = /^[0-9]{1,3}$/;
 
@@ -92,15 +92,7 @@ const undoExpired = () =>
 export function inboxHandlers(deps: ApiDeps) {
   const { db, cursors, undoTokens } = deps;
 
-  const toWire = (n: StoredNotification): Notification => ({
-    id: n.id,
-    read: n.read,
-    type: n.type,
-    createdAt: n.createdAt,
-    actor: n.actor,
-    text: n.text,
-    url: n.path === null ? null : `${deps.origin()}${n.path}`,
-  });
+  const toWire = (n: StoredNotification) => toWireNotification(n, deps.origin());
 
   async function fetchPage(c: Context<SignedInEnv>) {
     const { caller } = c.var;

@@ -6,6 +6,7 @@ import type { ErrorCode } from '../../lib/api/contract';
 
 const TITLES: Record<ErrorCode, string> = {
   unauthenticated: 'Authentication required',
+  forbidden: 'Forbidden',
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
   invalid_cursor: 'Invalid cursor',
@@ -15,9 +16,11 @@ const TITLES: Record<ErrorCode, string> = {
   invalid_report: 'Invalid report',
   invalid_undo: 'Invalid undo token',
   undo_expired: 'Undo expired',
+  invalid_notification: 'Invalid notification',
   invalid_body: 'Invalid body',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
+  upgrade_required: 'Upgrade required',
   user_not_found: 'User not found',
   already_following: 'Already following',
   not_following: 'Not following',

@@ -1,40 +1,40 @@
-import type { Locator, Page } from 'playwright-core';
+import type { E2ELocator, E2EPage } from './driver';
 
 /** The toolbar popup, opened as a page of the extension. */
-export class PopupPage {
-  constructor(readonly page: Page) {}
+export class PopupPage<P extends E2EPage = E2EPage> {
+  constructor(readonly page: P) {}
 
-  get feed(): Locator {
+  get feed(): E2ELocator {
     return this.page.getByRole('feed', { name: 'Notifications' });
   }
 
-  get rows(): Locator {
+  get rows(): E2ELocator {
     return this.feed.getByRole('article');
   }
 
-  button(name: string): Locator {
+  button(name: string): E2ELocator {
     return this.page.getByRole('button', { name, exact: true });
   }
 
-  get unreadOnly(): Locator {
+  get unreadOnly(): E2ELocator {
     return this.page.getByRole('switch', { name: 'Unread only' });
   }
 
   /** The toast that says what the last action did and offers Undo. */
-  get toast(): Locator {
+  get toast(): E2ELocator {
     return this.page.locator('.toast');
   }
 
   /** The texts of the rows on show, in order. */
   async rowTexts(): Promise<string[]> {
-    return this.rows.locator('.text').allInnerTexts();
+    return this.rows.locator('.text').allTextContents();
   }
 
-  get dialog(): Locator {
+  get dialog(): E2ELocator {
     return this.page.getByRole('alertdialog');
   }
 
-  heading(name: string): Locator {
+  heading(name: string): E2ELocator {
     return this.page.getByRole('heading', { name });
   }
 

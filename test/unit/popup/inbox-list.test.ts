@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inLoadedRange, newestFirst, reconcilePage, restored, survivingNeighbour } from '../../../lib/popup/inbox-list';
 import { markedRead, withoutIds } from '../../../lib/triage-patch';
-import { idOf, makeInbox, makeNotification } from './fake-background';
+import { idOf, makeInbox, makeNotification } from './popup-background';
 
 const ids = (...ns: number[]) => new Set(ns.map(idOf));
 const numbers = (items: { id: string }[]) => items.map((item) => Number(item.id.slice(-12)));

@@ -3,7 +3,7 @@ import { screen } from '@testing-library/preact';
 import axe from 'axe-core';
 import { beforeEach, expect, it, vi } from 'vitest';
 import { UnauthenticatedError } from '../../../lib/api/errors';
-import { makeInbox } from './fake-background';
+import { makeInbox } from './popup-background';
 import { openPopup, resetPopupWorld, waitForRows } from './popup-harness';
 
 vi.mock('../../../lib/messaging', async (importOriginal) => ({

@@ -12,7 +12,7 @@ import { writeCachedFirstPage } from '../../../lib/inbox-cache';
 import { ask, type ConnectionStatus } from '../../../lib/messaging';
 import { createInboxStore } from '../../../lib/popup/inbox-store';
 import { updateSettings } from '../../../lib/settings';
-import { createFakeBackground, type FakeBackground } from './fake-background';
+import { createPopupBackground, type PopupBackground } from './popup-background';
 
 export interface Setup {
   /** What the service holds; newest first. */
@@ -23,11 +23,11 @@ export interface Setup {
   status?: Partial<ConnectionStatus>;
   online?: boolean;
   /** Runs before the popup opens, to make answers fail or wait from the first message on. */
-  prepare?: (background: FakeBackground) => void;
+  prepare?: (background: PopupBackground) => void;
 }
 
 export async function openPopup(setup: Setup = {}) {
-  const background: FakeBackground = createFakeBackground(setup.inbox ?? []);
+  const background: PopupBackground = createPopupBackground(setup.inbox ?? []);
   vi.mocked(ask).mockImplementation(background.ask as typeof ask);
   await background.setStatus(setup.status ?? {});
   setup.prepare?.(background);

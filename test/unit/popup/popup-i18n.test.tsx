@@ -5,7 +5,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import german from '../../../public/_locales/de/messages.json';
 import english from '../../../public/_locales/en/messages.json';
 import { getMessageFrom } from '../../support/setup';
-import { makeInbox, makeNotification } from './fake-background';
+import { makeInbox, makeNotification } from './popup-background';
 import { openPopup, resetPopupWorld, waitForRows } from './popup-harness';
 
 vi.mock('../../../lib/messaging', async (importOriginal) => ({

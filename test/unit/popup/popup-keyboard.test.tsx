@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/preact';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { makeInbox, makeNotification } from './fake-background';
+import { makeInbox, makeNotification } from './popup-background';
 import { openPopup, resetPopupWorld, row, rowTexts, waitForRows } from './popup-harness';
 
 vi.mock('../../../lib/messaging', async (importOriginal) => ({

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIRST_ROW_MARK } from '../../../components/popup/notification-feed';
 import { NetworkError } from '../../../lib/api/errors';
 import { getSettings } from '../../../lib/settings';
-import { makeInbox, makeNotification } from './fake-background';
+import { makeInbox, makeNotification } from './popup-background';
 import { announced, openPopup, resetPopupWorld, row, rowTexts, settle, waitForRows } from './popup-harness';
 
 vi.mock('../../../lib/messaging', async (importOriginal) => ({
@@ -13,7 +13,11 @@ vi.mock('../../../lib/messaging', async (importOriginal) => ({
 }));
 
 beforeEach(resetPopupWorld);
-afterEach(() => vi.unstubAllGlobals());
+const RealIntersectionObserver = globalThis.IntersectionObserver;
+// Only the observer is put back: the fake browser's own globals stay.
+afterEach(() => {
+  globalThis.IntersectionObserver = RealIntersectionObserver;
+});
 
 describe('opening', () => {
   it('paints the cached first page before the service answers, then updates it in place', async () => {
@@ -87,16 +91,13 @@ describe('paging', () => {
 
   it('loads the next page when the end of the list scrolls into view', async () => {
     const observed: { callback: IntersectionObserverCallback; target?: Element }[] = [];
-    vi.stubGlobal(
-      'IntersectionObserver',
-      class {
-        constructor(public callback: IntersectionObserverCallback) {}
-        observe(target: Element) {
-          observed.push({ callback: this.callback, target });
-        }
-        disconnect() {}
-      },
-    );
+    globalThis.IntersectionObserver = class {
+      constructor(public callback: IntersectionObserverCallback) {}
+      observe(target: Element) {
+        observed.push({ callback: this.callback, target });
+      }
+      disconnect() {}
+    } as unknown as typeof IntersectionObserver;
     await openPopup({ inbox: makeInbox(40) });
     await waitForRows(25);
 

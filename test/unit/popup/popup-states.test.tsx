@@ -10,7 +10,7 @@ import {
   UnauthenticatedError,
 } from '../../../lib/api/errors';
 import { statusItem } from '../../../lib/connection-status';
-import { makeInbox } from './fake-background';
+import { makeInbox } from './popup-background';
 import { openPopup, resetPopupWorld, rowTexts, settle, waitForRows } from './popup-harness';
 
 vi.mock('../../../lib/messaging', async (importOriginal) => ({

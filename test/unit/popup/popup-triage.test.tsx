@@ -5,7 +5,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { Popup } from '../../../components/popup/popup';
 import { NetworkError, RateLimitedError } from '../../../lib/api/errors';
 import { createInboxStore } from '../../../lib/popup/inbox-store';
-import { makeInbox, makeNotification } from './fake-background';
+import { makeInbox, makeNotification } from './popup-background';
 import { announced, openPopup, resetPopupWorld, row, rowTexts, settle, toast, waitForRows } from './popup-harness';
 
 vi.mock('../../../lib/messaging', async (importOriginal) => ({

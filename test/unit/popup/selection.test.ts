@@ -8,7 +8,7 @@ import {
   selectedItems,
   toggled,
 } from '../../../lib/popup/selection';
-import { idOf, makeInbox } from './fake-background';
+import { idOf, makeInbox } from './popup-background';
 
 const items = makeInbox(6);
 const selected = (selection: { ids: ReadonlySet<string> }) =>
