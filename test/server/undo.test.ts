@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidUndoError, type Notification, UndoExpiredError } from '../../lib/api';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
+import { openLive } from './support/live';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
@@ -168,6 +169,24 @@ describe.each(BACKENDS)('undo and mark unread on %s', (backend) => {
         ]),
       );
       expect(await user.client.inbox.count()).toBe(1);
+    });
+
+    it('tells live channels the count each undo brings back', async () => {
+      const { user, ids } = await userWith('undolive', [{}, {}, { read: true }]);
+      const channel = await openLive(service, user.token);
+      try {
+        await channel.countOf(2);
+        const deleted = await user.client.inbox.delete(ids);
+        await channel.countOf(0);
+        await user.client.inbox.undo(deleted.undo as string);
+        await channel.countOf(2);
+        const unread = await user.client.inbox.markUnread(ids);
+        await channel.countOf(3);
+        await user.client.inbox.undo(unread.undo as string);
+        await channel.countOf(2);
+      } finally {
+        channel.close();
+      }
     });
 
     it('works once: a second undo is undo_expired and changes nothing', async () => {
