@@ -172,6 +172,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       path: `${API_PREFIX}/inbox/live`,
       listening: () => listening && closing === undefined,
       listener,
+      log,
     });
     server.on('upgrade', liveUpgrade.upgrade);
     await new Promise<void>((resolve, reject) => {
