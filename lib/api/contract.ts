@@ -22,6 +22,9 @@ export const LIMITS = {
   undoSeconds: 60,
   /** Far above any token the service issues; a longer one is refused unread. */
   undoTokenMax: 256,
+  followCallsPerHour: 60,
+  /** A follower puts at most one follow notification into the same inbox in this many hours. */
+  followNoticeHours: 24,
   /** Characters of an operator notification's text. */
   notificationTextMax: 500,
   /** Seconds a live ticket stays valid after it was issued. */

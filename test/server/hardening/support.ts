@@ -17,6 +17,7 @@ const TABLES = [
   'follows',
   'notifications',
   'reports',
+  'follow_notices',
   'unread_counts',
   'service_keys',
   'triage_operations',
