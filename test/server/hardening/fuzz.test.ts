@@ -323,7 +323,11 @@ describe.each(BACKENDS)('the API under random requests on %s', (backend) => {
       );
       await fc.assert(
         fc.asyncProperty(bodyText, async (sent) => {
-          const answer = await send('POST', '/api/inbox/undo', { token: me.token, body: sent });
+          const answer = await send('POST', '/api/inbox/undo', {
+            token: me.token,
+            body: sent,
+            headers: { 'content-type': 'application/json' },
+          });
           expect([400, 410], `${sent} ${answer.text}`).toContain(answer.status);
           expect(answer.code).toBe(answer.status === 410 ? 'undo_expired' : 'invalid_undo');
           // Only the caller's own spent token is told apart, as spent.
