@@ -153,7 +153,7 @@ describe('acting', () => {
     await user.keyboard('{Home}xu');
     await waitFor(() => expect(background.callsOf('inbox.markUnread')).toHaveLength(2));
     expect(background.callsOf('inbox.markUnread')[1]).toEqual({ ids: [makeNotification(6).id], unread: 0 });
-    expect(background.inbox.every((item) => !item.read)).toBe(true);
+    await waitFor(() => expect(background.inbox.every((item) => !item.read)).toBe(true));
   });
 
   it('moves focus into the list when the toolbar button that had it goes away', async () => {
