@@ -143,6 +143,7 @@ describe('delete', () => {
   it('takes the selection out at once, with no question asked, telling the background how many were unread', async () => {
     const { background, user } = await openPopup({ inbox: makeInbox(10) });
     await waitForRows(10);
+    await screen.findByText('7 unread');
     for (const n of [10, 9, 8]) await user.click(checkbox(n));
     background.hold('inbox.delete');
 
@@ -201,6 +202,7 @@ describe('delete', () => {
   it('needs a deliberate confirmation to delete all, and says it can be undone', async () => {
     const { background, user } = await openPopup({ inbox: makeInbox(40) });
     await waitForRows(25);
+    await screen.findByText('27 unread');
 
     await user.click(screen.getByRole('button', { name: 'Delete all' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Delete your whole inbox?' });
