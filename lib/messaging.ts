@@ -8,7 +8,6 @@ import { defineExtensionMessaging, type GetDataType, type GetReturnType } from '
 import * as v from 'valibot';
 import { browser } from 'wxt/browser';
 import {
-  type BulkResult,
   type IdsSelection,
   type Page,
   type Profile,
@@ -62,8 +61,36 @@ export interface TriageRequest {
   unread?: number;
 }
 
-export interface TriageResult extends BulkResult {
+export type UndoableAction = 'markRead' | 'markUnread' | 'delete';
+
+/**
+ * The last triage action, while the service still takes its undo. The background keeps the undo
+ * tokens themselves; other contexts see only what the action was.
+ */
+export interface UndoOffer {
+  action: UndoableAction;
+  /** It was "mark all read" or "delete all". */
+  all: boolean;
+  /** Notifications the action changed. */
+  count: number;
+  /** When the service stops taking the undo (ms since the epoch). */
+  expiresAt: number;
+}
+
+export interface TriageResult {
+  success: boolean;
+  /** Notifications the change applied to. */
+  count: number;
   /** The unread count after the change, as far as the background knows it. */
+  unreadCount: number | null;
+  /** What "Undo" would put back; null when the change changed nothing. */
+  undo: UndoOffer | null;
+}
+
+export interface UndoResult {
+  /** Notifications put back. */
+  count: number;
+  /** The unread count after the undo, as the service reports it. */
   unreadCount: number | null;
 }
 
@@ -99,6 +126,12 @@ export interface ProtocolMap {
   'inbox.fetch'(request: InboxPageRequest): Page;
   'inbox.markRead'(request: TriageRequest): TriageResult;
   'inbox.delete'(request: TriageRequest): TriageResult;
+  /** Marks notifications unread: a list of ids, never "all". */
+  'inbox.markUnread'(request: TriageRequest): TriageResult;
+  /** Undoes the last triage action, once, while the service takes it. */
+  'inbox.undo'(): UndoResult;
+  /** The last triage action, while it can still be undone. */
+  'inbox.lastUndo'(): UndoOffer | null;
   'status.get'(): ConnectionStatus;
   /** Checks the unread count now, as when the popup opens. */
   'status.refresh'(): ConnectionStatus;
@@ -126,6 +159,9 @@ export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'inbox.fetch': 'extension',
   'inbox.markRead': 'extension',
   'inbox.delete': 'extension',
+  'inbox.markUnread': 'extension',
+  'inbox.undo': 'extension',
+  'inbox.lastUndo': 'extension',
   'status.get': 'extension',
   'status.refresh': 'extension',
   'connection.test': 'extension',

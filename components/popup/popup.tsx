@@ -10,6 +10,7 @@ import { InboxToolbar } from './inbox-toolbar';
 import type { ItemActions } from './notification-item';
 import { PopupHeader } from './popup-header';
 import { ShortcutsHelp } from './shortcuts-help';
+import { UndoToast } from './undo-toast';
 import { useFocusKeeper } from './use-focus-keeper';
 import { useShortcuts } from './use-shortcuts';
 import { useInboxState } from './use-store';
@@ -21,10 +22,13 @@ function openSettings(): void {
 /** What "delete all" will ask: the total when the whole inbox is loaded, else that it is unknown. */
 function deleteAllRequest(state: InboxState): DeleteRequest {
   const complete = state.fresh && !state.unreadOnly && state.cursor === null;
-  return { kind: 'all', knownTotal: complete ? state.items.length : null };
+  return { knownTotal: complete ? state.items.length : null };
 }
 
-/** The popup: the inbox with its states, triage by mouse and keyboard, and confirmations. */
+/**
+ * The popup: the inbox with its states, triage by mouse and keyboard, each action undoable from
+ * a toast; only "delete all" asks first.
+ */
 export function Popup({ store }: { store: InboxStore }) {
   const state = useInboxState(store);
   const [now, setNow] = useState(Date.now);
@@ -57,22 +61,19 @@ export function Popup({ store }: { store: InboxStore }) {
     return () => closing.abort();
   }, [store]);
 
-  function askToDelete(next: DeleteRequest): void {
-    if (next.kind === 'some' && next.ids.length === 0) return;
+  function askToDeleteAll(): void {
     focus.rememberOpener();
-    setRequest(next);
+    setRequest(deleteAllRequest(state));
   }
 
   function confirm(): void {
     setRequest(null);
-    if (request?.kind === 'some') void store.delete(request.ids);
-    else if (request?.kind === 'all') void store.deleteAll();
+    void store.deleteAll();
   }
 
   useShortcuts(store, {
     state,
     paused: request !== null || blocked,
-    askToDelete: (ids) => askToDelete({ kind: 'some', ids }),
     focusActiveSoon: focus.focusActiveSoon,
   });
 
@@ -82,7 +83,8 @@ export function Popup({ store }: { store: InboxStore }) {
       select: (id, range) => (range ? store.extendTo(id) : store.toggle(id)),
       open: (id, background) => void store.open(id, { background }),
       markRead: (id) => void store.markRead([id]),
-      delete: (id) => askToDelete({ kind: 'some', ids: [id] }),
+      markUnread: (id) => void store.markUnread([id]),
+      delete: (id) => void store.delete([id]),
     }),
     [store],
   );
@@ -113,9 +115,10 @@ export function Popup({ store }: { store: InboxStore }) {
             canDeleteAll={!state.bulkPending && (state.items.length > 0 || hasMore || state.unreadOnly)}
             onSelectAll={(select) => store.selectAll(select)}
             onMarkSelected={() => void store.markRead(selectedIds())}
-            onDeleteSelected={() => askToDelete({ kind: 'some', ids: selectedIds() })}
+            onMarkSelectedUnread={() => void store.markUnread(selectedIds())}
+            onDeleteSelected={() => void store.delete(selectedIds())}
             onMarkAll={() => void store.markAllRead()}
-            onDeleteAll={() => askToDelete(deleteAllRequest(state))}
+            onDeleteAll={askToDeleteAll}
           />
         )}
       </header>
@@ -143,6 +146,7 @@ export function Popup({ store }: { store: InboxStore }) {
           />
         )}
       </main>
+      <UndoToast offer={state.undo} undoing={state.undoing} onUndo={() => void store.undo()} />
       {state.items.length > 0 && !blocked && (
         <footer>
           <ShortcutsHelp />

@@ -40,6 +40,7 @@ export function createInboxStore(): InboxStore {
   const status = createStatusTracking(cell, paging);
   const arrivals = createArrivals(cell, paging);
   const refreshStatus = () => ask('status.refresh').then(status.apply, () => {});
+  const triage = createTriage(cell, paging, status);
 
   async function retry(): Promise<void> {
     void refreshStatus();
@@ -72,6 +73,7 @@ export function createInboxStore(): InboxStore {
       arrivals.listen(signal);
       void refreshStatus();
       void paging.fetchFirst();
+      void triage.offerLastUndo(signal);
     },
     setOnline(online) {
       if (online === get().online) return;
@@ -82,7 +84,7 @@ export function createInboxStore(): InboxStore {
     retry,
     loadMore: paging.loadMore,
     ...createSelectionActions(cell, paging.loadMore),
-    ...createTriage(cell, paging, status),
+    ...triage,
     showArrived: arrivals.showArrived,
     dismissFailure() {
       set({ failure: null });

@@ -20,6 +20,16 @@ export class PopupPage<P extends E2EPage = E2EPage> {
     return this.page.getByRole('switch', { name: 'Unread only' });
   }
 
+  /** The toast that says what the last action did and offers Undo. */
+  get toast(): E2ELocator {
+    return this.page.locator('.toast');
+  }
+
+  /** The texts of the rows on show, in order. */
+  async rowTexts(): Promise<string[]> {
+    return this.rows.locator('.text').allTextContents();
+  }
+
   get dialog(): E2ELocator {
     return this.page.getByRole('alertdialog');
   }

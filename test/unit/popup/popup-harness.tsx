@@ -82,3 +82,9 @@ export async function waitForRows(count: number): Promise<void> {
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/** What the popup's polite announcement region says now. */
+export const announced = (): string => document.querySelector('.sr-only[role="status"]')?.textContent ?? '';
+
+/** The words of the undo toast on show, or null when there is none. */
+export const toast = (): string | null => document.querySelector('.toast span')?.textContent ?? null;
