@@ -94,7 +94,7 @@ describe('the command line', () => {
     expect(cli.output).not.toContain('Seeded the demo data.');
     const forbidden = await fetch(`${cli.apiBaseUrl}/operator/tokens/revoke`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${alice}` },
+      headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
       body: JSON.stringify({ token: alice }),
     });
     expect(forbidden.status).toBe(403);
@@ -107,7 +107,7 @@ describe('the command line', () => {
     ).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/in use by .*"Token:" line/s) });
     const revoked = await fetch(`${cli.apiBaseUrl}/operator/tokens/revoke`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${operator}` },
+      headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' },
       body: JSON.stringify({ token: cli.token }),
     });
     expect(await revoked.json()).toEqual({ revoked: true });
