@@ -11,24 +11,41 @@ function unauthenticated(detail: string, tokenGiven: boolean): ProblemError {
   return new ProblemError(401, 'unauthenticated', detail, { 'www-authenticate': challenge });
 }
 
+/** The 401 problem for a token that is well-formed but unknown or revoked. */
+export const invalidToken = () => unauthenticated('The token is unknown or has been revoked.', true);
+
+/** The token of the Authorization header: null when there is none; a 401 problem when it is not a Bearer token. */
+function headerToken(c: Context): string | null {
+  const header = c.req.header('authorization');
+  if (header === undefined) return null;
+  const match = BEARER.exec(header);
+  if (!match?.[1]) throw unauthenticated('The Authorization header must be "Bearer <token>".', true);
+  return match[1];
+}
+
+/** The Bearer token a signed-in endpoint needs, before it is looked up; a 401 problem when there is none. */
+export function bearerToken(c: Context): string {
+  const token = headerToken(c);
+  if (token === null) throw unauthenticated('Send "Authorization: Bearer <token>" to use this endpoint.', false);
+  return token;
+}
+
 /**
  * The caller named by the Authorization header: null when there is none; a 401 problem when
  * one is given but is not a valid Bearer token, so a client learns its token stopped working
  * even where signing in is optional.
  */
 export async function caller(c: Context, db: Queryable): Promise<TokenOwner | null> {
-  const header = c.req.header('authorization');
-  if (header === undefined) return null;
-  const match = BEARER.exec(header);
-  if (!match?.[1]) throw unauthenticated('The Authorization header must be "Bearer <token>".', true);
-  const owner = await authenticate(db, match[1]);
-  if (!owner) throw unauthenticated('The token is unknown or has been revoked.', true);
+  const token = headerToken(c);
+  if (token === null) return null;
+  const owner = await authenticate(db, token);
+  if (!owner) throw invalidToken();
   return owner;
 }
 
 export async function requireCaller(c: Context, db: Queryable): Promise<TokenOwner> {
-  const owner = await caller(c, db);
-  if (!owner) throw unauthenticated('Send "Authorization: Bearer <token>" to use this endpoint.', false);
+  const owner = await authenticate(db, bearerToken(c));
+  if (!owner) throw invalidToken();
   return owner;
 }
 
