@@ -162,7 +162,9 @@ export async function addNotifications(db: Queryable, notifications: readonly Ne
 
 /**
  * Fills an inbox with `count` generated `system` notifications in one statement, one second
- * apart and ending at `newest`: bulk data for load and depth tests.
+ * apart and ending at `newest`: bulk data for load and depth tests. Then refreshes the planner's
+ * statistics, as autovacuum would a minute later: on a table it still thinks empty, a page of 25
+ * reads and sorts the whole inbox (0.6 ms for 1,000) instead of walking the index (0.07 ms).
  */
 export async function fillInbox(
   db: Queryable,
@@ -176,5 +178,6 @@ export async function fillInbox(
      FROM generate_series(1, $2) AS g`,
     [userId, count, options.text ?? 'Generated notification', options.read ?? false, options.newest ?? null],
   );
+  await db.query('ANALYZE notifications');
   return result.rowCount;
 }
