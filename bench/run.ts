@@ -11,6 +11,7 @@ import { measureBadge } from './badge';
 import { measureBulk } from './bulk';
 import { measureContentScript } from './content-script';
 import { measureDepth } from './depth';
+import { measureLive } from './live';
 import { measurePolling } from './polling';
 import { measurePopup } from './popup';
 import { measureService, SERVICE_DEFAULTS } from './service';
@@ -20,7 +21,7 @@ import { buildExtension } from './support/build';
 import { describeMachine, loadAverage } from './support/machine';
 import { renderTable, type Section } from './support/report';
 
-const AREAS = ['size', 'popup', 'contentScript', 'badge', 'polling', 'service', 'depth', 'bulk'] as const;
+const AREAS = ['size', 'popup', 'contentScript', 'badge', 'polling', 'service', 'depth', 'bulk', 'live'] as const;
 const BROWSER_AREAS: readonly Area[] = ['popup', 'contentScript', 'badge'];
 type Area = (typeof AREAS)[number];
 
@@ -88,6 +89,7 @@ await area('polling', () => measurePolling());
 await area('service', () => measureService({ ...SERVICE_DEFAULTS, runs: serviceRuns, backends: serviceBackends }));
 await area('depth', () => measureDepth());
 await area('bulk', () => measureBulk());
+await area('live', () => measureLive());
 
 const finished = { seconds: Math.round((performance.now() - started) / 1000), loadAverage: loadAverage(), timings };
 say('');

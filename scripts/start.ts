@@ -37,6 +37,8 @@ const server = await startServer({
   database: values.memory ? { memory: true } : { dataDir: DATA_DIR },
   seed: true,
   log: false,
+  // Someone mentions, replies to, likes or follows demo about once a minute: the badge moves live.
+  demoActivitySeconds: 60,
 });
 const token = server.demoTokens?.demo ?? (await server.admin.issueToken('demo'));
 

@@ -5,6 +5,7 @@
 import type { NotificationType } from '../lib/api/contract';
 import type { Database } from './db/database';
 import { addNotifications, fillInbox } from './store/notifications';
+import { issueOperatorToken } from './store/operator-tokens';
 import { issueToken, revokeToken } from './store/tokens';
 import { createUser, findUser, type NewUser, type User } from './store/users';
 
@@ -27,6 +28,8 @@ export interface ServiceAdmin {
   issueToken(username: string): Promise<string>;
   /** Revokes a token; false when it was unknown or already revoked. */
   revokeToken(token: string): Promise<boolean>;
+  /** A new operator token, for the operator API. */
+  issueOperatorToken(): Promise<string>;
   /** Puts notifications into a user's inbox in one statement; their ids, in the order given. */
   addNotifications(username: string, notifications: readonly NotificationInput[]): Promise<string[]>;
   /** Puts `count` generated notifications into a user's inbox in one statement, one second apart. */
@@ -47,6 +50,7 @@ export function createAdmin(db: Database): ServiceAdmin {
       return issueToken(db, (await existing(username)).id);
     },
     revokeToken: (token) => revokeToken(db, token),
+    issueOperatorToken: () => issueOperatorToken(db),
     async addNotifications(username, notifications) {
       const user = await existing(username);
       const actors = new Map<string, User>();

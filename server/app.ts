@@ -7,6 +7,8 @@ import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ApiDeps } from './api/context';
 import { inboxHandlers } from './api/inbox';
+import { liveHandlers } from './api/live';
+import { operatorHandlers } from './api/operator';
 import { ProblemError, problemResponse } from './api/problem';
 import { userHandlers } from './api/users';
 import openApiDocument from './openapi.json' with { type: 'json' };
@@ -87,12 +89,18 @@ export function createApp(options: AppOptions) {
 
   const inbox = inboxHandlers(options);
   const users = userHandlers(options);
+  const live = liveHandlers(options);
+  const operator = operatorHandlers(options);
   const site = siteHandlers(options.db, () => `${options.origin()}${API_PREFIX}`);
 
   route(`${API_PREFIX}/inbox/fetch`, { GET: inbox.fetchPage });
   route(`${API_PREFIX}/inbox/count`, { GET: inbox.count });
   route(`${API_PREFIX}/inbox/read`, { POST: inbox.markRead });
   route(`${API_PREFIX}/inbox/delete`, { POST: inbox.delete });
+  route(`${API_PREFIX}/inbox/live/ticket`, { POST: live.ticket });
+  route(`${API_PREFIX}/inbox/live`, { GET: live.withoutUpgrade });
+  route(`${API_PREFIX}/operator/notifications`, { POST: operator.notify });
+  route(`${API_PREFIX}/operator/tokens/revoke`, { POST: operator.revoke });
   route(`${API_PREFIX}/user/:username`, { GET: users.profile });
   route(`${API_PREFIX}/user/:username/follow`, { POST: users.follow, DELETE: users.unfollow });
   route(`${API_PREFIX}/user/:username/report`, { POST: users.report });

@@ -18,7 +18,11 @@ import { createCursors } from './api/cursor';
 import { API_PREFIX, createApp } from './app';
 import { type Database, type DatabaseOption, describeDatabase, openDatabase } from './db/database';
 import { migrate } from './db/migrations';
+import { listenForLiveEvents } from './live/events';
+import { createLiveHub } from './live/hub';
+import { createLiveUpgrade } from './live/upgrade';
 import { answerUnparsable, answerUnroutable, requireUsableHead } from './malformed';
+import { type DemoActivity, startDemoActivity } from './seed/demo-activity';
 import { seedDemoData } from './seed/seed';
 import { serviceKey } from './store/keys';
 
@@ -47,6 +51,17 @@ export interface ServerOptions {
   log?: boolean | ((line: string) => void);
   /** The origin people reach the service at, when not `http://{host}:{port}` (behind a proxy). */
   publicOrigin?: string;
+  /** Seeded users mention, reply to, like and follow `demo` about once every this many seconds. */
+  demoActivitySeconds?: number;
+  /** Milliseconds now, for the live channels' idle and rate limits; tests pass a clock they move. */
+  now?: () => number;
+}
+
+export interface LiveChannels {
+  /** Live channels open on this instance. */
+  readonly channels: number;
+  /** Closes the channels silent for the idle limit now, rather than at the next regular look. */
+  sweepIdle(): number;
 }
 
 export interface RunningServer {
@@ -66,6 +81,8 @@ export interface RunningServer {
   database: Database;
   /** The Node HTTP server, for tools that watch connections and requests. */
   httpServer: Server;
+  /** The live channels open on this instance. */
+  live: LiveChannels;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -101,10 +118,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let closing: Promise<void> | undefined;
   let server: Server;
   const handling = new Set<Promise<Response>>();
+  let listening = false;
+  const hub = createLiveHub({ db, origin: () => origin, now: options.now });
+  let stopListening = async () => {};
+  let liveUpgrade: ReturnType<typeof createLiveUpgrade>;
+  let activity: DemoActivity | null = null;
   try {
     await migrate(db);
     const cursors = createCursors(await serviceKey(db, 'cursor'));
     if (options.seed ?? true) demoTokens = await seedDemoData(db);
+    stopListening = await listenForLiveEvents(db, {
+      onEvent: hub.onEvent,
+      onLost() {
+        listening = false;
+        hub.lost();
+      },
+      onListening() {
+        listening = true;
+      },
+    });
     const app = createApp({
       db,
       cursors,
@@ -121,11 +153,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       answer.then(done, done);
       return answer;
     };
-    server = createServer(
-      { requireHostHeader: false },
-      requireUsableHead(getRequestListener(fetch, { errorHandler: answerUnroutable })),
-    );
+    const listener = requireUsableHead(getRequestListener(fetch, { errorHandler: answerUnroutable }));
+    server = createServer({ requireHostHeader: false }, listener);
     server.on('clientError', answerUnparsable);
+    liveUpgrade = createLiveUpgrade({
+      db,
+      hub,
+      path: `${API_PREFIX}/inbox/live`,
+      listening: () => listening && closing === undefined,
+      listener,
+    });
+    server.on('upgrade', liveUpgrade.upgrade);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? DEFAULT_PORT, host, () => {
@@ -133,7 +171,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         resolve();
       });
     });
+    if (options.demoActivitySeconds) activity = startDemoActivity(db, options.demoActivitySeconds);
   } catch (error) {
+    await stopListening().catch(() => {});
+    await hub.closeAll();
     await db.close().catch(() => {});
     throw error;
   }
@@ -143,6 +184,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   function close(): Promise<void> {
     closing ??= (async () => {
+      activity?.stop();
+      await hub.closeAll();
+      await liveUpgrade.close();
+      await stopListening();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           server.closeAllConnections();
@@ -169,6 +214,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     admin: createAdmin(db),
     database: db,
     httpServer: server,
+    live: {
+      get channels() {
+        return hub.channels;
+      },
+      sweepIdle: hub.sweepIdle,
+    },
     close,
   };
 }

@@ -3,13 +3,14 @@
  *
  *   npm run server [-- --port 8787 --host 127.0.0.1 --data .data | --memory --no-seed --demo-tokens FILE]
  *   npm run server -- token USERNAME
+ *   npm run server -- operator-token
  *
  * With DATABASE_URL set, data lives in that PostgreSQL database instead of PGlite.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createAdmin } from './admin';
-import type { DatabaseOption } from './db/database';
+import type { Database, DatabaseOption } from './db/database';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrations';
 import { DataFolderInUseError } from './db/pglite';
@@ -18,6 +19,7 @@ import { DEMO_PEOPLE, DEMO_USERNAME } from './seed/demo-data';
 
 const USAGE = `Usage: npm run server -- [options]
        npm run server -- token USERNAME
+       npm run server -- operator-token
 
 Options:
   --port N            port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -25,7 +27,10 @@ Options:
   --data DIR          keep data in DIR with PGlite (default .data)
   --memory            keep data in memory only
   --no-seed           do not seed demo data into an empty database
-  --demo-tokens FILE  write {"<username>": "<token>"} for every demo user to FILE
+  --demo-tokens FILE  write {"<username>": "<token>"} for every demo user, and an
+                      operator token under "@operator", to FILE
+  --demo-activity S   seeded users mention, reply to, like and follow demo about
+                      once every S seconds
   --poll-interval S   seconds sent as X-Poll-Interval (default 30)
   --quiet             no line per request
 
@@ -46,6 +51,7 @@ function parse(argv: string[]) {
       seed: { type: 'boolean', default: true },
       'demo-tokens': { type: 'string' },
       'poll-interval': { type: 'string' },
+      'demo-activity': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -63,6 +69,7 @@ function parse(argv: string[]) {
     positionals,
     port: number('port', values.port, 0, 65535),
     pollInterval: number('poll-interval', values['poll-interval'], 1, 86_400),
+    demoActivity: number('demo-activity', values['demo-activity'], 1, 86_400),
   };
 }
 
@@ -75,23 +82,28 @@ function databaseOption(values: { memory?: boolean; data?: string }): DatabaseOp
   return values.memory ? { memory: true } : { dataDir: values.data ?? '.data' };
 }
 
-async function issueTokenCommand(username: string | undefined, option: DatabaseOption): Promise<void> {
-  if (!username) throw new UsageError('Name the user: npm run server -- token USERNAME');
-  if ('memory' in option) throw new UsageError('An in-memory service keeps no users to issue tokens for.');
+/** Runs `work` on the data of a service that is not running here, migrated first. */
+async function withStoredData<T>(option: DatabaseOption, work: (db: Database) => Promise<T>): Promise<T> {
+  if ('memory' in option) throw new UsageError('An in-memory service keeps no data to issue tokens for.');
   const db = await openDatabase(option).catch((error) => {
     if (!(error instanceof DataFolderInUseError)) throw error;
     throw new Error(
       `The data folder ${error.dir} is in use by the service running as process ${error.owner}. ` +
         `It printed the ${DEMO_USERNAME} user's token on its "Token:" line when it started (npm start and ` +
-        'npm run server both do). To issue a token for another user, stop that service first.',
+        'npm run server both do). To issue a token, stop that service first.',
     );
   });
   try {
     await migrate(db);
-    console.log(await createAdmin(db).issueToken(username));
+    return await work(db);
   } finally {
     await db.close();
   }
+}
+
+async function issueTokenCommand(username: string | undefined, option: DatabaseOption): Promise<void> {
+  if (!username) throw new UsageError('Name the user: npm run server -- token USERNAME');
+  console.log(await withStoredData(option, (db) => createAdmin(db).issueToken(username)));
 }
 
 /** Tokens for every demo user: the ones seeding issued, or new ones when the data already existed. */
@@ -113,6 +125,7 @@ async function serve(options: ReturnType<typeof parse>): Promise<void> {
     database,
     seed: values.seed,
     pollIntervalSeconds: options.pollInterval,
+    demoActivitySeconds: options.demoActivity,
     log: !values.quiet,
   });
 
@@ -142,10 +155,14 @@ async function serve(options: ReturnType<typeof parse>): Promise<void> {
   const tokens =
     values['demo-tokens'] || (await service.admin.findUser(DEMO_USERNAME)) ? await demoTokens(service) : {};
   if (values['demo-tokens']) {
-    writeFileSync(values['demo-tokens'], `${JSON.stringify(tokens, null, 2)}\n`, { mode: 0o600 });
+    const file = { ...tokens, '@operator': await service.admin.issueOperatorToken() };
+    writeFileSync(values['demo-tokens'], `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
     console.log(`Demo tokens written to ${values['demo-tokens']}`);
   }
   const demo = tokens[DEMO_USERNAME];
+  if (options.demoActivity) {
+    console.log(`Demo activity towards ${DEMO_USERNAME} about every ${options.demoActivity} s.`);
+  }
   if (demo) {
     console.log(`Token: ${demo}   (user ${DEMO_USERNAME})`);
     console.log(`Try:   ${curlExample(service.apiBaseUrl, demo)}`);
@@ -162,6 +179,9 @@ async function main(): Promise<void> {
   if (command === 'token') {
     if (rest.length > 1) throw new UsageError('token takes one username.');
     await issueTokenCommand(rest[0], databaseOption(options.values));
+  } else if (command === 'operator-token') {
+    if (rest.length > 0) throw new UsageError('operator-token takes no arguments.');
+    console.log(await withStoredData(databaseOption(options.values), (db) => createAdmin(db).issueOperatorToken()));
   } else if (command === undefined) {
     await serve(options);
   } else {

@@ -4,19 +4,12 @@
  * no URL. Node and the Hono adapter answer these with an empty body; the contract promises
  * problem+json for every answer that is not 2xx, whoever sent the request.
  */
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { type IncomingMessage, type RequestListener, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { RequestError } from '@hono/node-server';
 import { ProblemError, problemJson, problemResponse } from './api/problem';
 
 const NOSNIFF = { 'x-content-type-options': 'nosniff' };
-
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  431: 'Request Header Fields Too Large',
-  500: 'Internal Server Error',
-};
 
 const BODY_ERRORS = new Set([
   'HPE_INVALID_CONTENT_LENGTH',
@@ -54,14 +47,23 @@ export function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): 
     socket.destroy();
     return;
   }
-  const problem = parseProblem(error.code);
+  writeProblem(socket, parseProblem(error.code));
+}
+
+/**
+ * A problem written to a socket that has no response object (an unparsable request, or an
+ * upgrade refused before it happens), then the connection closed.
+ */
+export function writeProblem(socket: Duplex, problem: ProblemError): void {
   const body = Buffer.from(problemJson(problem));
+  const extra = Object.entries(problem.headers).map(([name, value]) => `${name}: ${value}`);
   socket.end(
     [
-      `HTTP/1.1 ${problem.status} ${REASONS[problem.status] ?? 'Bad Request'}`,
+      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? 'Bad Request'}`,
       'content-type: application/problem+json',
       'cache-control: no-store',
       'x-content-type-options: nosniff',
+      ...extra,
       `content-length: ${body.length}`,
       'connection: close',
       '',

@@ -26,7 +26,13 @@ import {
   type ErrorCode,
   IdsBodySchema,
   LIMITS,
+  LiveClientFrameSchema,
+  LiveServerFrameSchema,
+  LiveTicketSchema,
   NotificationSchema,
+  OperatorNotificationBodySchema,
+  OperatorRevokeBodySchema,
+  OperatorRevokeResultSchema,
   PageSchema,
   ProblemSchema,
   ProfileSchema,
@@ -47,6 +53,12 @@ const SCHEMAS = {
   Profile: ProfileSchema,
   ReportBody: ReportBodySchema,
   ReportResult: ReportResultSchema,
+  LiveTicket: LiveTicketSchema,
+  LiveServerFrame: LiveServerFrameSchema,
+  LiveClientFrame: LiveClientFrameSchema,
+  OperatorNotificationBody: OperatorNotificationBodySchema,
+  OperatorRevokeBody: OperatorRevokeBodySchema,
+  OperatorRevokeResult: OperatorRevokeResultSchema,
   Problem: ProblemSchema,
 };
 type SchemaName = keyof typeof SCHEMAS;
@@ -55,6 +67,10 @@ type SchemaName = keyof typeof SCHEMAS;
 const DESCRIPTIONS: Partial<Record<SchemaName, Record<string, string>>> = {
   Notification: { text: 'Plain text, never HTML.' },
   Page: { cursor: 'null on the last page.' },
+  OperatorNotificationBody: {
+    text: `Plain text, 1 to ${LIMITS.notificationTextMax} characters, not only spaces.`,
+    url: 'An http(s) URL; one on the service’s own site is kept as a path there.',
+  },
   Problem: { code: `One of: ${ERROR_CODES.join(', ')}.` },
 };
 
@@ -64,6 +80,8 @@ function componentSchemas(): Record<SchemaName, JsonSchema> {
     overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
     // JSON Schema patterns have no flags; the one case-insensitive pattern is the UUID's.
     overrideAction: ({ valibotAction, jsonSchema }) => {
+      // A check written in code has no JSON Schema; DESCRIPTIONS says it in words.
+      if (valibotAction.type === 'check') return jsonSchema;
       if (!('requirement' in valibotAction) || valibotAction.requirement !== UUID_PATTERN) return undefined;
       const { pattern: _caseSensitive, ...uuid } = jsonSchema;
       return { ...uuid, format: 'uuid' };
@@ -128,6 +146,8 @@ const unauthenticated = problem('Missing, unknown or revoked token.', ['unauthen
 const userNotFound = problem('No such user.', ['user_not_found']);
 const bearer = [{ bearerAuth: [] }];
 const optionalBearer = [{}, { bearerAuth: [] }];
+const operatorOnly = [{ operatorAuth: [] }];
+const forbidden = problem('A user’s token: the operator API takes operator tokens only.', ['forbidden']);
 const noAuth: object[] = [];
 const usernameParameter = { $ref: '#/components/parameters/username' };
 
@@ -204,6 +224,75 @@ const paths: Record<string, PathItem> = {
       'Delete notifications permanently',
       '`count` notifications were deleted.',
     ),
+  },
+  '/inbox/live/ticket': {
+    post: {
+      operationId: 'issueLiveTicket',
+      summary: 'A ticket to open the live channel with',
+      description:
+        `Single-use, valid for ${LIMITS.liveTicketSeconds} s, bound to the caller and the token that asked ` +
+        'for it. A browser cannot put a token on a WebSocket, and a token never goes into a URL.',
+      security: bearer,
+      responses: {
+        201: answer('The ticket.', 'LiveTicket'),
+        401: unauthenticated,
+      },
+    },
+  },
+  '/inbox/live': {
+    get: {
+      operationId: 'openLiveChannel',
+      summary: 'The live channel (WebSocket)',
+      description:
+        'Opened with a WebSocket upgrade. The service sends text frames, one JSON object each ' +
+        '(`LiveServerFrame`): the unread count at once and after every change (changes closer than 100 ms ' +
+        'apart may be coalesced; the last value always arrives), each new notification, and a pong for ' +
+        `each ping. The client sends only \`{ "type": "ping" }\` (\`LiveClientFrame\`), every 20–25 s; a ` +
+        `channel silent for ${LIMITS.liveIdleSeconds} s is closed. Close codes: 1008 for a frame that is not ` +
+        `a ping or not JSON, or frames too often; 1009 for a frame over ${LIMITS.liveFrameMaxBytes} bytes; ` +
+        '4401 when the token is revoked or its user deleted; 1001 when the service stops or the channel ' +
+        'was idle; 1013 when the service lost its database for a moment (reconnect with a new ticket).',
+      security: noAuth,
+      parameters: [{ name: 'ticket', in: 'query', required: true, schema: { type: 'string' } }],
+      responses: {
+        101: noContent('Switching to the WebSocket protocol: the channel is open.'),
+        401: problem('A missing, unknown, expired or already used ticket; nothing was upgraded.', ['unauthenticated']),
+        426: problem('A plain GET, without a WebSocket upgrade.', ['upgrade_required'], {
+          Upgrade: { schema: { type: 'string', const: 'websocket' } },
+        }),
+      },
+    },
+  },
+  '/operator/notifications': {
+    post: {
+      operationId: 'deliverNotification',
+      summary: 'Deliver a notification to a user (operator API)',
+      description: 'How other parts of a deployment put notifications into inboxes; live channels hear of it at once.',
+      security: operatorOnly,
+      requestBody: body('OperatorNotificationBody'),
+      responses: {
+        201: answer('The notification as the user will see it.', 'Notification'),
+        400: problem('A field is not valid.', ['invalid_notification']),
+        401: unauthenticated,
+        403: forbidden,
+        404: problem('No such user or actor.', ['user_not_found']),
+      },
+    },
+  },
+  '/operator/tokens/revoke': {
+    post: {
+      operationId: 'revokeUserToken',
+      summary: 'Revoke a user’s token (operator API)',
+      description: 'The token stops working at once; live channels opened with it close with 4401.',
+      security: operatorOnly,
+      requestBody: body('OperatorRevokeBody'),
+      responses: {
+        200: answer('`revoked` is false for a token that was unknown or already revoked.', 'OperatorRevokeResult'),
+        400: problem('The body is not `{ "token": "…" }`.', ['invalid_body']),
+        401: unauthenticated,
+        403: forbidden,
+      },
+    },
   },
   '/user/{username}': {
     parameters: [usernameParameter],
@@ -290,7 +379,14 @@ export function buildOpenApiDocument() {
     servers: [{ url: 'http://127.0.0.1:8787/api', description: 'The reference service, run locally' }],
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer' },
+        operatorAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An operator token (`npm run server -- operator-token`), never a user’s token.',
+        },
+      },
       parameters: {
         username: {
           name: 'username',

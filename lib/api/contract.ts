@@ -18,6 +18,14 @@ export const LIMITS = {
   idsPerCall: 500,
   reportCommentMax: 2000,
   reportsPerHour: 10,
+  /** Characters of an operator notification's text. */
+  notificationTextMax: 500,
+  /** Seconds a live ticket stays valid after it was issued. */
+  liveTicketSeconds: 60,
+  /** The largest client frame the live channel takes, in bytes. */
+  liveFrameMaxBytes: 1024,
+  /** Seconds of client silence after which the service drops a live channel. */
+  liveIdleSeconds: 75,
 } as const;
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]{1,30}$/;
@@ -26,6 +34,7 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 /** Machine-readable `code` of every problem answer the service gives. */
 export const ERROR_CODES = [
   'unauthenticated',
+  'forbidden',
   'not_found',
   'method_not_allowed',
   'invalid_cursor',
@@ -33,9 +42,11 @@ export const ERROR_CODES = [
   'invalid_parameter',
   'invalid_ids',
   'invalid_report',
+  'invalid_notification',
   'invalid_body',
   'payload_too_large',
   'unsupported_media_type',
+  'upgrade_required',
   'user_not_found',
   'already_following',
   'not_following',
@@ -130,3 +141,77 @@ export const ReportBodySchema = v.object({
   comment: v.pipe(v.string(), v.maxLength(LIMITS.reportCommentMax)),
 });
 export type ReportBody = v.InferOutput<typeof ReportBodySchema>;
+
+/** Body of POST /operator/notifications: a notification for one user, from one actor or none. */
+export const OperatorNotificationBodySchema = v.object({
+  username: Username,
+  type: v.picklist(NOTIFICATION_TYPES),
+  text: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.check((text) => text.trim().length > 0, 'text must not be only spaces'),
+    v.maxLength(LIMITS.notificationTextMax),
+    v.check((text) => !text.includes('\u0000'), 'text cannot contain NUL characters'),
+  ),
+  actor: v.optional(v.nullable(Username), null),
+  url: v.optional(
+    v.nullable(
+      v.pipe(
+        v.string(),
+        v.maxLength(2000),
+        v.url(),
+        v.check((url) => /^https?:\/\//i.test(url), 'url must be http(s)'),
+      ),
+    ),
+    null,
+  ),
+});
+export type OperatorNotificationBody = v.InferOutput<typeof OperatorNotificationBodySchema>;
+
+/** Body of POST /operator/tokens/revoke. */
+export const OperatorRevokeBodySchema = v.object({ token: v.pipe(v.string(), v.minLength(1), v.maxLength(512)) });
+export type OperatorRevokeBody = v.InferOutput<typeof OperatorRevokeBodySchema>;
+
+export const OperatorRevokeResultSchema = v.object({ revoked: v.boolean() });
+export type OperatorRevokeResult = v.InferOutput<typeof OperatorRevokeResultSchema>;
+
+/** Answer of POST /inbox/live/ticket: what opens one live channel, once, before `expiresAt`. */
+export const LiveTicketSchema = v.object({
+  ticket: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
+  expiresAt: Timestamp,
+});
+export type LiveTicket = v.InferOutput<typeof LiveTicketSchema>;
+
+/** The unread count, at once on open and after every change. */
+export const LiveCountFrameSchema = v.object({ type: v.literal('count'), count: Count });
+export const LiveNotificationFrameSchema = v.object({
+  type: v.literal('notification'),
+  notification: NotificationSchema,
+});
+export const LivePongFrameSchema = v.object({ type: v.literal('pong') });
+
+/** A text frame the service sends on the live channel, one JSON object each. */
+export const LiveServerFrameSchema = v.variant('type', [
+  LiveCountFrameSchema,
+  LiveNotificationFrameSchema,
+  LivePongFrameSchema,
+]);
+export type LiveServerFrame = v.InferOutput<typeof LiveServerFrameSchema>;
+
+/** The one frame a client sends: a ping every 20–25 s keeps the channel open. */
+export const LiveClientFrameSchema = v.object({ type: v.literal('ping') });
+export type LiveClientFrame = v.InferOutput<typeof LiveClientFrameSchema>;
+
+/** Close codes of the live channel. */
+export const LIVE_CLOSE_CODES = {
+  /** The service is stopping, or lost its database for a moment: open a new channel. */
+  goingAway: 1001,
+  /** A client frame that is not a ping, not JSON, or comes too often. */
+  policyViolation: 1008,
+  /** A client frame over `LIMITS.liveFrameMaxBytes`. */
+  tooBig: 1009,
+  /** The service could not keep the channel (its database connection dropped): reconnect. */
+  tryAgainLater: 1013,
+  /** The token behind the channel was revoked or its user deleted: sign in again. */
+  unauthenticated: 4401,
+} as const;

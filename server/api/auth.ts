@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Queryable } from '../db/database';
+import { authenticateOperator, looksLikeOperatorToken } from '../store/operator-tokens';
 import { authenticate, type TokenOwner } from '../store/tokens';
 import { ProblemError } from './problem';
 
@@ -65,5 +66,26 @@ export const signedIn = (db: Queryable) =>
 export const maybeSignedIn = (db: Queryable) =>
   createMiddleware<MaybeSignedInEnv>(async (c, next) => {
     c.set('caller', await caller(c, db));
+    await next();
+  });
+
+/** Lets an operator token through; a user's token is 403, anything else 401. */
+async function requireOperator(c: Context, db: Queryable): Promise<void> {
+  const token = headerToken(c);
+  if (token === null) {
+    throw unauthenticated('Send "Authorization: Bearer <operator token>" to use this endpoint.', false);
+  }
+  if (looksLikeOperatorToken(token)) {
+    if (await authenticateOperator(db, token)) return;
+  } else if (await authenticate(db, token)) {
+    throw new ProblemError(403, 'forbidden', "This is a user's token; the operator API takes operator tokens only.");
+  }
+  throw invalidToken();
+}
+
+/** Middleware that lets only an operator token through. */
+export const operatorOnly = (db: Queryable) =>
+  createMiddleware(async (c, next) => {
+    await requireOperator(c, db);
     await next();
   });

@@ -7,7 +7,6 @@ import {
   IdsBodySchema,
   type IdsSelection,
   LIMITS,
-  type Notification,
   type Page,
 } from '../../lib/api/contract';
 import {
@@ -21,6 +20,7 @@ import { bearerToken, invalidToken, requireCaller, type SignedInEnv, signedIn } 
 import type { ApiDeps } from './context';
 import { ProblemError } from './problem';
 import { singleQuery, validBody } from './request';
+import { toWireNotification } from './wire';
 
 const LIMIT_PATTERN = /^[0-9]{1,3}$/;
 
@@ -74,15 +74,7 @@ async function idsSelection(c: Context): Promise<IdsSelection> {
 export function inboxHandlers(deps: ApiDeps) {
   const { db, cursors } = deps;
 
-  const toWire = (n: StoredNotification): Notification => ({
-    id: n.id,
-    read: n.read,
-    type: n.type,
-    createdAt: n.createdAt,
-    actor: n.actor,
-    text: n.text,
-    url: n.path === null ? null : `${deps.origin()}${n.path}`,
-  });
+  const toWire = (n: StoredNotification) => toWireNotification(n, deps.origin());
 
   /** What a page request asks for; its 400 problems come after a check of the token, as behind `signedIn`. */
   async function pageRequest(c: Context) {

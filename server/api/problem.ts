@@ -6,6 +6,7 @@ import type { ErrorCode } from '../../lib/api/contract';
 
 const TITLES: Record<ErrorCode, string> = {
   unauthenticated: 'Authentication required',
+  forbidden: 'Forbidden',
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
   invalid_cursor: 'Invalid cursor',
@@ -13,9 +14,11 @@ const TITLES: Record<ErrorCode, string> = {
   invalid_parameter: 'Invalid parameter',
   invalid_ids: 'Invalid ids',
   invalid_report: 'Invalid report',
+  invalid_notification: 'Invalid notification',
   invalid_body: 'Invalid body',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
+  upgrade_required: 'Upgrade required',
   user_not_found: 'User not found',
   already_following: 'Already following',
   not_following: 'Not following',

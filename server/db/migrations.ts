@@ -110,6 +110,82 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION unread_counts_apply()`,
     ],
   },
+  {
+    version: 4,
+    name: 'operator tokens, live tickets, live events',
+    // Live channels hear of changes through LISTEN/NOTIFY, so every service instance on one
+    // database hears them, whatever made the change. The channel name carries the schema, so
+    // services sharing a database in different schemas never hear each other.
+    statements: [
+      `CREATE TABLE operator_tokens (
+        id text PRIMARY KEY,
+        secret_hash text NOT NULL,
+        created_at timestamptz(3) NOT NULL DEFAULT now(),
+        revoked_at timestamptz(3)
+      )`,
+      `CREATE TABLE live_tickets (
+        ticket_hash text PRIMARY KEY,
+        user_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        token_id text NOT NULL REFERENCES tokens ON DELETE CASCADE,
+        expires_at timestamptz(3) NOT NULL
+      )`,
+      'CREATE INDEX live_tickets_expiry_idx ON live_tickets (expires_at)',
+      'CREATE INDEX live_tickets_token_idx ON live_tickets (token_id)',
+      // Operators link notifications anywhere on the web; the service's own pages stay paths.
+      'ALTER TABLE notifications DROP CONSTRAINT notifications_path_check',
+      `ALTER TABLE notifications ADD CONSTRAINT notifications_path_check
+       CHECK (path LIKE '/%' OR path ~ '^https?://')`,
+      `CREATE FUNCTION live_channel(schema_name text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+        SELECT 'inbox_live_' || substr(md5(schema_name), 1, 16)
+      $$`,
+      // Deferred to commit, and reading the count as it is then: a transaction that changes a
+      // count several times sends one identical payload, which NOTIFY folds into one.
+      `CREATE FUNCTION live_count_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE unread_now integer;
+      BEGIN
+        SELECT unread INTO unread_now FROM unread_counts WHERE user_id = NEW.user_id;
+        IF FOUND THEN
+          PERFORM pg_notify(live_channel(TG_TABLE_SCHEMA),
+            json_build_object('kind', 'count', 'user', NEW.user_id, 'count', unread_now)::text);
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE CONSTRAINT TRIGGER unread_counts_live_insert AFTER INSERT ON unread_counts
+       DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION live_count_changed()`,
+      `CREATE CONSTRAINT TRIGGER unread_counts_live_update AFTER UPDATE ON unread_counts
+       DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.unread IS DISTINCT FROM NEW.unread)
+       EXECUTE FUNCTION live_count_changed()`,
+      // An arrival is a handful of unread notifications; a bulk load (seeding, an import) is not
+      // news to anyone and sends only its count.
+      `CREATE FUNCTION live_notifications_arrived() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE arrival record;
+      BEGIN
+        IF (SELECT count(*) FROM (SELECT 1 FROM new_rows WHERE NOT read LIMIT 21) AS few) <= 20 THEN
+          FOR arrival IN SELECT id, user_id FROM new_rows WHERE NOT read ORDER BY created_at, id LOOP
+            PERFORM pg_notify(live_channel(TG_TABLE_SCHEMA),
+              json_build_object('kind', 'notification', 'user', arrival.user_id, 'id', arrival.id)::text);
+          END LOOP;
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER notifications_live_insert AFTER INSERT ON notifications
+       REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION live_notifications_arrived()`,
+      `CREATE FUNCTION live_token_ended() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify(live_channel(TG_TABLE_SCHEMA),
+          json_build_object('kind', 'revoked', 'user', OLD.user_id, 'token', OLD.id)::text);
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER tokens_live_revoked AFTER UPDATE ON tokens
+       FOR EACH ROW WHEN (OLD.revoked_at IS NULL AND NEW.revoked_at IS NOT NULL) EXECUTE FUNCTION live_token_ended()`,
+      // A deleted user takes its tokens along (ON DELETE CASCADE), which fires this too.
+      `CREATE TRIGGER tokens_live_deleted AFTER DELETE ON tokens
+       FOR EACH ROW EXECUTE FUNCTION live_token_ended()`,
+    ],
+  },
 ];
 
 /** Applies the missing migrations; safe to run at every start, and by several services at once. */

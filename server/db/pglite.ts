@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import type { Database, Queryable } from './database';
+import { CHANNEL_PATTERN, type Database, type Queryable } from './database';
 
 function wrap(target: PGlite | Transaction): Queryable {
   return {
@@ -73,6 +73,12 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     kind: 'pglite',
     query: root.query,
     transaction: (work) => db.transaction((tx) => work(wrap(tx))),
+    async listen(channel, onPayload) {
+      if (!CHANNEL_PATTERN.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+      // PGlite lives in this process: its notifications cannot be lost while it is open.
+      const unlisten = await db.listen(channel, onPayload);
+      return () => unlisten().catch(() => {});
+    },
     close() {
       closing ??= db.close().finally(unlock);
       return closing;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Database, Queryable } from './database';
+import { CHANNEL_PATTERN, type Database, type Queryable } from './database';
 
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -50,13 +50,12 @@ export async function openPostgres(option: {
       await setup.end();
     }
   }
-  const pool = new pg.Pool({
+  const connection = {
     connectionString: option.url,
-    max: 10,
-    idleTimeoutMillis: 10_000,
     connectionTimeoutMillis: 10_000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: 10, idleTimeoutMillis: 10_000 });
   // An idle client that loses its connection must not take the process down.
   pool.on('error', () => {});
   const guarded = new WeakSet<pg.PoolClient>();
@@ -89,6 +88,34 @@ export async function openPostgres(option: {
         client.release(broken);
         throw error;
       }
+    },
+    async listen(channel, onPayload, onLost) {
+      if (!CHANNEL_PATTERN.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+      const client = new pg.Client({ ...connection, keepAlive: true });
+      let stopped = false;
+      const lost = (error?: unknown) => {
+        if (stopped) return;
+        stopped = true;
+        client.end().catch(() => {});
+        onLost(error ?? new Error('The listening connection ended.'));
+      };
+      client.on('error', lost);
+      client.on('end', () => lost());
+      client.on('notification', (message) => {
+        if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${channel}`);
+      } catch (error) {
+        stopped = true;
+        await client.end().catch(() => {});
+        throw error;
+      }
+      return async () => {
+        stopped = true;
+        await client.end().catch(() => {});
+      };
     },
     close() {
       closing ??= (async () => {

@@ -50,13 +50,22 @@ function notificationFor(
   user: User,
   actor: User,
 ): Omit<NewNotification, 'createdAt'> {
-  const by = actor.displayName;
-  const base = { userId: user.id, type, actorId: actor.id, path: `/@${actor.username}` };
-  if (type === 'mention')
-    return { ...base, text: `${by} mentioned you: \u201c@${user.username} ${rng.pick(MENTIONS)}\u201d` };
-  if (type === 'reply') return { ...base, text: `${by} replied to your post: \u201c${rng.pick(REPLIES)}\u201d` };
-  if (type === 'like') return { ...base, text: `${by} liked your post \u201c${rng.pick(POSTS)}\u201d` };
-  return { userId: user.id, type, actorId: null, path: null, text: rng.pick(SYSTEM_MESSAGES) };
+  if (type === 'system') return { userId: user.id, type, actorId: null, path: null, text: rng.pick(SYSTEM_MESSAGES) };
+  const text = activityText(rng.pick, type, actor.displayName, user.username);
+  return { userId: user.id, type, actorId: actor.id, path: `/@${actor.username}`, text };
+}
+
+/** The words of a notification one person's activity puts into another's inbox. */
+export function activityText(
+  pick: <T>(items: readonly T[]) => T,
+  type: Exclude<NotificationType, 'system'>,
+  by: string,
+  username: string,
+): string {
+  if (type === 'follow') return `${by} followed you`;
+  if (type === 'mention') return `${by} mentioned you: \u201c@${username} ${pick(MENTIONS)}\u201d`;
+  if (type === 'reply') return `${by} replied to your post: \u201c${pick(REPLIES)}\u201d`;
+  return `${by} liked your post \u201c${pick(POSTS)}\u201d`;
 }
 
 /** An inbox: a follow notification per follower, then `extra` others; the newest `unread` are unread. */
@@ -75,7 +84,7 @@ function inbox(
     type: 'follow',
     actorId: follower.id,
     path: `/@${follower.username}`,
-    text: `${follower.displayName} followed you`,
+    text: activityText(rng.pick, 'follow', follower.displayName, user.username),
     createdAt: pastMoment(rng, now),
   }));
   for (const [type, count] of Object.entries(extra) as [Exclude<NotificationType, 'follow'>, number][]) {

@@ -11,7 +11,7 @@ export interface StoredNotification {
   createdAt: string;
   actor: { username: string; displayName: string } | null;
   text: string;
-  /** A path on the service's own site, or null. */
+  /** A path on the service's own site, an http(s) URL elsewhere, or null. */
   path: string | null;
 }
 
@@ -54,6 +54,9 @@ export const toNotification = (row: NotificationRecord): StoredNotification => (
   path: row.path,
 });
 
+const NOTIFICATION_COLUMNS = `n.id, n.read, n.type, n.created_at, n.text, n.path,
+  a.username AS actor_username, a.display_name AS actor_display_name`;
+
 type PageOptions = { limit: number; unreadOnly: boolean; after: PagePosition | null };
 
 /**
@@ -69,8 +72,7 @@ function pageStatement(user: string, first: number, options: PageOptions) {
     params.push(options.after.createdAt, options.after.id);
     where += ` AND (n.created_at, n.id) < ($${first + 1}::timestamptz, $${first + 2}::uuid)`;
   }
-  const sql = `SELECT n.id, n.read, n.type, n.created_at, n.text, n.path,
-       a.username AS actor_username, a.display_name AS actor_display_name
+  const sql = `SELECT ${NOTIFICATION_COLUMNS}
      FROM notifications n LEFT JOIN users a ON a.id = n.actor_id
      WHERE ${where}
      ORDER BY n.created_at DESC, n.id DESC
@@ -180,4 +182,51 @@ export async function fillInbox(
   );
   await db.query('ANALYZE notifications');
   return result.rowCount;
+}
+
+/** One notification of a user, as the listing shows it; null when it is gone. */
+export async function findNotification(db: Queryable, userId: number, id: string): Promise<StoredNotification | null> {
+  const result = await db.query<NotificationRecord>(
+    `SELECT ${NOTIFICATION_COLUMNS}
+     FROM notifications n LEFT JOIN users a ON a.id = n.actor_id
+     WHERE n.user_id = $1 AND n.id = $2`,
+    [userId, id],
+  );
+  return result.rows[0] ? toNotification(result.rows[0]) : null;
+}
+
+export interface DeliveredNotification {
+  username: string;
+  type: NotificationType;
+  text: string;
+  /** The actor's username; none for a notification nobody caused. */
+  actor: string | null;
+  /** A path on the service's site or an http(s) URL; none links nowhere. */
+  path: string | null;
+}
+
+/**
+ * Delivers one notification to a user by username, from an actor by username, in one statement:
+ * what the operator API and the demo activity do. Names the missing user when there is one.
+ */
+export async function deliverNotification(
+  db: Queryable,
+  input: DeliveredNotification,
+): Promise<StoredNotification | { missing: string }> {
+  const result = await db.query<NotificationRecord>(
+    `WITH recipient AS (SELECT id FROM users WHERE lower(username) = lower($1)),
+       actor AS (SELECT id FROM users WHERE lower(username) = lower($2)),
+       added AS (
+         INSERT INTO notifications (user_id, type, actor_id, text, path)
+         SELECT recipient.id, $3, actor.id, $4, $5 FROM recipient LEFT JOIN actor ON true
+         WHERE $2::text IS NULL OR actor.id IS NOT NULL
+         RETURNING *
+       )
+     SELECT ${NOTIFICATION_COLUMNS} FROM added n LEFT JOIN users a ON a.id = n.actor_id`,
+    [input.username, input.actor, input.type, input.text, input.path],
+  );
+  const row = result.rows[0];
+  if (row) return toNotification(row);
+  const recipient = await db.query('SELECT 1 FROM users WHERE lower(username) = lower($1)', [input.username]);
+  return { missing: recipient.rowCount === 0 ? input.username : (input.actor ?? input.username) };
 }

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, type Product, startProduct } from './support/product';
+import { BROWSERS } from './support/browsers';
+import { type E2EProduct, startProduct } from './support/product';
 
-describe.runIf(hasChromium)('toolbar badge in Chromium', () => {
-  let product: Product;
+describe.each(BROWSERS)('toolbar badge in %s', (browser) => {
+  let product: E2EProduct;
 
   beforeAll(async () => {
-    product = await startProduct();
+    product = await startProduct({ browser });
   });
   afterAll(() => product?.close());
 

@@ -1,6 +1,6 @@
 /**
- * Playwright's Firefox would need a browser download, which these machines cannot make, so the
- * Firefox build is checked by Mozilla's own linter, the one addons.mozilla.org runs.
+ * The Firefox build as addons.mozilla.org sees it: Mozilla's own linter, the one the store runs.
+ * The same build runs every end-to-end flow in Firefox ESR (see `support/browsers.ts`).
  */
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSERS } from './support/browsers';
 import { OptionsPage } from './support/options-page';
-import { hasChromium, type Product, startProduct } from './support/product';
+import { type E2EProduct, startProduct } from './support/product';
 
-describe.runIf(hasChromium)('options page in Chromium', () => {
-  let product: Product;
+describe.each(BROWSERS)('options page in %s', (browser) => {
+  let product: E2EProduct;
   let options: OptionsPage;
 
   beforeAll(async () => {
-    product = await startProduct({ signedIn: false });
+    product = await startProduct({ browser, signedIn: false });
     options = new OptionsPage(await product.openPage('options.html'));
   });
   afterAll(() => product?.close());

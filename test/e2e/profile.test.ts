@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, type Product, startProduct } from './support/product';
+import { BROWSERS } from './support/browsers';
+import { type E2EProduct, startProduct } from './support/product';
 import { ProfilePage } from './support/profile-page';
 
-describe.runIf(hasChromium)('in-page buttons on profile pages in Chromium', () => {
-  let product: Product;
+describe.each(BROWSERS)('in-page buttons on profile pages in %s', (browser) => {
+  let product: E2EProduct;
 
   beforeAll(async () => {
-    product = await startProduct();
+    product = await startProduct({ browser });
   });
   afterAll(() => product?.close());
 

@@ -48,8 +48,14 @@ describe('the command line', () => {
     expect(cli.output).toContain('Seeded the demo data.');
     expect(cli.apiBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
     const tokens = JSON.parse(readFileSync(tokensFile, 'utf8')) as Record<string, string>;
-    expect(Object.keys(tokens).length).toBeGreaterThanOrEqual(25);
+    expect(Object.keys(tokens).length).toBeGreaterThanOrEqual(26);
     expect(cli.token).toBe(tokens.demo);
+    const delivered = await fetch(`${cli.apiBaseUrl}/operator/notifications`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens['@operator']}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'demo', type: 'mention', text: 'Through the operator API', actor: 'alice' }),
+    });
+    expect(delivered.status).toBe(201);
     const [, header, url] = /^Try:\s+curl -H '([^']+)' (\S+)$/.exec(cli.output.at(-1) ?? '') ?? [];
     expect(header).toBe(`Authorization: Bearer ${cli.token}`);
     const tried = await fetch(url as string, { headers: { authorization: header?.split(': ')[1] as string } });
@@ -66,7 +72,7 @@ describe('the command line', () => {
     expect(existsSync(join(dataDir, 'inbox-companion.lock'))).toBe(false);
   });
 
-  it('issues a token for an existing user, refuses an unknown one, and serves the same data again', {
+  it('issues user and operator tokens, refuses an unknown user, and serves the same data again', {
     timeout: 90_000,
   }, async () => {
     const run = promisify(execFile);
@@ -77,8 +83,19 @@ describe('the command line', () => {
       run(tsx, ['server/main.ts', 'token', 'nobody', '--data', dataDir], { cwd: root, env }),
     ).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('no user called "nobody"') });
 
+    const operator = (
+      await run(tsx, ['server/main.ts', 'operator-token', '--data', dataDir], { cwd: root, env })
+    ).stdout.trim();
+    expect(operator).toMatch(/^op_\S{20,}$/);
+
     const cli = await startCli(['--data', dataDir, '--quiet']);
     expect(cli.output).not.toContain('Seeded the demo data.');
+    const forbidden = await fetch(`${cli.apiBaseUrl}/operator/tokens/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice}` },
+      body: JSON.stringify({ token: alice }),
+    });
+    expect(forbidden.status).toBe(403);
     expect(cli.token).toBeTruthy();
     const profile = await createClient({ baseUrl: cli.apiBaseUrl, token: alice }).user('alice');
     expect(profile.self).toBe(true);
@@ -86,6 +103,15 @@ describe('the command line', () => {
     await expect(
       run(tsx, ['server/main.ts', 'token', 'demo', '--data', dataDir], { cwd: root, env }),
     ).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/in use by .*"Token:" line/s) });
+    const revoked = await fetch(`${cli.apiBaseUrl}/operator/tokens/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${operator}` },
+      body: JSON.stringify({ token: cli.token }),
+    });
+    expect(await revoked.json()).toEqual({ revoked: true });
+    await expect(createClient({ baseUrl: cli.apiBaseUrl, token: cli.token }).inbox.count()).rejects.toMatchObject({
+      status: 401,
+    });
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(0);
   });

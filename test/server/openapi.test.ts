@@ -7,6 +7,7 @@ import { createApp } from '../../server/app';
 import { openApiJson } from '../../server/openapi';
 import { BACKENDS, startTestService, type TestService } from '../support/service';
 import { schemaErrors } from './support/json-schema';
+import { newTicket, refusal } from './support/live';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
 type Document = { paths: Record<string, Record<string, Operation>> } & Record<string, unknown>;
@@ -79,6 +80,16 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     return response;
   }
 
+  /** Opens the live channel with a ticket: the upgrade (101) or the refusal is documented. */
+  async function checkUpgrade(ticket: string) {
+    const answer = await refusal(service, ticket);
+    const documented = document.paths['/inbox/live']?.get?.responses[String(answer.status)];
+    expect(documented, `the upgrade answered ${answer.status}`).toBeDefined();
+    seen.add(`GET /inbox/live ${answer.status}`);
+    const schema = documented?.content?.['application/problem+json']?.schema;
+    if (schema) expect(schemaErrors(answer.body, schema, document)).toEqual([]);
+  }
+
   it('describes every answer of every operation, and every documented answer occurs', async () => {
     const me = await service.newUser('doc');
     const other = await service.newUser('docother');
@@ -131,6 +142,33 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     for (let i = 0; i <= LIMITS.reportsPerHour; i++) {
       await check('POST', report, `/user/${other.username}/report`, json({ reason: 'spam', comment: `${i}` }));
     }
+    await check('POST', '/inbox/live/ticket', '/inbox/live/ticket', auth);
+    await check('POST', '/inbox/live/ticket', '/inbox/live/ticket');
+    await check('GET', '/inbox/live', '/inbox/live?ticket=none');
+    await checkUpgrade(await newTicket(service, me.token));
+    await checkUpgrade('not-a-ticket');
+
+    const operator = { token: await service.operatorToken() };
+    const notification = { username: me.username, type: 'system', text: 'From the operator' };
+    const notifications = '/operator/notifications';
+    await check('POST', notifications, notifications, { ...operator, body: JSON.stringify(notification) });
+    await check('POST', notifications, notifications, {
+      ...operator,
+      body: JSON.stringify({ ...notification, text: '' }),
+    });
+    await check('POST', notifications, notifications, { body: JSON.stringify(notification) });
+    await check('POST', notifications, notifications, json(notification));
+    await check('POST', notifications, notifications, {
+      ...operator,
+      body: JSON.stringify({ ...notification, username: 'nobody_at_all' }),
+    });
+    const revoke = '/operator/tokens/revoke';
+    const spare = await service.server.admin.issueToken(other.username);
+    await check('POST', revoke, revoke, { ...operator, body: JSON.stringify({ token: spare }) });
+    await check('POST', revoke, revoke, { ...operator, body: '{}' });
+    await check('POST', revoke, revoke, { body: JSON.stringify({ token: spare }) });
+    await check('POST', revoke, revoke, json({ token: spare }));
+
     await check('GET', '/openapi.json', '/openapi.json');
 
     const documented = Object.entries(document.paths).flatMap(([path, item]) =>

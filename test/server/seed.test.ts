@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFICATION_TYPES, type Notification } from '../../lib/api';
+import { demoActivityOnce, startDemoActivity } from '../../server/seed/demo-activity';
 import { BACKENDS, startTestService, type TestService } from '../support/service';
+import { openLive } from './support/live';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -64,6 +66,55 @@ describe.each(BACKENDS)('demo data on %s', (backend) => {
     for (const name of ['demo', 'alice', 'bob', 'carol', 'dave']) {
       const response = await fetch(`${service.origin}/@${name}`);
       expect(response.status, name).toBe(200);
+    }
+  });
+});
+
+describe.each(BACKENDS)('demo activity on %s', (backend) => {
+  let service: TestService;
+
+  beforeAll(async () => {
+    service = await startTestService({ backend });
+    for (const username of ['demo', 'alice', 'bob']) {
+      await service.server.admin.createUser({ username, displayName: username.toUpperCase() });
+    }
+  });
+  afterAll(() => service?.close());
+
+  it('has seeded people mention, reply to, like and follow demo, and demo’s live channel hears it', async () => {
+    const channel = await openLive(service, await service.tokenFor('demo'));
+    await channel.countOf(0);
+    const activity = startDemoActivity(service.server.database, 0.02);
+    try {
+      const { notification } = await channel.next('notification');
+      expect(['mention', 'reply', 'like', 'follow']).toContain(notification.type);
+      expect(['alice', 'bob']).toContain(notification.actor?.username);
+      expect(notification.url).toBe(`${service.origin}/@${notification.actor?.username}`);
+      expect(notification.text).toContain(notification.actor?.displayName);
+      await channel.next('count');
+    } finally {
+      activity.stop();
+      channel.close();
+    }
+  });
+
+  it('makes a follow a real follow, once per person', async () => {
+    for (let i = 0; i < 30; i++) await demoActivityOnce(service.server.database);
+    const demo = await service.client(await service.tokenFor('demo')).user('demo');
+    const follows = [];
+    for await (const n of service.client(await service.tokenFor('demo')).inbox.items({ limit: 100 })) {
+      if (n.type === 'follow') follows.push(n.actor?.username);
+    }
+    expect(demo.followersCount).toBe(new Set(follows).size);
+    expect(follows.length).toBe(new Set(follows).size);
+  });
+
+  it('does nothing where there is no demo user', async () => {
+    const empty = await startTestService({ backend });
+    try {
+      expect(await demoActivityOnce(empty.server.database)).toBe(false);
+    } finally {
+      await empty.close();
     }
   });
 });

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Client, createClient } from '../../lib/api';
+import type { Notification, OperatorNotificationBody } from '../../lib/api/contract';
 import {
   type DatabaseOption,
   type NotificationInput,
@@ -50,7 +51,14 @@ export interface TestService {
   client(token?: string | null): Client;
   /** A new user with a unique username starting with `prefix`, signed in. */
   newUser(prefix?: string, details?: { displayName?: string; bio?: string }): Promise<TestUser>;
-  /** Puts notifications into a user's inbox; their ids, in the order given. */
+  /** An operator token of this service, made at the first call. */
+  operatorToken(): Promise<string>;
+  /**
+   * Delivers one notification through the operator API, as a deployment's other parts do (and
+   * as live channels hear of it); the notification as the user sees it.
+   */
+  deliver(notification: OperatorNotificationInput): Promise<Notification>;
+  /** Puts notifications into a user's inbox directly, beside the API; their ids, in the order given. */
   notify(username: string, notifications: readonly NotificationInput[]): Promise<string[]>;
   /** Puts `count` generated notifications into a user's inbox in one statement. */
   fillInbox(username: string, count: number, options?: { read?: boolean; newest?: string }): Promise<number>;
@@ -58,6 +66,10 @@ export interface TestService {
   request(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
   close(): Promise<void>;
 }
+
+/** The operator API's body; `actor` and `url` may be left out. */
+export type OperatorNotificationInput = Omit<OperatorNotificationBody, 'actor' | 'url'> &
+  Partial<Pick<OperatorNotificationBody, 'actor' | 'url'>>;
 
 let counter = 0;
 
@@ -88,6 +100,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const client = (token?: string | null) => createClient({ baseUrl: server.apiBaseUrl, token, retries: 0 });
   const tokenFor = async (username: string) =>
     server.demoTokens?.[username] ?? (await server.admin.issueToken(username));
+  let operator: Promise<string> | undefined;
+  const operatorToken = () => {
+    operator ??= server.admin.issueOperatorToken();
+    return operator;
+  };
 
   return {
     server,
@@ -100,6 +117,18 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       const { username } = await server.admin.createUser({ username: uniqueUsername(prefix), ...details });
       const token = await server.admin.issueToken(username);
       return { username, token, client: client(token) };
+    },
+    operatorToken,
+    async deliver(notification) {
+      const response = await fetch(`${server.apiBaseUrl}/operator/notifications`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await operatorToken()}`, 'content-type': 'application/json' },
+        body: JSON.stringify(notification),
+      });
+      if (response.status !== 201) {
+        throw new Error(`The operator API answered ${response.status}: ${await response.text()}`);
+      }
+      return (await response.json()) as Notification;
     },
     notify: (username, notifications) => server.admin.addNotifications(username, notifications),
     fillInbox: (username, count, fill) => server.admin.fillInbox(username, count, fill),

@@ -1,30 +1,30 @@
-import type { Locator, Page } from 'playwright-core';
+import type { E2ELocator, E2EPage } from './driver';
 
 /** The toolbar popup, opened as a page of the extension. */
-export class PopupPage {
-  constructor(readonly page: Page) {}
+export class PopupPage<P extends E2EPage = E2EPage> {
+  constructor(readonly page: P) {}
 
-  get feed(): Locator {
+  get feed(): E2ELocator {
     return this.page.getByRole('feed', { name: 'Notifications' });
   }
 
-  get rows(): Locator {
+  get rows(): E2ELocator {
     return this.feed.getByRole('article');
   }
 
-  button(name: string): Locator {
+  button(name: string): E2ELocator {
     return this.page.getByRole('button', { name, exact: true });
   }
 
-  get unreadOnly(): Locator {
+  get unreadOnly(): E2ELocator {
     return this.page.getByRole('switch', { name: 'Unread only' });
   }
 
-  get dialog(): Locator {
+  get dialog(): E2ELocator {
     return this.page.getByRole('alertdialog');
   }
 
-  heading(name: string): Locator {
+  heading(name: string): E2ELocator {
     return this.page.getByRole('heading', { name });
   }
 

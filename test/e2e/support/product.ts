@@ -1,27 +1,36 @@
 /**
  * The whole product for an end-to-end test: the reference service with demo data on a free
- * port and a fresh in-memory database, and Chromium with the built extension loaded and
- * pointed at it.
+ * port and a fresh in-memory database, and a browser (Chromium unless `browser` says otherwise)
+ * with the extension installed and pointed at it.
  */
 import type { Page, Worker } from 'playwright-core';
-import {
-  type ExtensionBrowser,
-  findChromium,
-  type LaunchOptions,
-  launchWithExtension,
-} from '../../../scripts/chromium';
+import { findChromium } from '../../../scripts/chromium';
 import { startTestService, type TestService } from '../../support/service';
+import { type BrowserName, type ChromiumBrowser, launchBrowser } from './browsers';
+import type { E2EBrowser, E2EPage, ExtensionContext, LaunchOptions } from './driver';
+import { OptionsPage } from './options-page';
 
 /** The end-to-end suites run where there is a Chromium; in CI a missing one fails the setup. */
 export const hasChromium = findChromium() !== null;
 
-export interface Product {
+export interface ProductOptions extends LaunchOptions {
+  signedIn?: boolean;
+  browser?: BrowserName;
+}
+
+export interface E2EProduct {
   service: TestService;
-  browser: ExtensionBrowser;
-  worker: Worker;
+  browser: E2EBrowser;
+  /** Where tests use the extension's APIs (`chrome.*`): Chromium's service worker, a Firefox extension tab. */
+  worker: ExtensionContext;
   demoToken: string;
   /** One line per request the service answered: `METHOD /path STATUS …`. */
   requests: string[];
+  /**
+   * Grants the extension the loopback origins the way a person does: Firefox loads the store
+   * build, so its options page is filled in and Save clicked; Chromium's e2e build holds them.
+   */
+  grantHostAccess(): Promise<void>;
   /** The extension's settings and token as the options page would store them. */
   signIn(token?: string): Promise<void>;
   signOut(): Promise<void>;
@@ -29,15 +38,30 @@ export interface Product {
   pollNow(): Promise<string>;
   badgeText(): Promise<string>;
   badgeTitle(): Promise<string>;
-  openPage(path: string): Promise<Page>;
+  openPage(path: string): Promise<E2EPage>;
   close(): Promise<void>;
 }
 
-export async function startProduct(options: LaunchOptions & { signedIn?: boolean } = {}): Promise<Product> {
+/** The product in Chromium, with Playwright's own objects for what only Chromium can do. */
+export interface Product extends E2EProduct {
+  browser: ChromiumBrowser;
+  worker: Worker;
+  openPage(path: string): Promise<Page>;
+}
+
+export function startProduct(options?: ProductOptions & { browser?: 'chromium' }): Promise<Product>;
+export function startProduct(options: ProductOptions): Promise<E2EProduct>;
+export async function startProduct(options: ProductOptions = {}): Promise<E2EProduct> {
   const requests: string[] = [];
   const service = await startTestService({ seed: true, pollIntervalSeconds: 30, log: (line) => requests.push(line) });
-  const browser = await launchWithExtension(options);
-  const { worker } = browser;
+  let browser: E2EBrowser;
+  try {
+    browser = await launchBrowser(options.browser ?? 'chromium', options);
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+  const worker = browser.extension;
   const demoToken = await service.tokenFor('demo');
 
   const badgeText = () => worker.evaluate(() => chrome.action.getBadgeText({}));
@@ -59,7 +83,19 @@ export async function startProduct(options: LaunchOptions & { signedIn?: boolean
     return badgeText();
   }
 
+  let granted = browser.name === 'chromium';
+  async function grantHostAccess() {
+    if (granted) return;
+    const options = new OptionsPage(await browser.newPage(browser.pageUrl('options.html')));
+    await options.fill({ apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin });
+    await options.button('Save').click();
+    await options.waitForNotice('Saved.');
+    await options.page.close();
+    granted = true;
+  }
+
   async function signIn(token = demoToken) {
+    await grantHostAccess();
     const settings = {
       apiBaseUrl: service.apiBaseUrl,
       siteOrigin: service.origin,
@@ -78,12 +114,13 @@ export async function startProduct(options: LaunchOptions & { signedIn?: boolean
     );
   }
 
-  const product: Product = {
+  const product: E2EProduct = {
     service,
     browser,
     worker,
     demoToken,
     requests,
+    grantHostAccess,
     signIn,
     async signOut() {
       await worker.evaluate(() => chrome.storage.local.remove('token'));
@@ -91,11 +128,8 @@ export async function startProduct(options: LaunchOptions & { signedIn?: boolean
     pollNow,
     badgeText,
     badgeTitle,
-    async openPage(path) {
-      const page = await browser.context.newPage();
-      await page.goto(path.startsWith('http') || path.startsWith('chrome-extension') ? path : browser.pageUrl(path));
-      return page;
-    },
+    openPage: (path) =>
+      browser.newPage(/^(https?|chrome-extension|moz-extension):/.test(path) ? path : browser.pageUrl(path)),
     async close() {
       await browser.close().catch(() => undefined);
       await service.close();

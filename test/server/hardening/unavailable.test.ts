@@ -12,7 +12,7 @@ function failingWith(error: Error & { code?: string }): Database {
   const fail = async () => {
     throw error;
   };
-  return { kind: 'postgres', query: fail, transaction: fail, close: async () => {} };
+  return { kind: 'postgres', query: fail, transaction: fail, listen: fail, close: async () => {} };
 }
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });

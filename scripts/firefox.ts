@@ -1,0 +1,70 @@
+/**
+ * Finds the machine's Firefox and starts it with the store build installed, driven over
+ * WebDriver BiDi by puppeteer-core (no geckodriver, and no browser is ever downloaded: the
+ * end-to-end tests use Debian's `firefox-esr`).
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import puppeteer, { type Browser } from 'puppeteer-core';
+
+const CANDIDATES = ['/usr/bin/firefox-esr', '/usr/bin/firefox'];
+
+/** The build Firefox loads in the end-to-end tests: the one that goes to the store. */
+export const FIREFOX_EXTENSION_DIR = resolve('.output/firefox-mv3');
+
+/** The add-on id from the manifest, and the fixed host its pages get, so tests can address them. */
+export const GECKO_ID = 'inbox-companion@example.social';
+export const FIREFOX_EXTENSION_UUID = '6f1c2b7e-3d4a-4e8b-9c2d-1a5f0e7b3c91';
+
+export function findFirefox(): string | null {
+  const configured = process.env.FIREFOX_PATH;
+  if (configured) return existsSync(configured) ? configured : null;
+  return CANDIDATES.find((path) => existsSync(path)) ?? null;
+}
+
+export const MISSING_FIREFOX = [
+  'No Firefox found: the end-to-end tests run in Firefox ESR too and never download a browser.',
+  'Install it with `sudo apt-get install -y firefox-esr` (Debian/Ubuntu),',
+  'or point FIREFOX_PATH at a Firefox 142 or later.',
+].join('\n');
+
+export interface FirefoxOptions {
+  colorScheme?: 'light' | 'dark';
+  locale?: string;
+  /** How long the event page may idle before Firefox unloads it (Firefox's own default is 30 s). */
+  backgroundIdleTimeoutMs?: number;
+}
+
+/** Firefox with the extension installed as a temporary add-on (unsigned is fine there). */
+export async function launchFirefox(extensionDir: string, options: FirefoxOptions = {}): Promise<Browser> {
+  const executablePath = findFirefox();
+  if (!executablePath) throw new Error(MISSING_FIREFOX);
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    protocol: 'webDriverBiDi',
+    executablePath,
+    headless: true,
+    // Without it Firefox's remote agent refuses to navigate to moz-extension: pages.
+    args: ['--remote-allow-system-access'],
+    defaultViewport: { width: 1000, height: 800 },
+    extraPrefsFirefox: {
+      'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_EXTENSION_UUID }),
+      // A real click on Save grants optional permissions without a doorhanger no test could click.
+      'extensions.webextOptionalPermissionPrompts': false,
+      'intl.locale.requested': options.locale ?? 'en-US',
+      'intl.accept_languages': options.locale ?? 'en-US',
+      // 0 dark, 1 light: what `prefers-color-scheme` says in every page.
+      'layout.css.prefers-color-scheme.content-override': options.colorScheme === 'dark' ? 0 : 1,
+      ...(options.backgroundIdleTimeoutMs
+        ? { 'extensions.background.idle.timeout': options.backgroundIdleTimeoutMs }
+        : {}),
+    },
+  });
+  try {
+    await browser.installExtension(extensionDir);
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+  return browser;
+}

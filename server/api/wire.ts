@@ -1,0 +1,15 @@
+import type { Notification } from '../../lib/api/contract';
+import type { StoredNotification } from '../store/notifications';
+
+/** A stored notification as the contract shows it: a path on the service's site becomes a URL there. */
+export function toWireNotification(n: StoredNotification, origin: string): Notification {
+  return {
+    id: n.id,
+    read: n.read,
+    type: n.type,
+    createdAt: n.createdAt,
+    actor: n.actor,
+    text: n.text,
+    url: n.path === null ? null : n.path.startsWith('/') ? `${origin}${n.path}` : n.path,
+  };
+}

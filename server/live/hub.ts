@@ -1,0 +1,241 @@
+/**
+ * The live channels open on this service instance, by user. The database's events (see
+ * `events.ts`) arrive here and become frames: counts, coalesced to one per user per 100 ms with
+ * the last value always sent; notifications, fetched once per arrival; and closes for tokens
+ * that ended. Client frames are pings; anything else, too large or too frequent closes that
+ * channel only.
+ */
+import * as v from 'valibot';
+import type { WebSocket } from 'ws';
+import { LIMITS, LIVE_CLOSE_CODES, LiveClientFrameSchema, type LiveServerFrame } from '../../lib/api/contract';
+import { toWireNotification } from '../api/wire';
+import type { Database } from '../db/database';
+import { type LiveTicketOwner, liveChannelState } from '../store/live-tickets';
+import { findNotification } from '../store/notifications';
+import type { LiveEvent } from './events';
+
+/** Count frames for one user are at most this often; the last change still goes out after it. */
+export const COUNT_COALESCE_MS = 100;
+/** Idle channels are looked for this often, so one silent for the limit is gone within it. */
+const SWEEP_EVERY_MS = 5_000;
+const IDLE_AFTER_MS = LIMITS.liveIdleSeconds * 1000 - SWEEP_EVERY_MS;
+/** Client frames allowed per window: a ping every 20 s needs one, a reconnecting client a few. */
+const FRAMES_PER_WINDOW = 10;
+const FRAME_WINDOW_MS = 10_000;
+/** A client that reads nothing while this much waits for it is not coming back. */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** A close handshake the client does not finish in this time ends with the socket cut. */
+const CLOSE_GRACE_MS = 2_000;
+
+interface Channel {
+  ws: WebSocket;
+  owner: LiveTicketOwner;
+  lastHeard: number;
+  windowStart: number;
+  framesInWindow: number;
+  countSent: boolean;
+}
+
+interface UserChannels {
+  channels: Set<Channel>;
+  latest: number;
+  dirty: boolean;
+  timer: NodeJS.Timeout | null;
+}
+
+export interface LiveHubOptions {
+  db: Database;
+  /** The site origin, for notification URLs. */
+  origin: () => string;
+  /** Milliseconds now; tests pass a clock of their own to make a channel idle at once. */
+  now?: () => number;
+}
+
+export type LiveHub = ReturnType<typeof createLiveHub>;
+
+export function createLiveHub(options: LiveHubOptions) {
+  const { db } = options;
+  const now = options.now ?? Date.now;
+  const users = new Map<number, UserChannels>();
+  let channelCount = 0;
+
+  function send(channel: Channel, frame: LiveServerFrame) {
+    const { ws } = channel;
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      ws.terminate();
+      return;
+    }
+    ws.send(JSON.stringify(frame));
+  }
+
+  function close(channel: Channel, code: number, reason: string) {
+    const { ws } = channel;
+    if (ws.readyState === ws.CLOSED) return;
+    if (ws.readyState !== ws.CLOSING) ws.close(code, reason);
+    setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+  }
+
+  function sendCount(entry: UserChannels, count: number) {
+    for (const channel of entry.channels) {
+      channel.countSent = true;
+      send(channel, { type: 'count', count });
+    }
+  }
+
+  function countChanged(userId: number, count: number) {
+    const entry = users.get(userId);
+    if (!entry) return;
+    entry.latest = count;
+    if (entry.timer) {
+      entry.dirty = true;
+      return;
+    }
+    sendCount(entry, count);
+    const tick = () => {
+      if (!entry.dirty) {
+        entry.timer = null;
+        return;
+      }
+      entry.dirty = false;
+      sendCount(entry, entry.latest);
+      entry.timer = setTimeout(tick, COUNT_COALESCE_MS);
+    };
+    entry.timer = setTimeout(tick, COUNT_COALESCE_MS);
+  }
+
+  async function notificationArrived(userId: number, id: string) {
+    if (!users.has(userId)) return;
+    const notification = await findNotification(db, userId, id).catch(() => null);
+    const entry = users.get(userId);
+    if (!notification || !entry) return;
+    const frame: LiveServerFrame = {
+      type: 'notification',
+      notification: toWireNotification(notification, options.origin()),
+    };
+    for (const channel of entry.channels) send(channel, frame);
+  }
+
+  function tokenEnded(userId: number, tokenId: string) {
+    for (const channel of users.get(userId)?.channels ?? []) {
+      if (channel.owner.tokenId === tokenId) {
+        close(channel, LIVE_CLOSE_CODES.unauthenticated, 'The token was revoked.');
+      }
+    }
+  }
+
+  function onEvent(event: LiveEvent) {
+    if (event.kind === 'count') countChanged(event.user, event.count);
+    else if (event.kind === 'notification') void notificationArrived(event.user, event.id);
+    else tokenEnded(event.user, event.token);
+  }
+
+  function heard(channel: Channel, data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) {
+    const at = now();
+    if (at - channel.windowStart >= FRAME_WINDOW_MS) {
+      channel.windowStart = at;
+      channel.framesInWindow = 0;
+    }
+    channel.framesInWindow += 1;
+    if (channel.framesInWindow > FRAMES_PER_WINDOW) {
+      close(channel, LIVE_CLOSE_CODES.policyViolation, 'Too many frames; ping every 20 to 25 seconds.');
+      return;
+    }
+    let frame: unknown;
+    try {
+      frame = isBinary ? undefined : JSON.parse(String(data));
+    } catch {}
+    if (!v.is(LiveClientFrameSchema, frame)) {
+      close(channel, LIVE_CLOSE_CODES.policyViolation, 'The only client frame is {"type":"ping"}.');
+      return;
+    }
+    channel.lastHeard = at;
+    send(channel, { type: 'pong' });
+  }
+
+  function forget(channel: Channel) {
+    const entry = users.get(channel.owner.userId);
+    if (!entry?.channels.delete(channel)) return;
+    channelCount -= 1;
+    if (entry.channels.size === 0) {
+      if (entry.timer) clearTimeout(entry.timer);
+      users.delete(channel.owner.userId);
+    }
+  }
+
+  /** Takes an upgraded socket for a redeemed ticket: the count at once, then every change. */
+  function open(ws: WebSocket, owner: LiveTicketOwner) {
+    const at = now();
+    const channel: Channel = { ws, owner, lastHeard: at, windowStart: at, framesInWindow: 0, countSent: false };
+    let entry = users.get(owner.userId);
+    if (!entry) {
+      entry = { channels: new Set(), latest: 0, dirty: false, timer: null };
+      users.set(owner.userId, entry);
+    }
+    entry.channels.add(channel);
+    channelCount += 1;
+    ws.on('message', (data, isBinary) => heard(channel, data, isBinary));
+    ws.on('close', () => forget(channel));
+    // Oversize frames: ws closes with 1009 itself and reports the error here.
+    ws.on('error', () => {});
+    // Registered before this read, so a change committed meanwhile is heard as an event, and a
+    // token revoked meanwhile is seen here.
+    liveChannelState(db, owner).then(
+      ({ count, tokenValid }) => {
+        if (!tokenValid) close(channel, LIVE_CLOSE_CODES.unauthenticated, 'The token was revoked.');
+        else if (!channel.countSent) {
+          channel.countSent = true;
+          send(channel, { type: 'count', count });
+        }
+      },
+      () => close(channel, LIVE_CLOSE_CODES.tryAgainLater, 'The service cannot reach its database.'),
+    );
+  }
+
+  function each(action: (channel: Channel) => void) {
+    for (const entry of users.values()) for (const channel of entry.channels) action(channel);
+  }
+
+  /** Closes every channel silent for the idle limit; the number closed. */
+  function sweepIdle(): number {
+    const at = now();
+    let closed = 0;
+    each((channel) => {
+      if (at - channel.lastHeard >= IDLE_AFTER_MS) {
+        closed += 1;
+        close(channel, LIVE_CLOSE_CODES.goingAway, `No frame for ${LIMITS.liveIdleSeconds} s.`);
+      }
+    });
+    return closed;
+  }
+  const sweeper = setInterval(sweepIdle, SWEEP_EVERY_MS);
+  sweeper.unref();
+
+  /** The database connection that carries events dropped: channels would miss changes. */
+  function lost() {
+    each((channel) => close(channel, LIVE_CLOSE_CODES.tryAgainLater, 'The service lost its database; reconnect.'));
+  }
+
+  /** Closes every channel for a stop, waiting a moment for the clients to answer. */
+  async function closeAll(): Promise<void> {
+    clearInterval(sweeper);
+    const closed: Promise<void>[] = [];
+    each((channel) => {
+      closed.push(new Promise((resolve) => channel.ws.once('close', () => resolve())));
+      close(channel, LIVE_CLOSE_CODES.goingAway, 'The service is stopping.');
+    });
+    await Promise.all(closed);
+  }
+
+  return {
+    open,
+    onEvent,
+    lost,
+    sweepIdle,
+    closeAll,
+    /** Live channels open on this instance. */
+    get channels() {
+      return channelCount;
+    },
+  };
+}

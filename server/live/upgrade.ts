@@ -1,0 +1,103 @@
+/**
+ * The HTTP upgrade to a live channel. A ticket is checked before anything is upgraded: a missing,
+ * unknown, expired or used one is a 401 problem and the connection closes. Every other upgrade
+ * request (another path, another protocol) is answered by the app as if it asked for none.
+ */
+import { type IncomingMessage, type RequestListener, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { LIMITS } from '../../lib/api/contract';
+import { ProblemError } from '../api/problem';
+import type { Database } from '../db/database';
+import { writeProblem } from '../malformed';
+import { redeemLiveTicket } from '../store/live-tickets';
+import type { LiveHub } from './hub';
+
+export interface LiveUpgradeOptions {
+  db: Database;
+  hub: LiveHub;
+  /** The path of the live channel, such as `/api/inbox/live`. */
+  path: string;
+  /** False while the instance cannot hear the database's events: channels would be deaf. */
+  listening: () => boolean;
+  /** The service's ordinary request listener. */
+  listener: RequestListener;
+}
+
+/** Runs the ordinary listener on an upgrade request, answering on its socket and then closing it. */
+function answerWithoutUpgrade(listener: RequestListener, request: IncomingMessage, socket: Duplex, head: Buffer) {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (request.headers['transfer-encoding'] !== undefined || declared > head.length) {
+    // The parser has let go of the socket: a body beyond what came with the head cannot be read.
+    writeProblem(
+      socket,
+      new ProblemError(400, 'invalid_body', 'A request that asks for an upgrade cannot carry a body.'),
+    );
+    return;
+  }
+  if (head.length > 0) request.unshift(head);
+  const response = new ServerResponse(request);
+  response.shouldKeepAlive = false;
+  response.assignSocket(socket as never);
+  response.on('finish', () => {
+    response.detachSocket(socket as never);
+    socket.end();
+  });
+  listener(request, response);
+}
+
+const unauthenticated = (detail: string) =>
+  new ProblemError(401, 'unauthenticated', detail, { 'www-authenticate': 'Bearer realm="inbox"' });
+
+export function createLiveUpgrade(options: LiveUpgradeOptions) {
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: LIMITS.liveFrameMaxBytes, clientTracking: false });
+
+  async function upgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
+    socket.on('error', () => {});
+    const url = URL.canParse(request.url ?? '', 'http://service') ? new URL(request.url ?? '', 'http://service') : null;
+    const isWebSocket = (request.headers.upgrade ?? '').toLowerCase() === 'websocket';
+    if (!url || url.pathname !== options.path || request.method !== 'GET' || !isWebSocket) {
+      answerWithoutUpgrade(options.listener, request, socket, head);
+      return;
+    }
+    const tickets = url.searchParams.getAll('ticket');
+    if (tickets.length !== 1 || !tickets[0]) {
+      writeProblem(socket, unauthenticated('Open the live channel with ?ticket= from POST /inbox/live/ticket.'));
+      return;
+    }
+    if (!options.listening()) {
+      writeProblem(
+        socket,
+        new ProblemError(503, 'service_unavailable', 'Live updates are back in a moment; try again soon.', {
+          'retry-after': '2',
+        }),
+      );
+      return;
+    }
+    let owner: Awaited<ReturnType<typeof redeemLiveTicket>>;
+    try {
+      owner = await redeemLiveTicket(options.db, tickets[0]);
+    } catch {
+      writeProblem(
+        socket,
+        new ProblemError(503, 'service_unavailable', 'The service cannot reach its database; try again soon.', {
+          'retry-after': '5',
+        }),
+      );
+      return;
+    }
+    if (!owner) {
+      writeProblem(socket, unauthenticated('The ticket is unknown, expired or already used; ask for a new one.'));
+      return;
+    }
+    const taken = owner;
+    sockets.handleUpgrade(request, socket, head, (ws) => options.hub.open(ws, taken));
+  }
+
+  return {
+    upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      upgrade(request, socket, head).catch(() => socket.destroy());
+    },
+    close: () => new Promise<void>((resolve) => sockets.close(() => resolve())),
+  };
+}

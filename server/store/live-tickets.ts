@@ -1,0 +1,62 @@
+/**
+ * Live tickets: what a browser, which cannot put a token on a WebSocket, opens a live channel
+ * with. Kept in the database (hashed, like tokens), so any service instance on it can take the
+ * upgrade; single-use, because taking one deletes it.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { LIMITS } from '../../lib/api/contract';
+import type { Queryable } from '../db/database';
+import { toIso } from '../db/values';
+
+const TICKET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+const hashTicket = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
+
+export interface LiveTicketOwner {
+  userId: number;
+  tokenId: string;
+}
+
+/** A new ticket for the caller and the token it used, and when it expires. */
+export async function issueLiveTicket(
+  db: Queryable,
+  owner: LiveTicketOwner,
+): Promise<{ ticket: string; expiresAt: string }> {
+  const ticket = randomBytes(32).toString('base64url');
+  // Expired tickets go as new ones come: the table holds about a minute's worth.
+  const result = await db.query<{ expires_at: Date }>(
+    `WITH expired AS (DELETE FROM live_tickets WHERE expires_at < now() - interval '1 minute')
+     INSERT INTO live_tickets (ticket_hash, user_id, token_id, expires_at)
+     VALUES ($1, $2, $3, now() + make_interval(secs => $4))
+     RETURNING expires_at`,
+    [hashTicket(ticket), owner.userId, owner.tokenId, LIMITS.liveTicketSeconds],
+  );
+  return { ticket, expiresAt: toIso(result.rows[0]?.expires_at) };
+}
+
+/** Takes a ticket: its owner when it was valid, unexpired and its token unrevoked; it is gone either way. */
+export async function redeemLiveTicket(db: Queryable, ticket: string): Promise<LiveTicketOwner | null> {
+  if (!TICKET_PATTERN.test(ticket)) return null;
+  const result = await db.query<{ user_id: number; token_id: string; valid: boolean }>(
+    `DELETE FROM live_tickets t WHERE t.ticket_hash = $1
+     RETURNING t.user_id, t.token_id,
+       t.expires_at > now() AND EXISTS (SELECT 1 FROM tokens k WHERE k.id = t.token_id AND k.revoked_at IS NULL) AS valid`,
+    [hashTicket(ticket)],
+  );
+  const row = result.rows[0];
+  return row?.valid ? { userId: row.user_id, tokenId: row.token_id } : null;
+}
+
+/** The unread count, and whether the token is still good: what a channel checks once it is open. */
+export async function liveChannelState(
+  db: Queryable,
+  owner: LiveTicketOwner,
+): Promise<{ count: number; tokenValid: boolean }> {
+  const result = await db.query<{ count: number | null; token_valid: boolean }>(
+    `SELECT (SELECT unread FROM unread_counts WHERE user_id = $1) AS count,
+       EXISTS (SELECT 1 FROM tokens WHERE id = $2 AND user_id = $1 AND revoked_at IS NULL) AS token_valid`,
+    [owner.userId, owner.tokenId],
+  );
+  const row = result.rows[0];
+  return { count: row?.count ?? 0, tokenValid: row?.token_valid === true };
+}

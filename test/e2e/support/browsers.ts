@@ -1,0 +1,153 @@
+/**
+ * The browsers the end-to-end tests run in, and launching either with the extension: Chromium
+ * through Playwright with the e2e build, Firefox ESR through puppeteer-core (WebDriver BiDi) with
+ * the store build.
+ */
+import type { CDPSession } from 'playwright-core';
+import type { Browser, Page, Target } from 'puppeteer-core';
+import { describe, it } from 'vitest';
+import { type ExtensionBrowser, findChromium, launchWithExtension } from '../../../scripts/chromium';
+import {
+  FIREFOX_EXTENSION_DIR,
+  FIREFOX_EXTENSION_UUID,
+  findFirefox,
+  GECKO_ID,
+  launchFirefox,
+} from '../../../scripts/firefox';
+import { BROWSER_NAMES, type BrowserName, type E2EBrowser, type E2EPage, type LaunchOptions } from './driver';
+import { firefoxPage, navigate } from './firefox-page';
+import { waitUntil } from './wait';
+
+export type { BrowserName } from './driver';
+
+const INSTALLED: Record<BrowserName, boolean> = {
+  chromium: findChromium() !== null,
+  firefox: findFirefox() !== null,
+};
+
+/**
+ * Every browser the machine has. A flow runs in each with
+ * `describe.each(BROWSERS)('… in %s', (browser) => { … startProduct({ browser }) … })`, the
+ * product typed `E2EProduct` and its pages driven through the page objects or the `E2EPage`
+ * methods. A missing browser is announced loudly by the global setup, and fails it under `CI=true`.
+ */
+export const BROWSERS: BrowserName[] = BROWSER_NAMES.filter((name) => INSTALLED[name]);
+
+// With no browser at all a file would have no test, which fails it: show the skip instead.
+if (BROWSERS.length === 0) describe.skip('end-to-end flows (no Chromium, no Firefox installed)', () => it.todo('run'));
+
+export type ChromiumBrowser = ExtensionBrowser & E2EBrowser & { name: 'chromium' };
+
+export async function launchChromium(options: LaunchOptions = {}): Promise<ChromiumBrowser> {
+  const launched = await launchWithExtension(options);
+  const { context } = launched;
+  let running = 'running';
+  // Watched over the DevTools protocol from the first question on: enabling the domain reports
+  // the worker's current state at once.
+  let watching: Promise<CDPSession> | undefined;
+  const watch = () => {
+    watching ??= (async () => {
+      const cdp = await context.newCDPSession(context.pages()[0] ?? (await context.newPage()));
+      cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+        const worker = versions.find((version) => version.scriptURL.endsWith('/background.js'));
+        if (worker) running = worker.runningStatus;
+      });
+      await cdp.send('ServiceWorker.enable');
+      return cdp;
+    })();
+    return watching;
+  };
+  return {
+    ...launched,
+    name: 'chromium',
+    extension: launched.worker,
+    async newPage(url) {
+      const page = await context.newPage();
+      await page.goto(url);
+      return page;
+    },
+    pageCount: async () => context.pages().length,
+    async nextPage() {
+      const page = await context.waitForEvent('page');
+      await page.waitForLoadState();
+      return page;
+    },
+    async stopBackground() {
+      await (await watch()).send('ServiceWorker.stopAllWorkers');
+      await waitUntil('the service worker to stop', 10_000, async () => running === 'stopped');
+    },
+    async backgroundRunning() {
+      await watch();
+      return running === 'running';
+    },
+  };
+}
+
+export async function launchFirefoxBrowser(options: LaunchOptions = {}): Promise<E2EBrowser> {
+  const browser = await launchFirefox(options.extensionDir ?? FIREFOX_EXTENSION_DIR, options);
+  try {
+    const base = `moz-extension://${FIREFOX_EXTENSION_UUID}/`;
+    const pageUrl = (path: string) => `${base}${path.replace(/^\//, '')}`;
+    // On install the extension opens its options page in the blank tab; that tab stays open as
+    // the place where tests use the extension's APIs (Firefox's background is an event page
+    // that comes and goes, and BiDi cannot reach into it).
+    const [tab = await browser.newPage()] = await browser.pages();
+    const opened = await waitUntil('the options page to open on install', 5_000, async () =>
+      (await tab.evaluate(() => location.href)).startsWith(base),
+    ).then(
+      () => true,
+      () => false,
+    );
+    if (!opened) await navigate(tab, pageUrl('options.html'));
+    await tab.evaluate(
+      () =>
+        new Promise((resolve) => (document.readyState === 'complete' ? resolve(0) : addEventListener('load', resolve))),
+    );
+    const extension = firefoxPage(tab);
+    const backgroundRunning = () => tab.evaluate(() => chrome.extension.getBackgroundPage?.() != null);
+    return {
+      name: 'firefox',
+      extensionId: GECKO_ID,
+      pageUrl,
+      extension,
+      async newPage(url) {
+        const page = await browser.newPage();
+        await navigate(page, url);
+        return firefoxPage(page);
+      },
+      pageCount: async () => (await browser.pages()).length,
+      nextPage: () => nextFirefoxPage(browser),
+      async stopBackground() {
+        await waitUntil('the event page to unload', 60_000, async () => !(await backgroundRunning()));
+      },
+      backgroundRunning,
+      close: () => browser.close(),
+    };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+}
+
+/** Listens at once, so that a tab opened right after the call is the one it gives. */
+function nextFirefoxPage(browser: Browser): Promise<E2EPage> {
+  const created = new Promise<Target>((resolve) => {
+    const listener = (target: Target) => {
+      if (target.type() !== 'page') return;
+      browser.off('targetcreated', listener);
+      resolve(target);
+    };
+    browser.on('targetcreated', listener);
+  });
+  return created.then(async (target) => {
+    const page = firefoxPage((await target.page()) as Page);
+    await page.waitForLoadState();
+    return page;
+  });
+}
+
+export function launchBrowser(name: 'chromium', options?: LaunchOptions): Promise<ChromiumBrowser>;
+export function launchBrowser(name: BrowserName, options?: LaunchOptions): Promise<E2EBrowser>;
+export function launchBrowser(name: BrowserName, options: LaunchOptions = {}): Promise<E2EBrowser> {
+  return name === 'chromium' ? launchChromium(options) : launchFirefoxBrowser(options);
+}

@@ -1,0 +1,118 @@
+/**
+ * What an end-to-end test may do with a browser, in words both drivers speak: Playwright's for
+ * Chromium (whose pages and locators fit these types as they are) and puppeteer-core over
+ * WebDriver BiDi for Firefox (`firefox-page.ts`). The shapes are a small subset of
+ * Playwright's, so a test written against Playwright's `Page` reads the same here.
+ */
+export const BROWSER_NAMES = ['chromium', 'firefox'] as const;
+export type BrowserName = (typeof BROWSER_NAMES)[number];
+
+export interface RoleOptions {
+  name?: string;
+  exact?: boolean;
+}
+
+export interface WaitOptions {
+  state?: 'attached' | 'detached' | 'visible' | 'hidden';
+  timeout?: number;
+}
+
+/** Elements found again at every use, waited for before every action. */
+export interface E2ELocator {
+  click(): Promise<void>;
+  /** Replaces the field's text by typing, as a person would. */
+  fill(value: string): Promise<void>;
+  check(): Promise<void>;
+  focus(): Promise<void>;
+  waitFor(options?: WaitOptions): Promise<void>;
+  count(): Promise<number>;
+  isVisible(): Promise<boolean>;
+  isDisabled(): Promise<boolean>;
+  innerText(): Promise<string>;
+  textContent(): Promise<string | null>;
+  allTextContents(): Promise<string[]>;
+  getAttribute(name: string): Promise<string | null>;
+  inputValue(): Promise<string>;
+  evaluate<R>(fn: (element: HTMLElement) => R): Promise<R>;
+  first(): E2ELocator;
+  nth(index: number): E2ELocator;
+  locator(selector: string): E2ELocator;
+  getByRole(role: AriaRole, options?: RoleOptions): E2ELocator;
+}
+
+export type AriaRole =
+  | 'alert'
+  | 'alertdialog'
+  | 'article'
+  | 'button'
+  | 'checkbox'
+  | 'dialog'
+  | 'feed'
+  | 'group'
+  | 'heading'
+  | 'link'
+  | 'radio'
+  | 'status'
+  | 'switch'
+  | 'textbox';
+
+/** A tab: an extension page or a web page. */
+export interface E2EPage {
+  getByRole(role: AriaRole, options?: RoleOptions): E2ELocator;
+  /** The form field with this accessible name. */
+  getByLabel(text: string): E2ELocator;
+  getByText(text: string, options?: { exact?: boolean }): E2ELocator;
+  /** CSS, looking into open shadow roots. */
+  locator(selector: string): E2ELocator;
+  evaluate<R>(fn: () => R | Promise<R>): Promise<R>;
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  /** Runs a script in the page's own world, which the page's content security policy does not govern. */
+  evaluate<R>(script: string): Promise<R>;
+  url(): string | Promise<string>;
+  title(): Promise<string>;
+  goBack(): Promise<unknown>;
+  keyboard: { press(key: string): Promise<void> };
+  waitForLoadState(state?: 'load'): Promise<void>;
+  waitForTimeout(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Runs a function where the extension's own APIs are (`chrome.*`), as the background sees them. */
+export interface ExtensionContext {
+  evaluate<R>(fn: () => R | Promise<R>): Promise<R>;
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+}
+
+/** A browser with the extension installed. */
+export interface E2EBrowser {
+  name: BrowserName;
+  /** Chromium's extension id, or Firefox's add-on id. */
+  extensionId: string;
+  /** The URL of one of the extension's pages, such as `popup.html`. */
+  pageUrl(path: string): string;
+  /** The extension's own context: a service worker in Chromium, an extension tab in Firefox. */
+  extension: ExtensionContext;
+  /** Opens a new tab at `url` (an extension page or a web page) and waits until it has loaded. */
+  newPage(url: string): Promise<E2EPage>;
+  /** How many tabs are open. */
+  pageCount(): Promise<number>;
+  /** The next tab anything opens, once it has loaded. */
+  nextPage(): Promise<E2EPage>;
+  /**
+   * Stops the background as the browser itself would: Chromium's service worker is stopped at
+   * once, Firefox's event page is left idle until it unloads (launch it with
+   * `backgroundIdleTimeoutMs`).
+   */
+  stopBackground(): Promise<void>;
+  /** Whether the background is running right now. */
+  backgroundRunning(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  extensionDir?: string;
+  colorScheme?: 'light' | 'dark';
+  locale?: string;
+  /** Firefox only: how long its event page may idle before it is unloaded. */
+  backgroundIdleTimeoutMs?: number;
+}

@@ -1,0 +1,257 @@
+/**
+ * The end-to-end page and locator types on puppeteer-core's Firefox (WebDriver BiDi): elements
+ * are found again at every use, waited for before every action, and clicked and typed into
+ * with trusted input. Roles and names come from Firefox's own accessibility tree, which also
+ * reaches into shadow roots; names match exactly.
+ */
+import type { ElementHandle, Page } from 'puppeteer-core';
+import type { AriaRole, E2ELocator, E2EPage, RoleOptions, WaitOptions } from './driver';
+import { until } from './wait';
+
+const TIMEOUT = 15_000;
+
+/** A query; `exactText` keeps only elements with exactly that text, `control` only form fields. */
+type Step = { selector: string; exactText?: string; control?: boolean } | { nth: number };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function ariaSelector(role: AriaRole | null, name: string | undefined): string {
+  const parts = [name === undefined ? '' : `[name=${JSON.stringify(name)}]`, role ? `[role="${role}"]` : ''];
+  return `>>> ::-p-aria(${parts.join('')})`;
+}
+
+async function release(handles: ElementHandle<Element>[]): Promise<void> {
+  await Promise.all(handles.map((handle) => handle.dispose()));
+}
+
+class FirefoxLocator implements E2ELocator {
+  constructor(
+    private readonly page: Page,
+    private readonly steps: Step[],
+  ) {}
+
+  private describe(): string {
+    return this.steps.map((step) => ('nth' in step ? `nth(${step.nth})` : step.selector)).join(' » ');
+  }
+
+  private with(step: Step): FirefoxLocator {
+    return new FirefoxLocator(this.page, [...this.steps, step]);
+  }
+
+  /** Every element the steps reach now; the caller disposes them. */
+  private async resolve(): Promise<ElementHandle<Element>[]> {
+    let found: ElementHandle<Element>[] = [];
+    let roots: (Page | ElementHandle<Element>)[] = [this.page];
+    for (const step of this.steps) {
+      if ('nth' in step) {
+        const picked = found.at(step.nth);
+        await release(found.filter((handle) => handle !== picked));
+        found = picked ? [picked] : [];
+      } else {
+        const next = (await Promise.all(roots.map((root) => root.$$(step.selector)))).flat();
+        await release(found);
+        found = next;
+        if (step.exactText !== undefined || step.control) {
+          const keep = await Promise.all(
+            next.map((handle) =>
+              handle.evaluate(
+                (element, text, control) =>
+                  (text === undefined || element.textContent?.trim() === text) &&
+                  (!control || element.matches('input, textarea, select')),
+                step.exactText,
+                step.control === true,
+              ),
+            ),
+          );
+          found = next.filter((_, index) => keep[index]);
+          await release(next.filter((_, index) => !keep[index]));
+        }
+      }
+      roots = found;
+    }
+    return found;
+  }
+
+  /** Runs `use` on the first element once there is one (visible, if `visible`), waiting for it. */
+  private async withFirst<T>(
+    use: (handle: ElementHandle<Element>) => Promise<T>,
+    visible = true,
+    timeout = TIMEOUT,
+  ): Promise<T> {
+    return until(this.describe(), timeout, async () => {
+      const handles = await this.resolve();
+      try {
+        const [first] = handles;
+        if (!first || (visible && !(await first.isVisible()))) return undefined;
+        return { value: await use(first) };
+      } finally {
+        await release(handles);
+      }
+    }).then(({ value }) => value);
+  }
+
+  async click() {
+    await this.withFirst((handle) => handle.click());
+  }
+
+  async fill(value: string) {
+    await this.withFirst(async (handle) => {
+      await handle.focus();
+      await handle.evaluate((element) => (element as HTMLInputElement).select?.());
+      if (value) await handle.type(value);
+      else await this.page.keyboard.press('Backspace');
+    });
+  }
+
+  async check() {
+    await this.withFirst(async (handle) => {
+      const checked = await handle.evaluate(
+        (element) => (element as HTMLInputElement).checked || element.getAttribute('aria-checked') === 'true',
+      );
+      if (!checked) await handle.click();
+    });
+  }
+
+  async focus() {
+    await this.withFirst((handle) => handle.focus(), false);
+  }
+
+  async waitFor(options: WaitOptions = {}) {
+    const state = options.state ?? 'visible';
+    await until(`${this.describe()} to be ${state}`, options.timeout ?? TIMEOUT, async () => {
+      const handles = await this.resolve();
+      try {
+        const visible = state === 'visible' || state === 'hidden' ? await handles[0]?.isVisible() : undefined;
+        const done =
+          state === 'attached'
+            ? handles.length > 0
+            : state === 'detached'
+              ? handles.length === 0
+              : state === 'visible'
+                ? visible === true
+                : visible !== true;
+        return done ? true : undefined;
+      } finally {
+        await release(handles);
+      }
+    });
+  }
+
+  async count() {
+    const handles = await this.resolve();
+    await release(handles);
+    return handles.length;
+  }
+
+  async isVisible() {
+    const handles = await this.resolve();
+    try {
+      return (await handles[0]?.isVisible()) ?? false;
+    } finally {
+      await release(handles);
+    }
+  }
+
+  isDisabled() {
+    return this.evaluate(
+      (element) => (element as HTMLButtonElement).disabled === true || element.getAttribute('aria-disabled') === 'true',
+    );
+  }
+
+  innerText() {
+    return this.evaluate((element) => element.innerText);
+  }
+
+  textContent() {
+    return this.evaluate((element) => element.textContent);
+  }
+
+  async allTextContents() {
+    const handles = await this.resolve();
+    try {
+      return await Promise.all(handles.map((handle) => handle.evaluate((element) => element.textContent ?? '')));
+    } finally {
+      await release(handles);
+    }
+  }
+
+  getAttribute(name: string) {
+    return this.withFirst((handle) => handle.evaluate((element, name) => element.getAttribute(name), name), false);
+  }
+
+  inputValue() {
+    return this.evaluate((element) => (element as HTMLInputElement).value);
+  }
+
+  evaluate<R>(fn: (element: HTMLElement) => R): Promise<R> {
+    // puppeteer sends the function's source to the page; `fn` closes over nothing.
+    return this.withFirst(
+      (handle) => (handle as ElementHandle<HTMLElement>).evaluate(fn as (element: HTMLElement) => Awaited<R>),
+      false,
+    );
+  }
+
+  first() {
+    return this.with({ nth: 0 });
+  }
+
+  nth(index: number) {
+    return this.with({ nth: index });
+  }
+
+  locator(selector: string) {
+    return this.with({ selector: `pierce/${selector}` });
+  }
+
+  getByRole(role: AriaRole, options: RoleOptions = {}) {
+    return this.with({ selector: ariaSelector(role, options.name) });
+  }
+}
+
+export function firefoxPage(page: Page): E2EPage {
+  const root = new FirefoxLocator(page, []);
+  const evaluate = ((fn: (arg: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)) as E2EPage['evaluate'];
+  return {
+    getByRole: (role, options) => root.getByRole(role, options),
+    getByLabel: (text) => new FirefoxLocator(page, [{ selector: ariaSelector(null, text), control: true }]),
+    getByText: (text, options = {}) =>
+      new FirefoxLocator(page, [
+        { selector: `::-p-text(${JSON.stringify(text)})`, exactText: options.exact ? text : undefined },
+      ]),
+    locator: (selector) => root.locator(selector),
+    evaluate,
+    // Firefox's remote agent does not report moz-extension: navigations, so ask the page itself.
+    url: () => page.evaluate(() => location.href),
+    title: () => page.evaluate(() => document.title),
+    goBack: () => page.evaluate(() => history.back()),
+    keyboard: { press: (key) => page.keyboard.press(key as Parameters<Page['keyboard']['press']>[0]) },
+    async waitForLoadState() {
+      await until('the page to load', TIMEOUT, async () =>
+        (await page.evaluate(() => document.readyState)) === 'complete' ? true : undefined,
+      );
+    },
+    async waitForTimeout(ms) {
+      await sleep(ms);
+    },
+    close: () => page.close(),
+  };
+}
+
+/**
+ * Opens `url` in `page`. `page.goto()` never settles for moz-extension: URLs (the remote agent
+ * drops their navigation events), so navigate without waiting and ask the page when it is there.
+ */
+export async function navigate(page: Page, url: string): Promise<void> {
+  if (!url.startsWith('moz-extension:')) {
+    await page.goto(url, { waitUntil: 'load' });
+    return;
+  }
+  const frame = page.mainFrame() as unknown as {
+    browsingContext: { navigate(url: string, wait: 'none'): Promise<unknown> };
+  };
+  await frame.browsingContext.navigate(url, 'none');
+  await until(`${url} to load`, TIMEOUT, async () => {
+    const [href, state] = await page.evaluate(() => [location.href, document.readyState]);
+    return href === url && state === 'complete' ? true : undefined;
+  });
+}
