@@ -14,6 +14,14 @@ import type { Figure, Section } from './support/report';
  */
 export const BUDGETS: Record<string, number> = { popup: 15_000, 'content script': 10_000, background: 30_000 };
 
+/**
+ * Where a part is still above its budget, the most it may weigh until it gets there: today's
+ * size and about 1 % more, so it can only shrink towards the budget (BENCHMARKS.md says what
+ * stands between each and its budget). Lower a ceiling as a part shrinks; remove it once the
+ * part is within its budget.
+ */
+export const CEILINGS: Record<string, number> = { popup: 21_900, 'content script': 13_600 };
+
 interface FileSize {
   file: string;
   raw: number;
