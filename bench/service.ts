@@ -21,6 +21,9 @@ export interface ServiceOptions {
   backends?: readonly Backend[];
 }
 
+/** Seconds of load on each endpoint before its recorded runs. */
+const WARMUP_SECONDS = 3;
+
 export const SERVICE_DEFAULTS: ServiceOptions = { connections: 50, seconds: 5, runs: 3 };
 
 /** The issue's goals on PostgreSQL: shares of the bare route's throughput, and a tail. */
@@ -127,7 +130,8 @@ export async function measureService(options: ServiceOptions = SERVICE_DEFAULTS)
         for (const endpoint of ENDPOINTS) {
           const url = `${service.apiBaseUrl}/${endpoint.path}`;
           const headers = await headersFor(url, service.token, endpoint);
-          await load(url, headers, options.connections, 1);
+          // A fresh process runs its first seconds unoptimised: not part of the figures.
+          await load(url, headers, options.connections, WARMUP_SECONDS);
           const runs: LoadRun[] = [];
           const baseline: LoadRun[] = [];
           // Each run of the endpoint is paired with a run of the bare route just before it.
