@@ -23,6 +23,8 @@ export interface LiveServiceOptions {
 
 export const LIVE_SERVICE_DEFAULTS: LiveServiceOptions = { channels: 10_000, users: 1_000, arrivals: 50 };
 
+/** A fan-out that takes longer than this has lost a frame: the run stops rather than hangs. */
+const FAN_OUT_LIMIT_MS = 30_000;
 /** Channels opened at once while the bench builds up its idle channels. */
 const OPENING_CONCURRENCY = 50;
 
@@ -78,6 +80,9 @@ async function openChannel(service: LiveProcess, token: string): Promise<Channel
   const { ticket } = v.parse(LiveTicketSchema, await response.json());
   const ws = new WebSocket(`${service.apiBaseUrl.replace(/^http/, 'ws')}/inbox/live?ticket=${ticket}`);
   const channel: Channel = { ws, count: -1, waiters: [] };
+  // Held open as the extension holds it: a ping every 20–25 s, or the service drops it as idle.
+  const keepAlive = setInterval(() => ws.send('{"type":"ping"}'), 20_000 + Math.random() * 5_000);
+  ws.once('close', () => clearInterval(keepAlive));
   await new Promise<void>((resolve, reject) => {
     ws.on('message', (data) => {
       const frame = v.parse(LiveServerFrameSchema, JSON.parse(String(data)));
@@ -116,7 +121,14 @@ async function fanOut(channels: readonly Channel[], act: () => Promise<unknown>)
   const heard = Promise.all(channels.map(nextCount));
   const started = performance.now();
   await act();
-  await heard;
+  let giveUp: NodeJS.Timeout | undefined;
+  const tooLate = new Promise<never>((_, reject) => {
+    giveUp = setTimeout(
+      () => reject(new Error(`Not every channel heard the change in ${FAN_OUT_LIMIT_MS} ms.`)),
+      FAN_OUT_LIMIT_MS,
+    );
+  });
+  await Promise.race([heard, tooLate]).finally(() => clearTimeout(giveUp));
   return performance.now() - started;
 }
 

@@ -48,15 +48,29 @@ function httpUrl(value: string): URL | null {
   }
 }
 
+/** This computer: 127.0.0.0/8, ::1 and localhost, where nothing crosses a network. */
+export function isLoopback(url: URL): boolean {
+  const host = url.hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Plain http carries the token unencrypted: it is accepted only for this computer (the local
+ * reference service, tests); any other host needs https.
+ */
+const needsHttps = (url: URL) => url.protocol === 'http:' && !isLoopback(url);
+
 /** Why each invalid setting is invalid; empty when all are valid. */
 export function validateSettings(settings: Settings): SettingsErrors {
   const errors: SettingsErrors = {};
   const api = httpUrl(settings.apiBaseUrl);
   if (!api) errors.apiBaseUrl = 'settings_errorScheme';
   else if (api.search || api.hash || api.username || api.password) errors.apiBaseUrl = 'settings_errorApiParts';
+  else if (needsHttps(api)) errors.apiBaseUrl = 'settings_errorPlainHttp';
   const site = httpUrl(settings.siteOrigin);
   if (!site) errors.siteOrigin = 'settings_errorScheme';
   else if (site.origin !== settings.siteOrigin.replace(/\/$/, '')) errors.siteOrigin = 'settings_errorSitePath';
+  else if (needsHttps(site)) errors.siteOrigin = 'settings_errorPlainHttp';
   if (!settings.profilePath.startsWith('/') || (settings.profilePath.match(/:username/g) ?? []).length !== 1) {
     errors.profilePath = 'settings_errorProfilePath';
   }

@@ -1,13 +1,16 @@
 /**
  * The service as one Hono app: the API under `/api`, the web site at `/` and `/@{username}`.
  * Every route is registered through `route`, which also answers other methods on a known path
- * with 405 and an Allow header; unknown paths answer 404.
+ * with 405 and an Allow header, and refuses a body not labelled as the route takes it (JSON
+ * unless the route says otherwise) with 415; unknown paths answer 404.
  */
+import type { IncomingMessage } from 'node:http';
 import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ApiDeps } from './api/context';
 import { inboxHandlers } from './api/inbox';
 import { liveHandlers } from './api/live';
+import { JSON_MEDIA_TYPE, requireBodyType } from './api/media-type';
 import { operatorHandlers } from './api/operator';
 import { ProblemError, problemResponse } from './api/problem';
 import { userHandlers } from './api/users';
@@ -37,6 +40,12 @@ function isUnavailable(error: unknown): boolean {
       message,
     )
   );
+}
+
+/** Whether the request's body never arrived in full because its connection is gone. */
+function clientGone(c: Context): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming !== undefined && !incoming.complete && (incoming.destroyed || incoming.socket?.destroyed === true);
 }
 
 /** PostgreSQL's class 22 (data exception) is always about a value the request carried. */
@@ -72,12 +81,21 @@ export function createApp(options: AppOptions) {
     }),
   );
 
-  /** Each method's handler, or its middleware (such as `signedIn`) and handler in order. */
-  function route(path: string, handlers: Partial<Record<Method, Handler | readonly Handler[]>>) {
+  /**
+   * Each method's handler, or its middleware (such as `signedIn`) and handler in order. Every
+   * method but GET first checks that a body, if any, is labelled `bodyType`.
+   */
+  function route(
+    path: string,
+    handlers: Partial<Record<Method, Handler | readonly Handler[]>>,
+    { bodyType = JSON_MEDIA_TYPE }: { bodyType?: string } = {},
+  ) {
     const methods = Object.keys(handlers) as Method[];
+    const checkBody = requireBodyType(bodyType);
     for (const method of methods) {
       const chain = [handlers[method] as Handler | Handler[]].flat() as [Handler, ...Handler[]];
-      app.on(method, path, ...chain);
+      if (method === 'GET') app.on(method, path, ...chain);
+      else app.on(method, path, checkBody, ...chain);
     }
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
     app.all(path, (c) => {
@@ -119,6 +137,12 @@ export function createApp(options: AppOptions) {
       return problemResponse(
         new ProblemError(400, 'invalid_parameter', 'The request carries a value the service cannot store.'),
       );
+    }
+    if (clientGone(c)) {
+      // The body stopped arriving (the client hung up, or was cut off for being too slow): the
+      // failure to read it is the client's, and nobody is left to answer.
+      log?.(`${c.req.method} ${c.req.path}: client went away before its request arrived in full`);
+      return problemResponse(new ProblemError(408, 'invalid_body', 'The request did not arrive in full.'));
     }
     if (isUnavailable(error)) {
       log?.(`${c.req.method} ${c.req.path}: database unavailable: ${(error as Error).message}`);

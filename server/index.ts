@@ -36,6 +36,33 @@ export const DEFAULT_POLL_INTERVAL_SECONDS = 30;
 /** How long `close()` lets requests in flight finish before it cuts their connections. */
 const CLOSE_GRACE_MS = 10_000;
 
+/** How long a client may take to send its request, and how many connections the service holds. */
+export interface ConnectionLimits {
+  /** Milliseconds for the request line and headers. */
+  headersTimeoutMs: number;
+  /** Milliseconds for the whole request, body included; a client that stops sending is cut off then. */
+  requestTimeoutMs: number;
+  /** Milliseconds an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** How often the timeouts above are checked; a slow client is dropped at most this much late. */
+  checkIntervalMs: number;
+  /** Open connections at most; further ones are closed as they arrive. */
+  maxConnections: number;
+}
+
+/**
+ * What a deployment behind no proxy would set: a request of this API is at most 64 KB, which
+ * arrives in far less than 15 s on any working connection; Node's own defaults (300 s for a
+ * request, checked every 30 s) let a few hundred stalled sockets hold the service for minutes.
+ */
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 15_000,
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000,
+  maxConnections: 1_000,
+};
+
 export interface ServerOptions {
   /** TCP port; 0 picks a free one. Default 8787. */
   port?: number;
@@ -51,6 +78,8 @@ export interface ServerOptions {
   log?: boolean | ((line: string) => void);
   /** The origin people reach the service at, when not `http://{host}:{port}` (behind a proxy). */
   publicOrigin?: string;
+  /** Timeouts and the connection cap; each left out keeps `DEFAULT_CONNECTION_LIMITS`. */
+  connections?: Partial<ConnectionLimits>;
   /** Seeded users mention, reply to, like and follow `demo` about once every this many seconds. */
   demoActivitySeconds?: number;
   /** Milliseconds now, for the live channels' idle and rate limits; tests pass a clock they move. */
@@ -154,14 +183,26 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return answer;
     };
     const listener = requireUsableHead(getRequestListener(fetch, { errorHandler: answerUnroutable }));
-    server = createServer({ requireHostHeader: false }, listener);
-    server.on('clientError', answerUnparsable);
+    const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
+    server = createServer(
+      {
+        requireHostHeader: false,
+        headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+        requestTimeout: limits.requestTimeoutMs,
+        keepAliveTimeout: limits.keepAliveTimeoutMs,
+        connectionsCheckingInterval: limits.checkIntervalMs,
+      },
+      listener,
+    );
+    server.maxConnections = limits.maxConnections;
+    server.on('clientError', answerUnparsable(log));
     liveUpgrade = createLiveUpgrade({
       db,
       hub,
       path: `${API_PREFIX}/inbox/live`,
       listening: () => listening && closing === undefined,
       listener,
+      log,
     });
     server.on('upgrade', liveUpgrade.upgrade);
     await new Promise<void>((resolve, reject) => {

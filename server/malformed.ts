@@ -37,17 +37,24 @@ function parseProblem(code: string | undefined): ProblemError {
 }
 
 /**
- * Node's `clientError`: the request could not be parsed, so there is no response object and
- * the answer is written to the socket as it is. A socket that already carries an answer to an
- * earlier request, or cannot be written, is closed instead.
+ * Node's `clientError`: the request could not be parsed, or did not arrive in time, so there is
+ * no response object and the answer is written to the socket as it is. A socket that already
+ * carries an answer to an earlier request, or cannot be written, is closed instead. A client
+ * too slow to send its request is logged as that.
  */
-export function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
-  const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
-  if (error.code === 'ECONNRESET' || !socket.writable || answering) {
-    socket.destroy();
-    return;
-  }
-  writeProblem(socket, parseProblem(error.code));
+export function answerUnparsable(log?: (line: string) => void) {
+  return (error: NodeJS.ErrnoException, socket: Duplex): void => {
+    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      const peer = (socket as { remoteAddress?: string }).remoteAddress ?? 'a client';
+      log?.(`client too slow: ${peer} did not send its whole request in time; connection closed`);
+    }
+    if (error.code === 'ECONNRESET' || !socket.writable || answering) {
+      socket.destroy();
+      return;
+    }
+    writeProblem(socket, parseProblem(error.code));
+  };
 }
 
 /**

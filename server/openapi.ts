@@ -144,6 +144,15 @@ const unauthenticated = problem('Missing, unknown or revoked token.', ['unauthen
   'WWW-Authenticate': { schema: { type: 'string' }, description: 'Always `Bearer …`.' },
 });
 const userNotFound = problem('No such user.', ['user_not_found']);
+const unsupportedMediaType = problem('The body was not sent as `application/json` (UTF-8).', [
+  'unsupported_media_type',
+]);
+const retryAfter = { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' } };
+const followLimited = problem(
+  `More than ${LIMITS.followCallsPerHour} follows and unfollows in an hour.`,
+  ['rate_limited'],
+  retryAfter,
+);
 const bearer = [{ bearerAuth: [] }];
 const optionalBearer = [{}, { bearerAuth: [] }];
 const operatorOnly = [{ operatorAuth: [] }];
@@ -160,6 +169,7 @@ const idsOperation = (operationId: string, summary: string, countMeaning: string
     200: answer(countMeaning, 'BulkResult'),
     400: problem('The body is not `{ "ids": [uuid, …] }` or `{ "ids": "all" }`.', ['invalid_ids']),
     401: unauthenticated,
+    415: unsupportedMediaType,
   },
 });
 
@@ -313,13 +323,16 @@ const paths: Record<string, PathItem> = {
     post: {
       operationId: 'followUser',
       summary: 'Follow a user',
-      description: 'A new follow puts a `follow` notification into the followed user’s inbox.',
+      description:
+        'A new follow puts a `follow` notification into the followed user’s inbox, at most once per ' +
+        `follower and followed user in ${LIMITS.followNoticeHours} hours.`,
       security: bearer,
       responses: {
         204: noContent('Now following.'),
         400: problem('Already following, or following yourself.', ['already_following', 'cannot_follow_self']),
         401: unauthenticated,
         404: userNotFound,
+        429: followLimited,
       },
     },
     delete: {
@@ -331,6 +344,7 @@ const paths: Record<string, PathItem> = {
         400: problem('Not following, or yourself.', ['not_following', 'cannot_follow_self']),
         401: unauthenticated,
         404: userNotFound,
+        429: followLimited,
       },
     },
   },
@@ -346,9 +360,8 @@ const paths: Record<string, PathItem> = {
         400: problem('A bad reason or comment, or yourself.', ['invalid_report', 'cannot_report_self']),
         401: unauthenticated,
         404: userNotFound,
-        429: problem(`More than ${LIMITS.reportsPerHour} reports in an hour.`, ['rate_limited'], {
-          'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' },
-        }),
+        415: unsupportedMediaType,
+        429: problem(`More than ${LIMITS.reportsPerHour} reports in an hour.`, ['rate_limited'], retryAfter),
       },
     },
   },
@@ -374,7 +387,8 @@ export function buildOpenApiDocument() {
         'The notification inbox and profile actions of the service Inbox Companion works with. ' +
         'Every non-2xx answer is RFC 9457 problem details with a machine-readable `code`. ' +
         'An unknown path answers 404 `not_found`; a known path with another method answers 405 ' +
-        '`method_not_allowed` with an `Allow` header; a body over the size limit answers 413 `payload_too_large`.',
+        '`method_not_allowed` with an `Allow` header; a body over the size limit answers 413 `payload_too_large`; ' +
+        'a body sent as anything but `application/json` answers 415 `unsupported_media_type`.',
     },
     servers: [{ url: 'http://127.0.0.1:8787/api', description: 'The reference service, run locally' }],
     paths,

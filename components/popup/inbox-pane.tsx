@@ -74,6 +74,7 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
       </div>
       <NotificationFeed
         items={state.items}
+        siteOrigin={state.siteOrigin}
         selected={state.selection.ids}
         activeId={state.activeId}
         hasMore={state.cursor !== null && (state.fresh || state.loading === 'first')}

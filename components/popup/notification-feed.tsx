@@ -10,6 +10,7 @@ const FIRST_PAINT_ROWS = 10;
 
 interface Props {
   items: readonly Notification[];
+  siteOrigin: string;
   selected: ReadonlySet<string>;
   activeId: string | null;
   hasMore: boolean;
@@ -27,7 +28,8 @@ interface Props {
 
 /** The loaded notifications as an ARIA feed, with the way to the next page at its end. */
 export function NotificationFeed(props: Props) {
-  const { items, selected, activeId, hasMore, loadingMore, busy, autoLoad, loadMoreError, now, actions } = props;
+  const { items, siteOrigin, selected, activeId, hasMore, loadingMore, busy, autoLoad, loadMoreError, now, actions } =
+    props;
   const more = useRef<HTMLButtonElement>(null);
   const onLoadMore = useRef(props.onLoadMore);
   onLoadMore.current = props.onLoadMore;
@@ -67,6 +69,7 @@ export function NotificationFeed(props: Props) {
           <NotificationItem
             key={item.id}
             item={item}
+            siteOrigin={siteOrigin}
             position={index + 1}
             total={total}
             active={item.id === active}

@@ -1,7 +1,7 @@
 import { Component } from 'preact';
 import type { Notification, NotificationType } from '../../lib/api/contract';
 import { type MessageKey, t, uiLanguage } from '../../lib/i18n';
-import { openableUrl } from '../../lib/links';
+import { foreignHost, openableUrl } from '../../lib/links';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 
 const typeLabel: Record<NotificationType, MessageKey> = {
@@ -22,6 +22,7 @@ export interface ItemActions {
 
 interface Props {
   item: Notification;
+  siteOrigin: string;
   position: number;
   /** How many items the feed has, or -1 while more pages remain. */
   total: number;
@@ -47,8 +48,9 @@ export class NotificationItem extends Component<Props> {
 }
 
 /** A notification's text (never HTML), who and when, read state, and its own actions. */
-function Row({ item, position, total, active, selected, now, actions }: Props) {
+function Row({ item, siteOrigin, position, total, active, selected, now, actions }: Props) {
   const url = openableUrl(item.url);
+  const elsewhere = url ? foreignHost(url, siteOrigin) : null;
   const textId = `text-${item.id}`;
   const metaId = `meta-${item.id}`;
   // Only the active item's controls are in the tab order, so Tab leaves the list in one step.
@@ -100,6 +102,11 @@ function Row({ item, position, total, active, selected, now, actions }: Props) {
           {item.actor && (
             <span class="actor">
               {item.actor.displayName || item.actor.username} <span class="handle">@{item.actor.username}</span>
+            </span>
+          )}
+          {elsewhere && (
+            <span class="host" title={t('popup_link_elsewhere', elsewhere)}>
+              {t('popup_link_elsewhere', elsewhere)}
             </span>
           )}
           <time dateTime={item.createdAt} title={fullDate(item.createdAt, uiLanguage())}>

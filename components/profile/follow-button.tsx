@@ -1,5 +1,6 @@
 import { t } from '../../lib/i18n';
 import type { FollowState } from '../../lib/profile/follow';
+import { byPerson } from '../../lib/profile/person-input';
 
 interface Props {
   state: FollowState;
@@ -20,7 +21,7 @@ export function FollowButton({ state, onToggle }: Props) {
       class={state.following ? 'button' : 'button primary'}
       aria-disabled={state.pending ? 'true' : undefined}
       aria-busy={state.pending ? 'true' : undefined}
-      onClick={onToggle}
+      onClick={byPerson(onToggle)}
     >
       {label(state)}
     </button>

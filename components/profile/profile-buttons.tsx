@@ -1,5 +1,6 @@
 import { Component, createRef } from 'preact';
 import { t } from '../../lib/i18n';
+import { byPerson } from '../../lib/profile/person-input';
 import type { ProfileSession } from '../../lib/profile/profile-state';
 import { FollowButton } from './follow-button';
 import { ReportDialog } from './report-dialog';
@@ -22,7 +23,7 @@ export class ProfileButtons extends Component<Props> {
         {view.kind === 'signedOut' && (
           <>
             <p class="message">{t(view.expired ? 'profile_signed_out_expired' : 'profile_signed_out')}</p>
-            <button type="button" class="button" onClick={() => session.openOptions()}>
+            <button type="button" class="button" onClick={byPerson(() => session.openOptions())}>
               {t('profile_open_options')}
             </button>
           </>
@@ -37,7 +38,7 @@ export class ProfileButtons extends Component<Props> {
               class="button"
               aria-disabled={view.retrying ? 'true' : undefined}
               aria-busy={view.retrying ? 'true' : undefined}
-              onClick={() => !view.retrying && session.load()}
+              onClick={byPerson(() => !view.retrying && session.load())}
             >
               {t('profile_retry')}
             </button>
@@ -51,7 +52,7 @@ export class ProfileButtons extends Component<Props> {
               type="button"
               class="button"
               aria-haspopup="dialog"
-              onClick={() => session.openReport()}
+              onClick={byPerson(() => session.openReport())}
             >
               {t('profile_report')}
             </button>

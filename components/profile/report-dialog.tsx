@@ -1,6 +1,7 @@
 import { Component, createRef } from 'preact';
 import { t } from '../../lib/i18n';
 import { trapTab } from '../../lib/profile/focus-trap';
+import { byPerson } from '../../lib/profile/person-input';
 import type { ProfileSession } from '../../lib/profile/profile-state';
 import { COMMENT_MAX, REASON_LABELS, REPORT_REASONS, type ReportForm } from '../../lib/profile/report';
 
@@ -71,10 +72,14 @@ export class ReportDialog extends Component<Props> {
     this.close();
   };
 
+  /** Submitting sends nothing by itself: a script can submit (see `byPerson`). */
   private onSubmit = (event: Event) => {
     event.preventDefault();
-    void this.props.session.sendReport();
   };
+
+  private send = byPerson(() => {
+    void this.props.session.sendReport();
+  });
 
   override render({ username, form, session }: Props) {
     const busy = form.sending ? 'true' : undefined;
@@ -122,7 +127,10 @@ export class ReportDialog extends Component<Props> {
               value={form.comment}
               readOnly={form.sending}
               aria-describedby="report-count"
-              onInput={(event) => session.editReport({ comment: event.currentTarget.value })}
+              onInput={(event) => {
+                if (event.isTrusted) session.editReport({ comment: event.currentTarget.value });
+                else event.currentTarget.value = form.comment;
+              }}
             />
             <p id="report-count" class="muted">
               {t('profile_report_count', form.comment.length, COMMENT_MAX)}
@@ -136,7 +144,7 @@ export class ReportDialog extends Component<Props> {
               <button type="button" class="button" aria-disabled={busy} onClick={this.close}>
                 {t('profile_report_cancel')}
               </button>
-              <button type="submit" class="button primary" aria-disabled={busy} aria-busy={busy}>
+              <button type="submit" class="button primary" aria-disabled={busy} aria-busy={busy} onClick={this.send}>
                 {t(form.sending ? 'profile_report_sending' : 'profile_report_send')}
               </button>
             </div>

@@ -7,6 +7,7 @@ import type { ProfilePageConfig } from '../../lib/messaging';
 import { type ProfilePage, watchProfilePage } from '../../lib/profile/page';
 import { type Ask, createProfileSession, type ProfileSession } from '../../lib/profile/profile-state';
 import { createShadowHost } from '../../lib/profile/shadow-host';
+import { usernameFromUrl } from '../../lib/profile-url';
 import css from './profile.css?inline';
 import { ProfileButtons } from './profile-buttons';
 
@@ -40,7 +41,12 @@ export async function startProfileButtons({ document, ask, signal }: StartOption
     shown: () => session !== null && session.view.kind !== 'loading' && session.view.kind !== 'none',
     placed: draw,
     open(username, stop) {
-      const opened = createProfileSession(username, ask, stop);
+      const opened = createProfileSession(username, ask, stop, () => {
+        const shows = usernameFromUrl(document.location.href, config)?.toLowerCase() === username.toLowerCase();
+        // The page moved on without a sign the watcher saw: the buttons follow it now.
+        if (!shows) queueMicrotask(() => page.check());
+        return shows;
+      });
       session = opened;
       opened.subscribe(() => {
         draw();

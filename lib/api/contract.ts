@@ -18,6 +18,9 @@ export const LIMITS = {
   idsPerCall: 500,
   reportCommentMax: 2000,
   reportsPerHour: 10,
+  followCallsPerHour: 60,
+  /** A follower puts at most one follow notification into the same inbox in this many hours. */
+  followNoticeHours: 24,
   /** Characters of an operator notification's text. */
   notificationTextMax: 500,
   /** Seconds a live ticket stays valid after it was issued. */

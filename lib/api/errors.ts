@@ -52,6 +52,11 @@ export class CannotReportSelfError extends BadRequestError {
   override name = 'CannotReportSelfError';
 }
 
+/** 415: the body was not sent as the JSON the endpoint takes; a defect of the caller, not of the input. */
+export class UnsupportedMediaTypeError extends ApiError {
+  override name = 'UnsupportedMediaTypeError';
+}
+
 /** 401: the token is missing, unknown or revoked. */
 export class UnauthenticatedError extends ApiError {
   override name = 'UnauthenticatedError';
@@ -135,12 +140,14 @@ const classByCode: Record<string, ErrorClass> = {
   user_not_found: UserNotFoundError,
   not_found: NotFoundError,
   rate_limited: RateLimitedError,
+  unsupported_media_type: UnsupportedMediaTypeError,
 };
 
 function classByStatus(status: number): ErrorClass {
   if (status === 400) return BadRequestError;
   if (status === 401) return UnauthenticatedError;
   if (status === 404) return NotFoundError;
+  if (status === 415) return UnsupportedMediaTypeError;
   if (status === 429) return RateLimitedError;
   if (status >= 500) return ServerError;
   return ApiError;

@@ -3,6 +3,7 @@
  * for the origin it was given for, and one client per API address.
  */
 
+import { createStore, del, get, set } from 'idb-keyval';
 import { storage } from 'wxt/utils/storage';
 import { type Client, createClient } from '../api';
 import { getSettings, type Settings } from '../settings';
@@ -13,8 +14,51 @@ export interface StoredToken {
   apiOrigin: string;
 }
 
-// Defined here, in a module only the background loads, so no other context ever reads it.
-export const tokenItem = storage.defineItem<StoredToken | null>('local:token', { fallback: null, version: 1 });
+/**
+ * Where the token was kept before: `storage.local`, which Firefox lets content scripts read
+ * (`setAccessLevel` guards only `storage.session` there). Read once, to move it.
+ */
+const legacyTokenItem = storage.defineItem<StoredToken | null>('local:token', { fallback: null, version: 1 });
+
+/**
+ * The token lives in the IndexedDB of the extension's own origin, which only the background
+ * opens: a content script's IndexedDB is the page's, in Chrome and Firefox alike. It survives
+ * browser restarts like `storage.local` and goes when the extension is removed. The store is
+ * opened on first use (again if the IndexedDB factory was replaced, as tests do).
+ */
+let secrets: { factory: IDBFactory; store: ReturnType<typeof createStore> } | null = null;
+const secretStore = () => {
+  if (secrets?.factory !== indexedDB)
+    secrets = { factory: indexedDB, store: createStore('inbox-companion', 'secrets') };
+  return secrets.store;
+};
+
+const isStoredToken = (value: unknown): value is StoredToken =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as StoredToken).token === 'string' &&
+  typeof (value as StoredToken).apiOrigin === 'string';
+
+export const tokenItem = {
+  /** The token, moved over from `storage.local` the first time it is read there. */
+  async getValue(): Promise<StoredToken | null> {
+    const stored: unknown = await get('token', secretStore());
+    if (isStoredToken(stored)) return stored;
+    const legacy = await legacyTokenItem.getValue();
+    if (!isStoredToken(legacy)) return null;
+    await set('token', legacy, secretStore());
+    await legacyTokenItem.removeValue();
+    return legacy;
+  },
+  async setValue(value: StoredToken): Promise<void> {
+    await set('token', value, secretStore());
+    await legacyTokenItem.removeValue();
+  },
+  async removeValue(): Promise<void> {
+    await legacyTokenItem.removeValue();
+    await del('token', secretStore());
+  },
+};
 
 export interface Session {
   /** The client for the current API address. */

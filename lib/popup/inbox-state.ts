@@ -19,6 +19,8 @@ export interface InboxState {
   /** Settings, status and cache have been read; before that there is nothing to show. */
   started: boolean;
   unreadOnly: boolean;
+  /** The site's origin from the settings: a link elsewhere shows its host in the row. */
+  siteOrigin: string;
   items: readonly Notification[];
   /** The service's cursor for the next page; null when no further page exists. */
   cursor: string | null;
@@ -48,6 +50,7 @@ export interface InboxState {
 export const INITIAL_STATE: InboxState = Object.freeze({
   started: false,
   unreadOnly: false,
+  siteOrigin: '',
   items: [],
   cursor: null,
   fresh: false,

@@ -56,7 +56,13 @@ export function createInboxStore(): InboxStore {
         readCachedFirstPage(true).catch(() => null),
       ]);
       if (signal.aborted) return;
-      set({ started: true, unreadOnly: settings.unreadOnly, status: current, loading: 'first' });
+      set({
+        started: true,
+        unreadOnly: settings.unreadOnly,
+        siteOrigin: settings.siteOrigin,
+        status: current,
+        loading: 'first',
+      });
       const cached = settings.unreadOnly ? unread : all;
       if (cached) paging.paint(cached);
       const unwatch = statusItem.watch((value) => status.apply(value ?? SIGNED_OUT));

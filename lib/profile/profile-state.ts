@@ -50,7 +50,17 @@ const shown = (profile: Profile): SessionView => {
   return { kind: 'ready', follow: followState(profile.following), report: null, notice: '' };
 };
 
-export function createProfileSession(username: string, ask: Ask, signal: AbortSignal): ProfileSession {
+/**
+ * `onPage` tells whether the page still shows this profile at the moment the person acts: a page
+ * can change its URL under the buttons (`history.pushState`) without any other sign, and an action
+ * then does nothing rather than reach a profile the person did not see.
+ */
+export function createProfileSession(
+  username: string,
+  ask: Ask,
+  signal: AbortSignal,
+  onPage: () => boolean = () => true,
+): ProfileSession {
   let view: SessionView = { kind: 'loading' };
   const listeners = new Set<() => void>();
 
@@ -88,7 +98,7 @@ export function createProfileSession(username: string, ask: Ask, signal: AbortSi
 
     async toggleFollow() {
       const before = ready();
-      if (!before || before.follow.pending) return;
+      if (!before || before.follow.pending || !onPage()) return;
       const action = actionFor(before.follow);
       set({ ...before, follow: startFollowChange(before.follow), notice: '' });
       let follow: FollowState;
@@ -128,7 +138,7 @@ export function createProfileSession(username: string, ask: Ask, signal: AbortSi
     async sendReport() {
       const now = ready();
       const form = now?.report;
-      if (!now || !form || form.sending || form.received) return;
+      if (!now || !form || form.sending || form.received || !onPage()) return;
       if (!form.reason) {
         set({ ...now, report: { ...form, problem: t('profile_report_choose_reason') } });
         return;

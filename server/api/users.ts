@@ -8,6 +8,7 @@ import {
   ReportBodySchema,
   type ReportResult,
 } from '../../lib/api/contract';
+import { claimFollowNotice, countFollowCall } from '../store/follow-limits';
 import { addNotifications } from '../store/notifications';
 import { createReport } from '../store/reports';
 import { addFollow, findUser, findUserWithCounts, relation, removeFollow, type User } from '../store/users';
@@ -37,6 +38,21 @@ async function reportBody(c: Context) {
 export function userHandlers(deps: ApiDeps) {
   const { db } = deps;
 
+  /** The signed-in caller of a follow or unfollow, counted against the hour's allowance. */
+  async function followCaller(c: Context<SignedInEnv>) {
+    const me = c.var.caller;
+    const limited = await countFollowCall(db, me.userId);
+    if (limited) {
+      throw new ProblemError(
+        429,
+        'rate_limited',
+        `At most ${LIMITS.followCallsPerHour} follows and unfollows an hour; try again in ${limited.retryAfter} seconds.`,
+        { 'retry-after': String(limited.retryAfter) },
+      );
+    }
+    return me;
+  }
+
   async function profile(c: Context<MaybeSignedInEnv>) {
     const viewer = c.var.caller;
     const username = c.req.param('username') ?? '';
@@ -58,13 +74,14 @@ export function userHandlers(deps: ApiDeps) {
   }
 
   async function follow(c: Context<SignedInEnv>) {
-    const me = c.var.caller;
+    const me = await followCaller(c);
     const target = await pathUser(c, deps);
     if (target.id === me.userId) throw new ProblemError(400, 'cannot_follow_self', 'You cannot follow yourself.');
     await db.transaction(async (tx) => {
       if (!(await addFollow(tx, me.userId, target.id))) {
         throw new ProblemError(400, 'already_following', `You already follow ${target.username}.`);
       }
+      if (!(await claimFollowNotice(tx, me.userId, target.id))) return;
       const follower = await findUser(tx, me.username);
       const name = follower?.displayName || me.username;
       await addNotifications(tx, [
@@ -81,7 +98,7 @@ export function userHandlers(deps: ApiDeps) {
   }
 
   async function unfollow(c: Context<SignedInEnv>) {
-    const me = c.var.caller;
+    const me = await followCaller(c);
     const target = await pathUser(c, deps);
     if (target.id === me.userId)
       throw new ProblemError(400, 'cannot_follow_self', 'You cannot follow or unfollow yourself.');

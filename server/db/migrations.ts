@@ -111,6 +111,26 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
     ],
   },
   {
+    version: 3,
+    name: 'follow calls counted per caller, follow notifications once a day per pair',
+    statements: [
+      // One row per follow or unfollow call of the last hour: the limit holds across instances.
+      `CREATE TABLE follow_calls (
+        caller_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        called_at timestamptz(3) NOT NULL DEFAULT now()
+      )`,
+      'CREATE INDEX follow_calls_caller_idx ON follow_calls (caller_id, called_at)',
+      // When a follower last put a follow notification into the followed user's inbox.
+      `CREATE TABLE follow_notices (
+        follower_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        followee_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        notified_at timestamptz(3) NOT NULL DEFAULT now(),
+        PRIMARY KEY (follower_id, followee_id)
+      )`,
+      'CREATE INDEX follow_notices_followee_idx ON follow_notices (followee_id)',
+    ],
+  },
+  {
     version: 4,
     name: 'operator tokens, live tickets, live events',
     // Live channels hear of changes through LISTEN/NOTIFY, so every service instance on one

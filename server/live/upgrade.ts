@@ -22,6 +22,8 @@ export interface LiveUpgradeOptions {
   listening: () => boolean;
   /** The service's ordinary request listener. */
   listener: RequestListener;
+  /** Called with one line per upgrade answered here, like the app's request lines. */
+  log?: (line: string) => void;
 }
 
 /** Runs the ordinary listener on an upgrade request, answering on its socket and then closing it. */
@@ -60,14 +62,18 @@ export function createLiveUpgrade(options: LiveUpgradeOptions) {
       answerWithoutUpgrade(options.listener, request, socket, head);
       return;
     }
+    const started = performance.now();
+    const refuse = (problem: ProblemError) => {
+      writeProblem(socket, problem);
+      options.log?.(`GET ${url.pathname} ${problem.status} ${(performance.now() - started).toFixed(1)}ms`);
+    };
     const tickets = url.searchParams.getAll('ticket');
     if (tickets.length !== 1 || !tickets[0]) {
-      writeProblem(socket, unauthenticated('Open the live channel with ?ticket= from POST /inbox/live/ticket.'));
+      refuse(unauthenticated('Open the live channel with ?ticket= from POST /inbox/live/ticket.'));
       return;
     }
     if (!options.listening()) {
-      writeProblem(
-        socket,
+      refuse(
         new ProblemError(503, 'service_unavailable', 'Live updates are back in a moment; try again soon.', {
           'retry-after': '2',
         }),
@@ -78,8 +84,7 @@ export function createLiveUpgrade(options: LiveUpgradeOptions) {
     try {
       owner = await redeemLiveTicket(options.db, tickets[0]);
     } catch {
-      writeProblem(
-        socket,
+      refuse(
         new ProblemError(503, 'service_unavailable', 'The service cannot reach its database; try again soon.', {
           'retry-after': '5',
         }),
@@ -87,11 +92,14 @@ export function createLiveUpgrade(options: LiveUpgradeOptions) {
       return;
     }
     if (!owner) {
-      writeProblem(socket, unauthenticated('The ticket is unknown, expired or already used; ask for a new one.'));
+      refuse(unauthenticated('The ticket is unknown, expired or already used; ask for a new one.'));
       return;
     }
     const taken = owner;
-    sockets.handleUpgrade(request, socket, head, (ws) => options.hub.open(ws, taken));
+    sockets.handleUpgrade(request, socket, head, (ws) => {
+      options.log?.(`GET ${url.pathname} 101 ${(performance.now() - started).toFixed(1)}ms`);
+      options.hub.open(ws, taken);
+    });
   }
 
   return {

@@ -27,7 +27,10 @@ export function siteHandlers(db: Queryable, apiBaseUrl: () => string) {
   async function profile(c: Context) {
     const username = (c.req.param('handle') ?? '').slice(1);
     const user = isUsername(username) ? await findUserWithCounts(db, username) : null;
-    if (!user) return notFoundHtml(c, `There is no user called @${username}.`);
+    if (!user) {
+      // Only a name that could be a username is shown back: the path is anyone's text.
+      return notFoundHtml(c, isUsername(username) ? `There is no user called @${username}.` : 'There is no such user.');
+    }
     const following = await listFollowing(db, user.id, PEOPLE_ON_A_PAGE);
     const others = await listUsers(db, PEOPLE_ON_A_PAGE * 2 + 1);
     const people = new Map<number, User>();

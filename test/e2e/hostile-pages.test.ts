@@ -160,6 +160,141 @@ describe.runIf(hasChromium)('the content script’s own world in Chromium', () =
     await world.cdp.detach();
     await page.close();
   });
+
+  describe('a page that scripts the buttons', () => {
+    /** The follow and report calls the service answered since `from`, as `METHOD /path STATUS`. */
+    const actionsSince = (from: number) =>
+      apiRequestsSince(from)
+        .filter((line) => /\/(follow|report) /.test(line))
+        .map((line) => line.split(' ').slice(0, 3).join(' '));
+    const relation = async (username: string) =>
+      (await product.service.client(product.demoToken).user(username)).following;
+    const reportsOf = async (username: string) => {
+      const { rows } = await product.service.server.database.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM reports r JOIN users u ON u.id = r.reported_id WHERE u.username = $1',
+        [username],
+      );
+      return rows[0]?.n;
+    };
+    /** Runs in the page's own world, as the page's script: it reaches the buttons through the host. */
+    const inPage = (page: Page, script: string) =>
+      page.evaluate(`(() => {
+        const root = document.querySelector('inbox-companion-profile')?.shadowRoot;
+        if (!root) return 'no root';
+        const byText = (text) => [...root.querySelectorAll('button')].find((b) => b.textContent.trim() === text);
+        const keys = (element) => {
+          element.focus();
+          for (const key of ['Enter', ' ']) for (const type of ['keydown', 'keypress', 'keyup']) {
+            element.dispatchEvent(new KeyboardEvent(type, { key, bubbles: true, composed: true, cancelable: true }));
+          }
+        };
+        ${script}
+        return 'ran';
+      })()`);
+
+    it('cannot follow with click(), a dispatched click or focus and synthetic keys', async () => {
+      const { username } = await product.service.newUser('scripted');
+      const from = product.requests.length;
+      const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@${username}`));
+      await profile.waitForControls();
+      const ran = await inPage(
+        profile.page,
+        `const follow = byText('Follow');
+        follow.click();
+        follow.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true }));
+        follow.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, composed: true }));
+        follow.dispatchEvent(new PointerEvent('pointerup', { bubbles: true, composed: true }));
+        keys(follow);`,
+      );
+      expect(ran).toBe('ran');
+      // The person's own click, after the script's tries: only it reaches the service.
+      await profile.button('Follow').click();
+      await profile.button('Unfollow').waitFor();
+      expect(actionsSince(from)).toEqual([`POST /api/user/${username}/follow 204`]);
+      await inPage(profile.page, `byText('Unfollow').click(); keys(byText('Unfollow'));`);
+      await profile.button('Unfollow').click();
+      await profile.button('Follow').waitFor();
+      expect(actionsSince(from)).toEqual([
+        `POST /api/user/${username}/follow 204`,
+        `DELETE /api/user/${username}/follow 204`,
+      ]);
+      expect(await relation(username)).toBe(false);
+      await profile.page.close();
+    });
+
+    it('cannot open the report dialog or send a report with requestSubmit(), a click on Send or keys', async () => {
+      const { username } = await product.service.newUser('scriptrep');
+      const from = product.requests.length;
+      const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@${username}`));
+      await profile.waitForControls();
+      await inPage(profile.page, `byText('Report').click(); keys(byText('Report'));`);
+      expect(await profile.dialog.count()).toBe(0);
+      await profile.button('Report').click();
+      await profile.dialog.waitFor();
+      const ran = await inPage(
+        profile.page,
+        `const form = root.querySelector('form');
+        const send = [...form.querySelectorAll('button')].find((b) => b.type === 'submit');
+        root.querySelector('input[value="spam"]').click();
+        const comment = root.querySelector('textarea');
+        comment.value = 'sent by the page';
+        comment.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+        form.requestSubmit();
+        form.requestSubmit(send);
+        send.click();
+        send.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true }));
+        form.dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true, submitter: send }));
+        keys(send);
+        keys(root.querySelector('input[value="spam"]'));`,
+      );
+      expect(ran).toBe('ran');
+      expect(await profile.dialog.getByRole('textbox').inputValue()).toBe('');
+      await profile.dialog.getByRole('radio', { name: 'Harassment' }).click();
+      await profile.dialog.getByRole('button', { name: 'Send report' }).click();
+      await profile.dialog.getByRole('status').waitFor();
+      expect(actionsSince(from)).toEqual([`POST /api/user/${username}/report 201`]);
+      expect(await reportsOf(username)).toBe(1);
+      await profile.page.close();
+    });
+
+    it('acts on no profile when the page changes its URL to another profile and then clicks', async () => {
+      const shown = await product.service.newUser('shown');
+      const swapped = await product.service.newUser('swapped');
+      const from = product.requests.length;
+      const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@${shown.username}`));
+      await profile.waitForControls();
+      await profile.button('Report').click();
+      await profile.dialog.getByRole('radio', { name: 'Spam' }).click();
+      const ran = await inPage(
+        profile.page,
+        `const form = root.querySelector('form');
+        const send = [...form.querySelectorAll('button')].find((b) => b.type === 'submit');
+        history.pushState(null, '', '/@${swapped.username}');
+        send.click();
+        form.requestSubmit(send);
+        byText('Follow')?.click();`,
+      );
+      expect(ran).toBe('ran');
+      // The buttons follow the URL to the other profile; the page's script clicks there too.
+      await expect
+        .poll(() => apiRequestsSince(from).some((line) => line.startsWith(`GET /api/user/${swapped.username} `)))
+        .toBe(true);
+      await profile.waitForControls();
+      await inPage(profile.page, `byText('Follow').click(); keys(byText('Follow'));`);
+      await profile.page.evaluate((to) => history.pushState(null, '', `/@${to}`), shown.username);
+      await expect.poll(() => apiRequestsSince(from).filter((line) => line.includes(shown.username)).length).toBe(2);
+      await profile.waitForControls();
+      await inPage(profile.page, `byText('Follow').click();`);
+      // The person's own click on the profile the page shows is the only action that reaches the service.
+      await profile.button('Follow').click();
+      await profile.button('Unfollow').waitFor();
+      expect(actionsSince(from)).toEqual([`POST /api/user/${shown.username}/follow 204`]);
+      expect(await relation(swapped.username)).toBe(false);
+      expect(await reportsOf(shown.username)).toBe(0);
+      expect(await reportsOf(swapped.username)).toBe(0);
+      await profile.page.close();
+    });
+  });
 });
 
 const answer = (value: unknown) => JSON.stringify(value);

@@ -42,7 +42,9 @@ describe('the command line', () => {
   const dataDir = join(dir, 'data');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('seeds an empty folder, prints the API and demo token, writes every demo token, and stops on SIGTERM', async () => {
+  it('seeds an empty folder, prints the API and demo token, writes every demo token, and stops on SIGTERM', {
+    timeout: 90_000,
+  }, async () => {
     const tokensFile = join(dir, 'tokens.json');
     const cli = await startCli(['--data', dataDir, '--demo-tokens', tokensFile]);
     expect(cli.output).toContain('Seeded the demo data.');
@@ -50,16 +52,16 @@ describe('the command line', () => {
     const tokens = JSON.parse(readFileSync(tokensFile, 'utf8')) as Record<string, string>;
     expect(Object.keys(tokens).length).toBeGreaterThanOrEqual(26);
     expect(cli.token).toBe(tokens.demo);
+    const [, header, url] = /^Try:\s+curl -H '([^']+)' (\S+)$/.exec(cli.output.at(-1) ?? '') ?? [];
+    expect(header).toBe(`Authorization: Bearer ${cli.token}`);
+    const tried = await fetch(url as string, { headers: { authorization: header?.split(': ')[1] as string } });
+    expect(await tried.json()).toEqual({ count: expect.any(Number) });
     const delivered = await fetch(`${cli.apiBaseUrl}/operator/notifications`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens['@operator']}`, 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'demo', type: 'mention', text: 'Through the operator API', actor: 'alice' }),
     });
     expect(delivered.status).toBe(201);
-    const [, header, url] = /^Try:\s+curl -H '([^']+)' (\S+)$/.exec(cli.output.at(-1) ?? '') ?? [];
-    expect(header).toBe(`Authorization: Bearer ${cli.token}`);
-    const tried = await fetch(url as string, { headers: { authorization: header?.split(': ')[1] as string } });
-    expect(await tried.json()).toEqual({ count: expect.any(Number) });
     const demo = createClient({ baseUrl: cli.apiBaseUrl, token: cli.token });
     expect(await demo.inbox.count()).toBeGreaterThanOrEqual(30);
     expect(await createClient({ baseUrl: cli.apiBaseUrl, token: tokens.carol }).inbox.count()).toBeGreaterThanOrEqual(

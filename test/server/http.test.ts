@@ -72,6 +72,75 @@ describe.each(BACKENDS)('HTTP behaviour on %s', (backend) => {
     expect(await user.client.inbox.count()).toBe(2);
   });
 
+  it('answers a JSON endpoint sent any other body type with 415 unsupported_media_type, and changes nothing', async () => {
+    const user = await service.newUser('media');
+    const target = await service.newUser('mediatarget');
+    await service.fillInbox(user.username, 3);
+    const endpoints = [
+      ['/inbox/read', '{"ids":"all"}'],
+      ['/inbox/delete', '{"ids":"all"}'],
+      [`/user/${target.username}/report`, '{"reason":"spam","comment":""}'],
+    ] as const;
+    const types = [
+      'text/plain',
+      'text/plain;charset=UTF-8',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=utf-16',
+      'application/jsonp',
+      '',
+    ];
+    for (const [path, body] of endpoints) {
+      for (const type of types) {
+        const response = await service.request(path, {
+          method: 'POST',
+          token: user.token,
+          body,
+          headers: { 'content-type': type },
+        });
+        const problem = await expectProblem(response, 415, 'unsupported_media_type');
+        expect(problem.detail, `${path} ${type}`).toContain('application/json');
+        expect(response.headers.get('accept')).toBe('application/json');
+      }
+      // No Content-Type at all: a raw request, since fetch labels a string body itself.
+      const raw = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest(`${service.apiBaseUrl}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${user.token}`, 'content-length': Buffer.byteLength(body) },
+        });
+        request.on('response', (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+      expect(raw, path).toBe(415);
+    }
+    expect(await user.client.inbox.count()).toBe(3);
+    expect(await target.client.inbox.count()).toBe(0);
+    // The same bodies labelled as JSON are taken, charset or not; no body at all is the endpoint's 400.
+    const read = await service.request('/inbox/read', {
+      method: 'POST',
+      token: user.token,
+      body: '{"ids":"all"}',
+      headers: { 'content-type': 'Application/JSON; charset="UTF-8"' },
+    });
+    expect(await read.json()).toMatchObject({ count: 3 });
+    await expectProblem(
+      await service.request('/inbox/delete', {
+        method: 'POST',
+        token: user.token,
+        headers: { 'content-type': 'text/plain' },
+      }),
+      400,
+      'invalid_ids',
+    );
+    expect(
+      (await service.request(`/user/${target.username}/follow`, { method: 'POST', token: user.token })).status,
+    ).toBe(204);
+  });
+
   it('answers malformed escapes in paths and queries with 4xx problems, never 5xx', async () => {
     const user = await service.newUser('escapes');
     const cases: [string, number][] = [

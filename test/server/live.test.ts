@@ -8,9 +8,10 @@ import { newTicket, openLive, openWithTicket, refusal } from './support/live';
 describe.each(BACKENDS)('the live channel on %s', (backend) => {
   let service: TestService;
   let clock = Date.now();
+  const lines: string[] = [];
 
   beforeAll(async () => {
-    service = await startTestService({ backend, now: () => clock });
+    service = await startTestService({ backend, now: () => clock, log: (line) => lines.push(line) });
   });
   afterAll(() => service?.close());
 
@@ -62,6 +63,20 @@ describe.each(BACKENDS)('the live channel on %s', (backend) => {
       await service.server.admin.revokeToken(user.token);
       expect((await refusal(service, ticket)).status).toBe(401);
     });
+  });
+
+  it('logs one line per upgrade answered, without the ticket', async () => {
+    const user = await service.newUser('logged');
+    const ticket = await newTicket(service, user.token);
+    lines.length = 0;
+    const channel = await openWithTicket(service, ticket);
+    await refusal(service, ticket);
+    expect(lines).toEqual([
+      expect.stringMatching(/^GET \/api\/inbox\/live 101 \d+(\.\d+)?ms$/),
+      expect.stringMatching(/^GET \/api\/inbox\/live 401 /),
+    ]);
+    expect(lines.join('\n')).not.toContain(ticket);
+    channel.close();
   });
 
   it('answers a plain GET with 426 upgrade_required', async () => {

@@ -119,6 +119,7 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
       await check('POST', path, path, json({ ids: [crypto.randomUUID()] }));
       await check('POST', path, path, json({ ids: 'ALL' }));
       await check('POST', path, path, { body: '{"ids":"all"}' });
+      await check('POST', path, path, { ...json({ ids: 'all' }), headers: { 'content-type': 'text/plain' } });
     }
 
     const profile = '/user/{username}';
@@ -134,10 +135,21 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
       await check(method, follow, `/user/${other.username}/follow`);
       await check(method, follow, '/user/nobody_at_all/follow', auth);
     }
+    const flooder = await service.newUser('docflood');
+    for (let i = 0; i < LIMITS.followCallsPerHour; i++) {
+      await flooder.client.user(other.username)[i % 2 === 0 ? 'follow' : 'unfollow']();
+    }
+    for (const method of ['POST', 'DELETE']) {
+      await check(method, follow, `/user/${other.username}/follow`, { token: flooder.token });
+    }
 
     const report = '/user/{username}/report';
     await check('POST', report, `/user/${other.username}/report`, json({ reason: 'boring', comment: '' }));
     await check('POST', report, `/user/${other.username}/report`, { body: '{}' });
+    await check('POST', report, `/user/${other.username}/report`, {
+      ...json({ reason: 'spam', comment: '' }),
+      headers: { 'content-type': 'text/plain' },
+    });
     await check('POST', report, '/user/nobody_at_all/report', json({ reason: 'spam', comment: '' }));
     for (let i = 0; i <= LIMITS.reportsPerHour; i++) {
       await check('POST', report, `/user/${other.username}/report`, json({ reason: 'spam', comment: `${i}` }));

@@ -51,6 +51,20 @@ describe.each(BACKENDS)('web site on %s', (backend) => {
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       expect(await response.text()).toContain('Not found');
     }
+    expect(await (await page('/@nobody_here')).text()).toContain('There is no user called @nobody_here.');
+  });
+
+  it('shows a name from the path on the 404 page only when it could be a username', async () => {
+    const names = ['x'.repeat(8 * 1024), 'admin\u202egnp.exe', 'p\u0430ypal', '<b>bold</b>', 'bad-name'];
+    for (const name of names) {
+      const response = await page(`/@${encodeURIComponent(name)}`);
+      expect(response.status, name).toBe(404);
+      const html = await response.text();
+      expect(html).toContain('There is no such user.');
+      expect(html).not.toContain(name.slice(0, 40));
+      expect(html).not.toContain(encodeURIComponent(name).slice(0, 40));
+      expect(html).not.toContain('\u202e');
+    }
   });
 
   it('escapes everything users wrote', async () => {

@@ -133,11 +133,101 @@ describe.each(BACKENDS)('users on %s', (backend) => {
       });
       await expect(me.client.user(them.username).follow()).rejects.toBeInstanceOf(AlreadyFollowingError);
       expect(await them.client.inbox.count()).toBe(1);
-      await me.client.user(them.username).unfollow();
-      expect(await them.client.inbox.count()).toBe(1);
-      await me.client.user(them.username).follow();
-      expect(await them.client.inbox.count()).toBe(2);
       expect(await me.client.inbox.count()).toBe(0);
+    });
+
+    it('notifies once a day per follower however often they unfollow and follow again', async () => {
+      const me = await service.newUser('looper');
+      const them = await service.newUser('looped');
+      const handle = me.client.user(them.username);
+      for (let i = 0; i < 15; i++) {
+        await handle.follow();
+        await handle.unfollow();
+      }
+      await handle.follow();
+      expect((await handle).following).toBe(true);
+      expect(await them.client.inbox.count()).toBe(1);
+      const other = await service.newUser('otherfan');
+      await other.client.user(them.username).follow();
+      expect(await them.client.inbox.count()).toBe(2);
+      // A day later (the notice's time moved back, as the database's clock would have moved on):
+      await service.server.database.query(
+        `UPDATE follow_notices SET notified_at = notified_at - interval '${LIMITS.followNoticeHours} hours'
+         WHERE follower_id = (SELECT id FROM users WHERE username = $1)`,
+        [me.username],
+      );
+      await handle.unfollow();
+      await handle.follow();
+      expect(await them.client.inbox.count()).toBe(3);
+      await handle.unfollow();
+      await handle.follow();
+      expect(await them.client.inbox.count()).toBe(3);
+    });
+
+    it('allows 60 follows and unfollows an hour per caller, then answers 429 with Retry-After', async () => {
+      const me = await service.newUser('flooder');
+      const bystander = await service.newUser('steady');
+      const them = await service.newUser('flooded');
+      const handle = me.client.user(them.username);
+      for (let i = 0; i < LIMITS.followCallsPerHour / 2; i++) {
+        await handle.follow();
+        await handle.unfollow();
+      }
+      const error = await handle.follow().catch((e) => e);
+      expect(error).toBeInstanceOf(RateLimitedError);
+      expect(error.retryAfter).toBeGreaterThan(3500);
+      expect(error.retryAfter).toBeLessThanOrEqual(3600);
+      await expect(handle.unfollow()).rejects.toBeInstanceOf(RateLimitedError);
+      await expect(me.client.user('no_such_user_z').follow()).rejects.toBeInstanceOf(RateLimitedError);
+      const raw = await service.request(`/user/${them.username}/follow`, { method: 'DELETE', token: me.token });
+      expect(raw.status).toBe(429);
+      expect(raw.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await codeOf(raw)).toBe('rate_limited');
+      expect((await handle).following).toBe(false);
+      await expect(bystander.client.user(them.username).follow()).resolves.toBeUndefined();
+      // An hour later the oldest calls leave the window and following works again.
+      await service.server.database.query(
+        `UPDATE follow_calls SET called_at = called_at - interval '1 hour'
+         WHERE caller_id = (SELECT id FROM users WHERE username = $1)`,
+        [me.username],
+      );
+      await expect(handle.follow()).resolves.toBeUndefined();
+    });
+
+    it('holds the follow limit when many calls arrive at once', async () => {
+      const me = await service.newUser('burster');
+      const targets = await Promise.all(Array.from({ length: 3 }, () => service.newUser('burstee')));
+      const calls = Array.from({ length: LIMITS.followCallsPerHour + 10 }, (_, i) =>
+        me.client.user(targets[i % 3]?.username as string).follow(),
+      );
+      const results = await Promise.allSettled(calls);
+      const limited = results.filter(
+        (r) => r.status === 'rejected' && (r as PromiseRejectedResult).reason instanceof RateLimitedError,
+      );
+      expect(limited).toHaveLength(10);
+    });
+
+    it.runIf(backend === 'postgres')('counts follow calls in the database, across instances', async () => {
+      const schema = `test_follow_${Date.now().toString(36)}`;
+      const first = await startTestService({ backend, schema });
+      const second = await startTestService({ backend, schema });
+      try {
+        const me = await first.newUser('twice');
+        const them = await first.newUser('twiceseen');
+        const clients = [first.client(me.token), second.client(me.token)];
+        for (let i = 0; i < LIMITS.followCallsPerHour; i++) {
+          const handle = clients[i % 2]?.user(them.username);
+          await (i % 2 === 0 ? handle?.follow() : handle?.unfollow());
+        }
+        for (const client of clients) {
+          await expect(client.user(them.username).follow()).rejects.toBeInstanceOf(RateLimitedError);
+        }
+        expect(await them.client.inbox.count()).toBe(1);
+      } finally {
+        await first.close();
+        await second.server.database.query(`DROP SCHEMA ${schema} CASCADE`);
+        await second.close();
+      }
     });
 
     it('keeps one follow when the same follow is sent many times at once', async () => {

@@ -62,7 +62,7 @@ export interface TestService {
   notify(username: string, notifications: readonly NotificationInput[]): Promise<string[]>;
   /** Puts `count` generated notifications into a user's inbox in one statement. */
   fillInbox(username: string, count: number, options?: { read?: boolean; newest?: string }): Promise<number>;
-  /** Answers a raw request to the API, for what the client library would refuse to send. */
+  /** Answers a raw request to the API, for what the client library would refuse to send; a body goes as JSON unless `headers` say otherwise. */
   request(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
   close(): Promise<void>;
 }
@@ -136,6 +136,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       const { token, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (token) headers.set('authorization', `Bearer ${token}`);
+      // A body is JSON unless the test says otherwise (fetch would label a string text/plain).
+      if (rest.body != null && !headers.has('content-type')) headers.set('content-type', 'application/json');
       return fetch(`${server.apiBaseUrl}${path}`, { ...rest, headers });
     },
     close: () => server.close(),

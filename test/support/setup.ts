@@ -1,7 +1,9 @@
 /**
  * Fills the gaps of @webext-core/fake-browser that the extension uses: i18n answered from the
- * real English catalogue, and in-memory permissions and scripting APIs.
+ * real English catalogue, in-memory permissions and scripting APIs, and an in-memory IndexedDB.
  */
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import english from '../../public/_locales/en/messages.json';
@@ -27,6 +29,8 @@ i18n.getMessage = getMessageFrom(english as Catalogue);
 i18n.getUILanguage = () => 'en';
 
 beforeEach(() => {
+  // The token's IndexedDB starts empty for each test, as fakeBrowser's storage does.
+  globalThis.indexedDB = new IDBFactory();
   installFakePermissions();
   installFakeScripting();
   installFakeOptionsPage();

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { openableUrl } from '../../lib/links';
+import { foreignHost, openableUrl } from '../../lib/links';
 
 it('opens only http and https addresses', () => {
   expect(openableUrl('https://example.social/@bob')).toBe('https://example.social/@bob');
@@ -17,4 +17,13 @@ it('opens only http and https addresses', () => {
   ]) {
     expect(openableUrl(url)).toBeNull();
   }
+});
+
+it('names the host of a link only when it leads away from the site', () => {
+  const site = 'https://example.social';
+  expect(foreignHost('https://example.social/@bob', site)).toBeNull();
+  expect(foreignHost('https://evil.test/@bob', site)).toBe('evil.test');
+  expect(foreignHost('http://example.social/@bob', site)).toBe('example.social');
+  expect(foreignHost('https://example.social:8443/', site)).toBe('example.social:8443');
+  expect(foreignHost('https://example.social.evil.test/', site)).toBe('example.social.evil.test');
 });

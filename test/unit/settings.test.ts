@@ -62,6 +62,42 @@ describe('settings', () => {
     expect(await getSettings()).toEqual(DEFAULT_SETTINGS);
   });
 
+  it.each([
+    ['apiBaseUrl', 'http://example.social/api'],
+    ['apiBaseUrl', 'http://10.0.0.5:8787/api'],
+    ['apiBaseUrl', 'http://128.0.0.1/api'],
+    ['apiBaseUrl', 'http://[::2]/api'],
+    ['apiBaseUrl', 'http://localhost.example.social/api'],
+    ['apiBaseUrl', 'http://127.0.0.1.example.social/api'],
+    ['siteOrigin', 'http://example.social'],
+  ] as const)('refuses plain http for %s = %s, a host beyond this computer, and asks for https', async (key, value) => {
+    const errors = validateSettings({ ...DEFAULT_SETTINGS, [key]: value });
+    expect(errors).toEqual({ [key]: 'settings_errorPlainHttp' });
+    const words = settingsErrorText('settings_errorPlainHttp');
+    expect(words).toContain('https://');
+    await expect(updateSettings({ [key]: value })).rejects.toThrow(words);
+    expect(await getSettings()).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it.each([
+    'http://127.0.0.1:8787/api',
+    'http://127.10.20.30/api',
+    'http://localhost:8787/api',
+    'http://LOCALHOST/api',
+    'http://[::1]:8787/api',
+    'https://example.social/api',
+    'https://10.0.0.5/api',
+  ])('accepts %s: https anywhere, plain http on this computer', async (apiBaseUrl) => {
+    expect(validateSettings({ ...DEFAULT_SETTINGS, apiBaseUrl })).toEqual({});
+    await updateSettings({ apiBaseUrl, siteOrigin: new URL(apiBaseUrl).origin });
+    expect((await getSettings()).apiBaseUrl).toBe(apiBaseUrl);
+  });
+
+  it('drops a stored plain-http address of another host rather than send the token over it', async () => {
+    await fakeBrowser.storage.local.set({ settings: { ...DEFAULT_SETTINGS, apiBaseUrl: 'http://example.social/api' } });
+    expect((await getSettings()).apiBaseUrl).toBe(DEFAULT_SETTINGS.apiBaseUrl);
+  });
+
   it('accepts an origin with a trailing slash and stores it without', async () => {
     await updateSettings({ siteOrigin: 'https://example.social/' });
     expect((await getSettings()).siteOrigin).toBe('https://example.social');

@@ -61,6 +61,21 @@ const jsonText = fc.oneof(
 );
 const nested = fc.integer({ min: 1, max: 20_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`);
 const body = fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), jsonText, nested);
+/**
+ * Whether the service takes a body as JSON: an empty body is no body; fetch labels a string
+ * body without a Content-Type as text/plain; JSON is UTF-8 only.
+ */
+function labelledJson(body: string, type: string | undefined): boolean {
+  if (body === '') return true;
+  if (type === undefined) return false;
+  const [essence, ...parameters] = type.split(';').map((part) => part.trim().toLowerCase());
+  const charset = parameters
+    .find((p) => p.startsWith('charset='))
+    ?.slice(8)
+    .replace(/"/g, '');
+  return essence === 'application/json' && (charset === undefined || charset === 'utf-8');
+}
+
 const contentType = fc.option(
   fc.oneof(
     fc.constantFrom('application/json', 'text/plain', 'text/html', 'application/x-www-form-urlencoded'),
@@ -261,7 +276,10 @@ describe.each(BACKENDS)('the API under random requests on %s', (backend) => {
           } catch {
             parsed = undefined;
           }
-          if (v.is(IdsBodySchema, parsed)) {
+          if (!labelledJson(sent, type)) {
+            expect(answer.status, `${type} ${sent}`).toBe(415);
+            expect(answer.code).toBe('unsupported_media_type');
+          } else if (v.is(IdsBodySchema, parsed)) {
             expect(answer.status, sent).toBe(200);
             expect(JSON.parse(answer.text)).toEqual({ success: true, count: 0 });
           } else {
@@ -314,9 +332,12 @@ describe.each(BACKENDS)('the API under random requests on %s', (backend) => {
           ),
           fc.constantFrom(...actions),
           async (name, [method, action, sent]) => {
+            // Follow calls count against the caller's hour even for no one; the limit is not what runs here.
+            await service.server.database.query('DELETE FROM follow_calls');
             const answer = await send(method, `/api/user/${encodeURIComponent(name)}/${action}`, {
               token: me.token,
               body: sent,
+              headers: sent === undefined ? {} : { 'content-type': 'application/json' },
             });
             expect(answer.status, name).toBe(404);
           },
@@ -361,7 +382,10 @@ describe.each(BACKENDS)('the API under random requests on %s', (backend) => {
             parsed = undefined;
           }
           const valid = v.is(ReportBodySchema, parsed) && !parsed.comment.includes('\u0000');
-          if (!valid) {
+          if (!labelledJson(sent, type)) {
+            expect(answer.status, `${type} ${sent}`).toBe(415);
+            expect(answer.code).toBe('unsupported_media_type');
+          } else if (!valid) {
             expect(answer.status, sent).toBe(400);
             expect(answer.code).toBe('invalid_report');
           } else if (taken < LIMITS.reportsPerHour) {

@@ -75,7 +75,12 @@ describe.each(BACKENDS)('requests that are not valid HTTP, on %s', (backend) => 
 
   it('answers a body cut short by the client with problems, and applies nothing', async () => {
     const before = await databaseDigest(service.server.database);
-    const head = ['POST /api/inbox/read HTTP/1.1', 'Host: x', `Authorization: Bearer ${user.token}`];
+    const head = [
+      'POST /api/inbox/read HTTP/1.1',
+      'Host: x',
+      `Authorization: Bearer ${user.token}`,
+      'Content-Type: application/json',
+    ];
     const answers = await rawExchange(service.server.port, request([...head, 'Content-Length: 50'], '{"ids":"all"'));
     expect(answers.length).toBeGreaterThan(0);
     expectProblems(answers);

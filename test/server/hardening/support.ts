@@ -11,7 +11,16 @@ import type { Queryable } from '../../../server/db/database';
 /** Longer than any answer takes; reaching it means the service hung. */
 export const HANG_MS = 10_000;
 
-const TABLES = ['users', 'tokens', 'follows', 'notifications', 'reports', 'unread_counts', 'service_keys'];
+const TABLES = [
+  'users',
+  'tokens',
+  'follows',
+  'notifications',
+  'reports',
+  'follow_notices',
+  'unread_counts',
+  'service_keys',
+];
 
 /** One string that changes when any row of any table changes. */
 export async function databaseDigest(db: Queryable): Promise<string> {

@@ -15,6 +15,7 @@ import {
   ServerError,
   TimeoutError,
   UnauthenticatedError,
+  UnsupportedMediaTypeError,
   UserNotFoundError,
 } from '../../../lib/api';
 import { notificationFixture, profileFixture, uuid } from '../../support/fixtures';
@@ -113,7 +114,7 @@ describe('inbox', () => {
       ['POST', path, { ids: [id(1), id(2)] }],
       ['POST', path, { ids: 'all' }],
     ]);
-    expect(wire.requests[0]?.headers.get('content-type')).toContain('application/json');
+    expect(wire.requests.map((r) => r.headers.get('content-type'))).toEqual(['application/json', 'application/json']);
   });
 
   it('accepts upper-case UUIDs and exactly 500 ids', async () => {
@@ -228,6 +229,7 @@ describe('user handle', () => {
     expect(wire.requests.map((r) => [r.method, r.url.pathname, JSON.parse(r.body)])).toEqual([
       ['POST', '/api/user/bob/report', { reason: 'spam', comment: 'buys followers' }],
     ]);
+    expect(wire.requests[0]?.headers.get('content-type')).toBe('application/json');
   });
 
   it('sends an empty comment when none is given', async () => {
@@ -277,6 +279,7 @@ describe('errors', () => {
     [404, 'not_found', NotFoundError],
     [405, 'method_not_allowed', ApiError],
     [413, 'payload_too_large', ApiError],
+    [415, 'unsupported_media_type', UnsupportedMediaTypeError],
     [429, 'rate_limited', RateLimitedError],
     [500, 'internal_error', ServerError],
   ])('maps %i %s to its class with status, code and detail', async (status, code, ErrorClass) => {

@@ -10,7 +10,7 @@ import { badge, grant, signedIn } from '../../support/background';
 import { json, recordingFetch } from '../../support/recording-fetch';
 
 const count = (n: number) => json({ count: n }, { headers: { etag: `"${n}"` } });
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+const settle = () => new Promise((resolve) => setTimeout(resolve, 250));
 const openedTabs = async () => (await fakeBrowser.tabs.query({})).map((tab) => tab.url).filter(Boolean);
 
 let running: AbortController | undefined;

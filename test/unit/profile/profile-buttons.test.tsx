@@ -6,7 +6,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startProfileButtons } from '../../../components/profile/start';
 import { NetworkError } from '../../../lib/api/errors';
 import { HOST_TAG } from '../../../lib/profile/shadow-host';
+import { asScript, trustPersonEvents } from './person-input';
 import { type ProfileBackground, profileBackground } from './profile-background';
+
+trustPersonEvents();
 
 let background: ProfileBackground;
 let stop: AbortController;
@@ -172,6 +175,68 @@ describe('the follow toggle', () => {
     ui().getByRole('button', { name: 'Follow' }).focus();
     await userEvent.keyboard('{Enter}');
     expect(await button('Unfollow')).toBe(focused());
+  });
+});
+
+describe('what a page’s script can do with the buttons', () => {
+  it('cannot follow or unfollow with click(), a dispatched click or synthetic keys', async () => {
+    await open();
+    await shown();
+    const follow = ui().getByRole('button', { name: 'Follow' });
+    asScript(() => {
+      follow.click();
+      follow.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true }));
+      follow.focus();
+      for (const type of ['keydown', 'keypress', 'keyup']) {
+        follow.dispatchEvent(new KeyboardEvent(type, { key: 'Enter', bubbles: true }));
+      }
+    });
+    await settled();
+    expect(background.sent()).toEqual(['profile.config', 'profile.get']);
+    expect(ui().getByRole('button', { name: 'Follow' })).toBe(follow);
+    await userEvent.click(follow);
+    expect(await ui().findByRole('button', { name: 'Unfollow' })).toBeTruthy();
+    expect(background.sent()).toEqual(['profile.config', 'profile.get', 'profile.follow']);
+  });
+
+  it('cannot open the report dialog, or send a report with requestSubmit() or a click on Send', async () => {
+    await open();
+    await shown();
+    asScript(() => ui().getByRole('button', { name: 'Report' }).click());
+    await settled();
+    expect(ui().queryByRole('dialog')).toBeNull();
+    await userEvent.click(ui().getByRole('button', { name: 'Report' }));
+    const dialog = ui().getByRole('dialog', { name: 'Report @bob' });
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Spam' }));
+    const comment = within(dialog).getByRole('textbox') as HTMLTextAreaElement;
+    const form = dialog.querySelector('form') as HTMLFormElement;
+    const send = within(dialog).getByRole('button', { name: 'Send report' }) as HTMLButtonElement;
+    asScript(() => {
+      comment.value = 'written by the page';
+      comment.dispatchEvent(new Event('input', { bubbles: true }));
+      form.requestSubmit();
+      form.requestSubmit(send);
+      form.dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true }));
+      send.click();
+    });
+    await settled();
+    expect(background.sent()).not.toContain('profile.report');
+    expect(comment.value).toBe('');
+    await userEvent.click(send);
+    expect(await within(dialog).findByRole('status')).toBeTruthy();
+    expect(background.state.reports).toEqual([{ username: 'bob', reason: 'spam', comment: '' }]);
+  });
+
+  it('acts on no profile when the page changed its URL under the buttons, then follows the page', async () => {
+    await open();
+    await shown();
+    const follow = ui().getByRole('button', { name: 'Follow' });
+    history.pushState(null, '', '/@carol');
+    await userEvent.click(follow);
+    await settled();
+    expect(background.sent()).not.toContain('profile.follow');
+    await waitFor(() => expect(background.sent()).toEqual(['profile.config', 'profile.get', 'profile.get']));
+    expect(background.state.following.size).toBe(0);
   });
 });
 
