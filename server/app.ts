@@ -71,15 +71,17 @@ export function createApp(options: AppOptions) {
     }
   });
 
-  app.use(
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () =>
-        problemResponse(
-          new ProblemError(413, 'payload_too_large', `A request body may have at most ${MAX_BODY_BYTES} bytes.`),
-        ),
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () =>
+      problemResponse(
+        new ProblemError(413, 'payload_too_large', `A request body may have at most ${MAX_BODY_BYTES} bytes.`),
+      ),
+  });
+  // No GET or HEAD handler reads a body. Asking for one makes @hono/node-server build a whole
+  // fetch Request (an AbortController and a stream) on every request: a tenth of the time of
+  // the polling requests, in a CPU profile under load.
+  app.use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
   /**
    * Each method's handler, or its middleware (such as `signedIn`) and handler in order. Every
