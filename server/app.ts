@@ -62,9 +62,21 @@ export function createApp(options: AppOptions) {
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
-    c.header('x-content-type-options', 'nosniff');
-    c.header('referrer-policy', 'same-origin');
-    if (options.closing?.()) c.header('connection', 'close');
+    // On the answer's own headers: `c.header()` after the answer copies it into a new Response,
+    // which makes @hono/node-server build a whole fetch Response for every request.
+    const headers: [string, string][] = [
+      ['x-content-type-options', 'nosniff'],
+      ['referrer-policy', 'same-origin'],
+    ];
+    if (options.closing?.()) headers.push(['connection', 'close']);
+    for (const [name, value] of headers) {
+      try {
+        c.res.headers.set(name, value);
+      } catch {
+        // An answer with immutable headers, such as a redirect made by Response.redirect().
+        c.header(name, value);
+      }
+    }
     if (log) {
       const ms = (performance.now() - started).toFixed(1);
       log(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`);
