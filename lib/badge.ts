@@ -4,7 +4,7 @@
  */
 import { browser } from 'wxt/browser';
 import { type MessageKey, t, tn, uiLanguage } from './i18n';
-import type { ConnectionStatus, StatusKind } from './messaging';
+import type { ConnectionStatus, LiveMode, StatusKind } from './messaging';
 
 interface BadgeLook {
   text: string;
@@ -28,6 +28,14 @@ export const BADGE_LOOKS: Record<Exclude<StatusKind, 'ok'>, BadgeLook> = {
   noPermission: { text: '!', color: AMBER, title: 'badge_noPermission' },
 };
 
+/** How a count on show came, in the tooltip under it; nothing while the live channel is off. */
+export const LIVE_LOOKS: Record<LiveMode, MessageKey | null> = {
+  live: 'badge_live',
+  reconnecting: 'badge_liveReconnecting',
+  unavailable: 'badge_liveUnavailable',
+  off: null,
+};
+
 /** The badge text for an unread count: blank at 0, `99+` above 99. */
 export function countText(count: number): string {
   if (count <= 0) return '';
@@ -39,13 +47,18 @@ function clock(time: number): string {
 }
 
 /** What the badge shows for a status: text, colour and a tooltip in words. */
-export function badgeFor(status: ConnectionStatus): { text: string; color: string; title: string } {
+export function badgeFor(
+  status: ConnectionStatus,
+  live: LiveMode = 'off',
+): { text: string; color: string; title: string } {
   const lines = [t('extName')];
   let look: { text: string; color: string };
   if (status.kind === 'ok') {
     const count = status.count ?? 0;
     look = { text: countText(count), color: BLUE };
     lines.push(count === 0 ? t('badge_noUnread') : tn('badge_unread', count));
+    const how = LIVE_LOOKS[live];
+    if (how) lines.push(t(how));
   } else {
     look = BADGE_LOOKS[status.kind];
     lines.push(t(BADGE_LOOKS[status.kind].title));
@@ -56,8 +69,8 @@ export function badgeFor(status: ConnectionStatus): { text: string; color: strin
   return { ...look, title: lines.join('\n') };
 }
 
-export async function renderBadge(status: ConnectionStatus): Promise<void> {
-  const { text, color, title } = badgeFor(status);
+export async function renderBadge(status: ConnectionStatus, live: LiveMode = 'off'): Promise<void> {
+  const { text, color, title } = badgeFor(status, live);
   await Promise.all([
     browser.action.setBadgeText({ text }),
     browser.action.setBadgeBackgroundColor({ color }),

@@ -5,7 +5,16 @@
  * caller can tell `already_following` from a network failure.
  */
 import { defineExtensionMessaging, type GetDataType, type GetReturnType } from '@webext-core/messaging';
-import type { BulkResult, IdsSelection, Page, Profile, ReportReason, ReportResult } from './api/contract';
+import * as v from 'valibot';
+import { browser } from 'wxt/browser';
+import {
+  type IdsSelection,
+  type Page,
+  type Profile,
+  type ReportReason,
+  type ReportResult,
+  UUID_PATTERN,
+} from './api/contract';
 import { reviveError } from './api/errors';
 
 /** What the toolbar badge shows, and what the popup needs to choose its state. */
@@ -18,6 +27,13 @@ export type StatusKind =
   | 'rateLimited'
   | 'notThisService'
   | 'noPermission';
+
+/**
+ * How the unread count reaches the badge while signed in: pushed over the live channel, polled
+ * while the channel reconnects, or polled because this browser cannot hold the channel.
+ * `off` while signed out or stopped by a problem the badge already shows.
+ */
+export type LiveMode = 'live' | 'reconnecting' | 'unavailable' | 'off';
 
 export interface ConnectionStatus {
   kind: StatusKind;
@@ -45,8 +61,36 @@ export interface TriageRequest {
   unread?: number;
 }
 
-export interface TriageResult extends BulkResult {
+export type UndoableAction = 'markRead' | 'markUnread' | 'delete';
+
+/**
+ * The last triage action, while the service still takes its undo. The background keeps the undo
+ * tokens themselves; other contexts see only what the action was.
+ */
+export interface UndoOffer {
+  action: UndoableAction;
+  /** It was "mark all read" or "delete all". */
+  all: boolean;
+  /** Notifications the action changed. */
+  count: number;
+  /** When the service stops taking the undo (ms since the epoch). */
+  expiresAt: number;
+}
+
+export interface TriageResult {
+  success: boolean;
+  /** Notifications the change applied to. */
+  count: number;
   /** The unread count after the change, as far as the background knows it. */
+  unreadCount: number | null;
+  /** What "Undo" would put back; null when the change changed nothing. */
+  undo: UndoOffer | null;
+}
+
+export interface UndoResult {
+  /** Notifications put back. */
+  count: number;
+  /** The unread count after the undo, as the service reports it. */
   unreadCount: number | null;
 }
 
@@ -82,6 +126,12 @@ export interface ProtocolMap {
   'inbox.fetch'(request: InboxPageRequest): Page;
   'inbox.markRead'(request: TriageRequest): TriageResult;
   'inbox.delete'(request: TriageRequest): TriageResult;
+  /** Marks notifications unread: a list of ids, never "all". */
+  'inbox.markUnread'(request: TriageRequest): TriageResult;
+  /** Undoes the last triage action, once, while the service takes it. */
+  'inbox.undo'(): UndoResult;
+  /** The last triage action, while it can still be undone. */
+  'inbox.lastUndo'(): UndoOffer | null;
   'status.get'(): ConnectionStatus;
   /** Checks the unread count now, as when the popup opens. */
   'status.refresh'(): ConnectionStatus;
@@ -109,6 +159,9 @@ export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'inbox.fetch': 'extension',
   'inbox.markRead': 'extension',
   'inbox.delete': 'extension',
+  'inbox.markUnread': 'extension',
+  'inbox.undo': 'extension',
+  'inbox.lastUndo': 'extension',
   'status.get': 'extension',
   'status.refresh': 'extension',
   'connection.test': 'extension',
@@ -143,3 +196,53 @@ export async function ask<T extends MessageType>(
     throw reviveError(error);
   }
 }
+
+/** The most ids one broadcast carries. */
+export const MAX_ARRIVED_IDS = 100;
+
+/**
+ * What the background tells open extension pages without being asked. Nobody answers; a page
+ * that is not open simply does not hear it.
+ */
+export interface BroadcastMap {
+  /** Notifications the live channel just brought, newest first: an open popup offers to load them. */
+  'inbox.arrived'(arrival: { ids: string[] }): void;
+}
+
+const broadcastSchemas: { [T in keyof BroadcastMap]: v.GenericSchema<unknown, GetDataType<BroadcastMap[T]>> } = {
+  'inbox.arrived': v.object({
+    ids: v.pipe(v.array(v.pipe(v.string(), v.regex(UUID_PATTERN))), v.maxLength(MAX_ARRIVED_IDS)),
+  }),
+};
+
+const broadcasts = defineExtensionMessaging<BroadcastMap>({ logger: quiet });
+
+/** Tells every open extension page; none being open is not a failure. */
+export async function broadcast<T extends keyof BroadcastMap>(
+  type: T,
+  data: GetDataType<BroadcastMap[T]>,
+): Promise<void> {
+  try {
+    await (broadcasts.sendMessage as (type: T, data: GetDataType<BroadcastMap[T]>) => Promise<void>)(type, data);
+  } catch {
+    // No extension page is open to hear it.
+  }
+}
+
+/**
+ * Hears one kind of broadcast from this extension's own contexts, never from a content script
+ * (which could send anything), and only in the shape the protocol promises.
+ */
+export function onBroadcast<T extends keyof BroadcastMap>(
+  type: T,
+  listener: (data: GetDataType<BroadcastMap[T]>) => void,
+): () => void {
+  return broadcasts.onMessage(type, (message) => {
+    if (message.sender.id !== browser.runtime.id || message.sender.tab) return;
+    const parsed = v.safeParse(broadcastSchemas[type], message.data);
+    if (parsed.success) listener(parsed.output);
+  });
+}
+
+/** Stops hearing every broadcast, as a test's set-up does. */
+export const removeBroadcastListeners = () => broadcasts.removeAllListeners();

@@ -42,3 +42,23 @@ export function nextPollDelay(input: ScheduleInput): number {
   if (input.retryAfterSeconds) seconds = Math.max(seconds, input.retryAfterSeconds);
   return Math.round(seconds * 1000);
 }
+
+/** While the live channel carries the count, a check this often is only a safety net. */
+export const LIVE_SAFETY_NET_SECONDS = 5 * 60;
+
+/** A ping every 20–25 s: Chrome keeps the worker alive while its WebSocket talks every 30 s. */
+export const PING_MIN_MS = 20_000;
+export const PING_MAX_MS = 25_000;
+
+const FIRST_BACKOFF_MS = 1_000;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/**
+ * Milliseconds before reconnection attempt `failures + 1` of the live channel: 1 s doubling up
+ * to 5 minutes, with equal jitter so that browsers dropped together by a restart do not all
+ * come back at once.
+ */
+export function reconnectDelay(failures: number, random: () => number = Math.random): number {
+  const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.min(failures, 20));
+  return Math.round(backoff / 2 + (random() * backoff) / 2);
+}

@@ -5,7 +5,7 @@
  */
 import type { Notification, Page } from './api/contract';
 
-export type TriageAction = 'markRead' | 'delete';
+export type TriageAction = 'markRead' | 'markUnread' | 'delete';
 
 /** The notifications an action names: every one, or those with the given ids. */
 export type Targets = 'all' | Iterable<string>;
@@ -29,13 +29,17 @@ export function withoutIds(items: readonly Notification[], targets: Targets): No
   return items.filter((item) => !chosen(item.id));
 }
 
-export function markedRead(items: readonly Notification[], targets: Targets): Notification[] {
+export function markedRead(items: readonly Notification[], targets: Targets, read = true): Notification[] {
   const chosen = targeted(targets);
-  return items.map((item) => (chosen(item.id) && !item.read ? { ...item, read: true } : item));
+  return items.map((item) => (chosen(item.id) && item.read !== read ? { ...item, read } : item));
 }
 
-/** Marking read keeps the items in a list of all notifications and takes them out of an unread-only one. */
-const removes = (action: TriageAction, unreadOnly: boolean) => action === 'delete' || unreadOnly;
+/**
+ * Marking read keeps the items in a list of all notifications and takes them out of an
+ * unread-only one; marking unread changes them where they are (a read item is in no unread-only list).
+ */
+const removes = (action: TriageAction, unreadOnly: boolean) =>
+  action === 'delete' || (action === 'markRead' && unreadOnly);
 
 /** A list as it is once `action` reached `targets`. */
 export function triagedItems(
@@ -44,7 +48,8 @@ export function triagedItems(
   targets: Targets,
   unreadOnly: boolean,
 ): Notification[] {
-  return removes(action, unreadOnly) ? withoutIds(items, targets) : markedRead(items, targets);
+  if (removes(action, unreadOnly)) return withoutIds(items, targets);
+  return markedRead(items, targets, action === 'markRead');
 }
 
 /** A page as it is once `action` reached `targets`; once every item left, nothing is left to page to. */

@@ -7,6 +7,7 @@ import type { Database } from './db/database';
 import { addNotifications, fillInbox } from './store/notifications';
 import { issueOperatorToken } from './store/operator-tokens';
 import { issueToken, revokeToken } from './store/tokens';
+import { purgeExpiredOperations } from './store/triage-operations';
 import { createUser, findUser, type NewUser, type User } from './store/users';
 
 export interface NotificationInput {
@@ -34,9 +35,15 @@ export interface ServiceAdmin {
   addNotifications(username: string, notifications: readonly NotificationInput[]): Promise<string[]>;
   /** Puts `count` generated notifications into a user's inbox in one statement, one second apart. */
   fillInbox(username: string, count: number, options?: { read?: boolean; newest?: string }): Promise<number>;
+  /**
+   * Forgets the triage operations whose undo window has passed and removes for good the
+   * notifications they deleted; the number removed. The service does this every few seconds.
+   */
+  purgeExpired(): Promise<number>;
 }
 
-export function createAdmin(db: Database): ServiceAdmin {
+/** `now` is the service's clock, in milliseconds since the epoch. */
+export function createAdmin(db: Database, now: () => number = Date.now): ServiceAdmin {
   async function existing(username: string): Promise<User> {
     const user = await findUser(db, username);
     if (!user) throw new Error(`There is no user called "${username}".`);
@@ -76,5 +83,6 @@ export function createAdmin(db: Database): ServiceAdmin {
     async fillInbox(username, count, options) {
       return fillInbox(db, (await existing(username)).id, count, options);
     },
+    purgeExpired: () => purgeExpiredOperations(db, new Date(now())),
   };
 }

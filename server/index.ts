@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createAdmin, type ServiceAdmin } from './admin';
 import { createCursors } from './api/cursor';
+import { createUndoTokens } from './api/undo-token';
 import { API_PREFIX, createApp } from './app';
 import { type Database, type DatabaseOption, describeDatabase, openDatabase } from './db/database';
 import { migrate } from './db/migrations';
@@ -35,6 +36,8 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_POLL_INTERVAL_SECONDS = 30;
 /** How long `close()` lets requests in flight finish before it cuts their connections. */
 const CLOSE_GRACE_MS = 10_000;
+/** How often each instance removes what has outlived its undo window. */
+const CLEAN_UP_INTERVAL_MS = 15_000;
 
 /** How long a client may take to send its request, and how many connections the service holds. */
 export interface ConnectionLimits {
@@ -82,7 +85,10 @@ export interface ServerOptions {
   connections?: Partial<ConnectionLimits>;
   /** Seeded users mention, reply to, like and follow `demo` about once every this many seconds. */
   demoActivitySeconds?: number;
-  /** Milliseconds now, for the live channels' idle and rate limits; tests pass a clock they move. */
+  /**
+   * Milliseconds now, for undo windows and the live channels' idle and rate limits. Default
+   * `Date.now`; tests pass a clock they move.
+   */
   now?: () => number;
 }
 
@@ -141,6 +147,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const log =
     options.log === true ? (line: string) => console.log(line) : options.log === false ? undefined : options.log;
 
+  const now = options.now ?? Date.now;
   const db = await openDatabase(databaseOption);
   let demoTokens: Record<string, string> | null = null;
   let origin = '';
@@ -155,6 +162,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     await migrate(db);
     const cursors = createCursors(await serviceKey(db, 'cursor'));
+    const undoTokens = createUndoTokens(await serviceKey(db, 'undo'));
     if (options.seed ?? true) demoTokens = await seedDemoData(db);
     stopListening = await listenForLiveEvents(db, {
       onEvent: hub.onEvent,
@@ -169,6 +177,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const app = createApp({
       db,
       cursors,
+      undoTokens,
+      now,
       origin: () => origin,
       pollIntervalSeconds: options.pollIntervalSeconds ?? DEFAULT_POLL_INTERVAL_SECONDS,
       log,
@@ -222,9 +232,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   const port = (server.address() as AddressInfo).port;
   origin = (options.publicOrigin ?? `http://${urlHost(host)}:${port}`).replace(/\/$/, '');
+  const admin = createAdmin(db, now);
+
+  let cleaning: Promise<unknown> | null = null;
+  const cleanUp = setInterval(() => {
+    cleaning ??= admin
+      .purgeExpired()
+      .catch((error) => log?.(`clean-up failed: ${(error as Error).message}`))
+      .finally(() => {
+        cleaning = null;
+      });
+  }, CLEAN_UP_INTERVAL_MS);
+  cleanUp.unref();
 
   function close(): Promise<void> {
     closing ??= (async () => {
+      clearInterval(cleanUp);
       activity?.stop();
       await hub.closeAll();
       await liveUpgrade.close();
@@ -240,6 +263,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         server.closeIdleConnections();
       });
       await settled(handling, CLOSE_GRACE_MS);
+      await cleaning;
       await db.close();
     })();
     return closing;
@@ -252,7 +276,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     host,
     databaseDescription: describeDatabase(databaseOption),
     demoTokens,
-    admin: createAdmin(db),
+    admin,
     database: db,
     httpServer: server,
     live: {

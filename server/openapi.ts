@@ -25,6 +25,7 @@ import {
   ERROR_CODES,
   type ErrorCode,
   IdsBodySchema,
+  IdsListBodySchema,
   LIMITS,
   LiveClientFrameSchema,
   LiveServerFrameSchema,
@@ -38,6 +39,8 @@ import {
   ProfileSchema,
   ReportBodySchema,
   ReportResultSchema,
+  UndoBodySchema,
+  UndoResultSchema,
   USERNAME_PATTERN,
   UUID_PATTERN,
 } from '../lib/api/contract';
@@ -50,6 +53,9 @@ const SCHEMAS = {
   Count: CountSchema,
   BulkResult: BulkResultSchema,
   IdsBody: IdsBodySchema,
+  IdsListBody: IdsListBodySchema,
+  UndoBody: UndoBodySchema,
+  UndoResult: UndoResultSchema,
   Profile: ProfileSchema,
   ReportBody: ReportBodySchema,
   ReportResult: ReportResultSchema,
@@ -67,6 +73,7 @@ type SchemaName = keyof typeof SCHEMAS;
 const DESCRIPTIONS: Partial<Record<SchemaName, Record<string, string>>> = {
   Notification: { text: 'Plain text, never HTML.' },
   Page: { cursor: 'null on the last page.' },
+  BulkResult: { undo: 'Opaque; puts back what this call changed (`POST /inbox/undo`). null when `count` is 0.' },
   OperatorNotificationBody: {
     text: `Plain text, 1 to ${LIMITS.notificationTextMax} characters, not only spaces.`,
     url: 'An http(s) URL; one on the service’s own site is kept as a path there.',
@@ -160,14 +167,28 @@ const forbidden = problem('A user’s token: the operator API takes operator tok
 const noAuth: object[] = [];
 const usernameParameter = { $ref: '#/components/parameters/username' };
 
-const idsOperation = (operationId: string, summary: string, countMeaning: string): Operation => ({
+/** A triage call; `all: false` for one that takes a list of ids only. */
+const idsOperation = (
+  operationId: string,
+  summary: string,
+  countMeaning: string,
+  options: { all: boolean } = { all: true },
+): Operation => ({
   operationId,
   summary,
+  description:
+    `One transaction. The answer's \`undo\` token puts back what this call changed, once, for ${LIMITS.undoSeconds} ` +
+    'seconds (`POST /inbox/undo`); it is null when nothing changed.',
   security: bearer,
-  requestBody: body('IdsBody'),
+  requestBody: body(options.all ? 'IdsBody' : 'IdsListBody'),
   responses: {
     200: answer(countMeaning, 'BulkResult'),
-    400: problem('The body is not `{ "ids": [uuid, …] }` or `{ "ids": "all" }`.', ['invalid_ids']),
+    400: problem(
+      options.all
+        ? 'The body is not `{ "ids": [uuid, …] }` or `{ "ids": "all" }`.'
+        : 'The body is not `{ "ids": [uuid, …] }` (`"all"` is refused).',
+      ['invalid_ids'],
+    ),
     401: unauthenticated,
     415: unsupportedMediaType,
   },
@@ -231,9 +252,32 @@ const paths: Record<string, PathItem> = {
   '/inbox/delete': {
     post: idsOperation(
       'deleteNotifications',
-      'Delete notifications permanently',
-      '`count` notifications were deleted.',
+      'Delete notifications',
+      '`count` notifications were deleted: they leave `fetch` and `count` at once, and are removed for good ' +
+        'once their undo has expired.',
     ),
+  },
+  '/inbox/unread': {
+    post: idsOperation('markUnread', 'Mark notifications unread', '`count` notifications went from read to unread.', {
+      all: false,
+    }),
+  },
+  '/inbox/undo': {
+    post: {
+      operationId: 'undoTriage',
+      summary: 'Undo a triage call',
+      description:
+        'Puts back exactly what the call that gave the token changed, as it was before; a notification ' +
+        'changed since by another call is left as it is and not counted. One transaction.',
+      security: bearer,
+      requestBody: body('UndoBody'),
+      responses: {
+        200: answer('`count` notifications were put back.', 'UndoResult'),
+        400: problem('Malformed, forged, unknown, or another user’s token.', ['invalid_undo']),
+        401: unauthenticated,
+        410: problem(`Already used, or more than ${LIMITS.undoSeconds} seconds old.`, ['undo_expired']),
+      },
+    },
   },
   '/inbox/live/ticket': {
     post: {

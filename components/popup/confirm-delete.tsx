@@ -1,7 +1,10 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { t, tn } from '../../lib/i18n';
 
-export type DeleteRequest = { kind: 'some'; ids: string[] } | { kind: 'all'; knownTotal: number | null };
+/** Deleting the whole inbox: the total when all of it is loaded, else null. */
+export interface DeleteRequest {
+  knownTotal: number | null;
+}
 
 interface Props {
   request: DeleteRequest;
@@ -10,30 +13,26 @@ interface Props {
 }
 
 /**
- * Deleting cannot be undone, so it is confirmed with the number that will go. Deleting the whole
- * inbox also needs a box ticked first, and starts on Cancel rather than on Delete.
+ * Deleting the whole inbox is the one action that can remove hundreds at once, so it alone is
+ * confirmed, with the number that will go: a box ticked first, and focus starting on Cancel.
+ * It can still be undone for a minute, as every other action can.
  */
 export function ConfirmDelete({ request, onConfirm, onCancel }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
-  const confirm = useRef<HTMLButtonElement>(null);
   const [understood, setUnderstood] = useState(false);
-  const all = request.kind === 'all';
 
   useLayoutEffect(() => {
     const element = dialog.current;
     if (element && !element.open) element.showModal();
-    (all ? cancel : confirm).current?.focus();
-  }, [all]);
+    cancel.current?.focus();
+  }, []);
 
-  const title = all ? t('popup_confirm_delete_all') : tn('popup_confirm_delete', request.ids.length);
-  let body = t('popup_confirm_delete_body');
-  if (request.kind === 'all') {
-    body =
-      request.knownTotal === null
-        ? t('popup_confirm_delete_all_unknown')
-        : tn('popup_confirm_delete_all_known', request.knownTotal);
-  }
+  const title = t('popup_confirm_delete_all');
+  const body =
+    request.knownTotal === null
+      ? t('popup_confirm_delete_all_unknown')
+      : tn('popup_confirm_delete_all_known', request.knownTotal);
 
   return (
     <dialog
@@ -55,22 +54,16 @@ export function ConfirmDelete({ request, onConfirm, onCancel }: Props) {
     >
       <h2 id="confirm-title">{title}</h2>
       <p id="confirm-body">{body}</p>
-      {all && (
-        <label class="understood">
-          <input
-            type="checkbox"
-            checked={understood}
-            onChange={(event) => setUnderstood(event.currentTarget.checked)}
-          />
-          {t('popup_confirm_delete_all_check')}
-        </label>
-      )}
+      <label class="understood">
+        <input type="checkbox" checked={understood} onChange={(event) => setUnderstood(event.currentTarget.checked)} />
+        {t('popup_confirm_delete_all_check')}
+      </label>
       <div class="dialog-buttons">
         <button type="button" ref={cancel} onClick={onCancel}>
           {t('popup_cancel')}
         </button>
-        <button type="button" ref={confirm} class="danger solid" disabled={all && !understood} onClick={onConfirm}>
-          {all ? t('popup_confirm_delete_all_button') : t('popup_delete')}
+        <button type="button" class="danger solid" disabled={!understood} onClick={onConfirm}>
+          {t('popup_confirm_delete_all_button')}
         </button>
       </div>
     </dialog>

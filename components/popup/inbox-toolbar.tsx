@@ -8,6 +8,7 @@ interface Props {
   canDeleteAll: boolean;
   onSelectAll(select: boolean): void;
   onMarkSelected(): void;
+  onMarkSelectedUnread(): void;
   onDeleteSelected(): void;
   onMarkAll(): void;
   onDeleteAll(): void;
@@ -35,6 +36,9 @@ export function InboxToolbar(props: Props) {
           <span class="selected-count">{tn('popup_selected_count', selected)}</span>
           <button type="button" key="mark-selected" onClick={props.onMarkSelected}>
             {t('popup_mark_selected_read')}
+          </button>
+          <button type="button" key="mark-selected-unread" onClick={props.onMarkSelectedUnread}>
+            {t('popup_mark_selected_unread')}
           </button>
           <button type="button" key="delete-selected" class="danger" onClick={props.onDeleteSelected}>
             {t('popup_delete_selected')}

@@ -17,6 +17,7 @@ export interface ItemActions {
   select(id: string, range: boolean): void;
   open(id: string, background: boolean): void;
   markRead(id: string): void;
+  markUnread(id: string): void;
   delete(id: string): void;
 }
 
@@ -115,7 +116,14 @@ function Row({ item, siteOrigin, position, total, active, selected, now, actions
         </p>
       </div>
       <div class="actions">
-        {!item.read && (
+        {item.read ? (
+          <IconButton
+            icon="icon-unread"
+            label={t('popup_mark_unread')}
+            tabIndex={tabIndex}
+            onClick={() => actions.markUnread(item.id)}
+          />
+        ) : (
           <IconButton
             icon="icon-check"
             label={t('popup_mark_read')}

@@ -3,12 +3,14 @@ import { browser } from 'wxt/browser';
 import { t, uiLanguage } from '../../lib/i18n';
 import { currentProblem, needsSettings } from '../../lib/popup/inbox-problem';
 import { commandTargets, type InboxState, type InboxStore } from '../../lib/popup/inbox-store';
+import { ArrivalsPill } from './arrivals-pill';
 import { ConfirmDelete, type DeleteRequest } from './confirm-delete';
 import { InboxPane } from './inbox-pane';
 import { InboxToolbar } from './inbox-toolbar';
 import type { ItemActions } from './notification-item';
 import { PopupHeader } from './popup-header';
 import { ShortcutsHelp } from './shortcuts-help';
+import { UndoToast } from './undo-toast';
 import { useFocusKeeper } from './use-focus-keeper';
 import { useShortcuts } from './use-shortcuts';
 import { useInboxState } from './use-store';
@@ -20,15 +22,19 @@ function openSettings(): void {
 /** What "delete all" will ask: the total when the whole inbox is loaded, else that it is unknown. */
 function deleteAllRequest(state: InboxState): DeleteRequest {
   const complete = state.fresh && !state.unreadOnly && state.cursor === null;
-  return { kind: 'all', knownTotal: complete ? state.items.length : null };
+  return { knownTotal: complete ? state.items.length : null };
 }
 
-/** The popup: the inbox with its states, triage by mouse and keyboard, and confirmations. */
+/**
+ * The popup: the inbox with its states, triage by mouse and keyboard, each action undoable from
+ * a toast; only "delete all" asks first.
+ */
 export function Popup({ store }: { store: InboxStore }) {
   const state = useInboxState(store);
   const [now, setNow] = useState(Date.now);
   const [request, setRequest] = useState<DeleteRequest | null>(null);
   const root = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLElement>(null);
   const focus = useFocusKeeper(root, state.activeId, request !== null);
   const problem = currentProblem({
     status: state.status,
@@ -55,22 +61,19 @@ export function Popup({ store }: { store: InboxStore }) {
     return () => closing.abort();
   }, [store]);
 
-  function askToDelete(next: DeleteRequest): void {
-    if (next.kind === 'some' && next.ids.length === 0) return;
+  function askToDeleteAll(): void {
     focus.rememberOpener();
-    setRequest(next);
+    setRequest(deleteAllRequest(state));
   }
 
   function confirm(): void {
     setRequest(null);
-    if (request?.kind === 'some') void store.delete(request.ids);
-    else if (request?.kind === 'all') void store.deleteAll();
+    void store.deleteAll();
   }
 
   useShortcuts(store, {
     state,
     paused: request !== null || blocked,
-    askToDelete: (ids) => askToDelete({ kind: 'some', ids }),
     focusActiveSoon: focus.focusActiveSoon,
   });
 
@@ -80,11 +83,17 @@ export function Popup({ store }: { store: InboxStore }) {
       select: (id, range) => (range ? store.extendTo(id) : store.toggle(id)),
       open: (id, background) => void store.open(id, { background }),
       markRead: (id) => void store.markRead([id]),
-      delete: (id) => askToDelete({ kind: 'some', ids: [id] }),
+      markUnread: (id) => void store.markUnread([id]),
+      delete: (id) => void store.delete([id]),
     }),
     [store],
   );
   const selectedIds = () => commandTargets({ ...state, activeId: null });
+
+  async function showArrived(): Promise<void> {
+    await store.showArrived();
+    scroller.current?.scrollTo({ top: 0 });
+  }
 
   return (
     <div class="popup" ref={root} onFocusIn={focus.onFocusIn}>
@@ -106,9 +115,10 @@ export function Popup({ store }: { store: InboxStore }) {
             canDeleteAll={!state.bulkPending && (state.items.length > 0 || hasMore || state.unreadOnly)}
             onSelectAll={(select) => store.selectAll(select)}
             onMarkSelected={() => void store.markRead(selectedIds())}
-            onDeleteSelected={() => askToDelete({ kind: 'some', ids: selectedIds() })}
+            onMarkSelectedUnread={() => void store.markUnread(selectedIds())}
+            onDeleteSelected={() => void store.delete(selectedIds())}
             onMarkAll={() => void store.markAllRead()}
-            onDeleteAll={() => askToDelete(deleteAllRequest(state))}
+            onDeleteAll={askToDeleteAll}
           />
         )}
       </header>
@@ -122,7 +132,8 @@ export function Popup({ store }: { store: InboxStore }) {
           </p>
         )}
       </div>
-      <main class="scroller">
+      {state.started && !blocked && <ArrivalsPill count={state.arrived.length} onShow={() => void showArrived()} />}
+      <main class="scroller" ref={scroller}>
         {state.started && (
           <InboxPane
             state={state}
@@ -135,6 +146,7 @@ export function Popup({ store }: { store: InboxStore }) {
           />
         )}
       </main>
+      <UndoToast offer={state.undo} undoing={state.undoing} onUndo={() => void store.undo()} />
       {state.items.length > 0 && !blocked && (
         <footer>
           <ShortcutsHelp />

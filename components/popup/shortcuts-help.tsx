@@ -8,7 +8,9 @@ const rows: [string[], MessageKey][] = [
   [['Esc'], 'popup_shortcut_clear'],
   [['Enter'], 'popup_shortcut_open'],
   [['e'], 'popup_shortcut_read'],
+  [['u'], 'popup_shortcut_unread'],
   [['Delete', '#'], 'popup_shortcut_delete'],
+  [['z', 'Ctrl + Z'], 'popup_shortcut_undo'],
 ];
 
 export function ShortcutsHelp() {

@@ -6,7 +6,6 @@ interface Context {
   state: InboxState;
   /** A dialog is open or a problem hides the list: the shortcuts rest. */
   paused: boolean;
-  askToDelete(ids: string[]): void;
   focusActiveSoon(): void;
 }
 
@@ -14,7 +13,8 @@ const STEP = { next: 1, previous: -1, first: 'first', last: 'last' } as const;
 
 /**
  * The popup's keyboard shortcuts, listened for on the whole page so they work from the moment it
- * opens. Commands act on the selection when there is one, else on the active item.
+ * opens. Commands act on the selection when there is one, else on the active item; `z` and
+ * Ctrl+Z undo the action the toast offers.
  */
 export function useShortcuts(store: InboxStore, context: Context): void {
   const latest = useRef(context);
@@ -22,9 +22,17 @@ export function useShortcuts(store: InboxStore, context: Context): void {
 
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent): void {
-      const { state, paused, askToDelete, focusActiveSoon } = latest.current;
+      const { state, paused, focusActiveSoon } = latest.current;
       const shortcut = shortcutFor(event);
-      if (!shortcut || paused || event.defaultPrevented || state.items.length === 0) return;
+      if (!shortcut || paused || event.defaultPrevented) return;
+      // Undo works on an emptied list too: that is where "delete all" leaves it.
+      if (shortcut.command === 'undo') {
+        if (state.undo === null) return;
+        void store.undo();
+        event.preventDefault();
+        return;
+      }
+      if (state.items.length === 0) return;
       const target = event.target instanceof HTMLElement ? event.target : null;
       const onPage = !target || target === document.body || target === document.documentElement;
       // Space and Enter keep their own meaning on buttons, links and checkboxes.
@@ -51,8 +59,11 @@ export function useShortcuts(store: InboxStore, context: Context): void {
         case 'markRead':
           void store.markRead(commandTargets(state));
           break;
+        case 'markUnread':
+          void store.markUnread(commandTargets(state));
+          break;
         case 'delete':
-          askToDelete(commandTargets(state));
+          void store.delete(commandTargets(state));
           break;
         case 'selectAll':
           if (!free && !target?.closest('.feed')) return;

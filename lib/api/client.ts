@@ -1,8 +1,12 @@
 import { createTransport, type TransportOptions } from './http';
 import { createInbox } from './inbox';
+import { createLive, type WebSocketConstructor } from './live';
 import { createUserHandle } from './user';
 
-export type ClientOptions = TransportOptions;
+export interface ClientOptions extends TransportOptions {
+  /** The WebSocket class the live channel connects with; the global one by default. */
+  WebSocket?: WebSocketConstructor;
+}
 
 /**
  * A client of the Inbox API. Nothing is sent until an operation is called.
@@ -11,13 +15,15 @@ export type ClientOptions = TransportOptions;
  * const client = createClient({ baseUrl: 'http://127.0.0.1:8787/api', token });
  * const { data, cursor } = await client.inbox.fetch({ unreadOnly: true });
  * await client.user('bob').follow();
+ * const live = await client.inbox.live();
+ * live.on('count', (count) => showBadge(count));
  * ```
  */
 export function createClient(options: ClientOptions) {
   const transport = createTransport(options);
   return {
     baseUrl: transport.baseUrl,
-    inbox: createInbox(transport),
+    inbox: { ...createInbox(transport), live: createLive(transport, options) },
     user: (username: string) => createUserHandle(transport, username),
   };
 }

@@ -18,6 +18,10 @@ export const LIMITS = {
   idsPerCall: 500,
   reportCommentMax: 2000,
   reportsPerHour: 10,
+  /** Seconds an undo token stays valid after its operation. */
+  undoSeconds: 60,
+  /** Far above any token the service issues; a longer one is refused unread. */
+  undoTokenMax: 256,
   followCallsPerHour: 60,
   /** A follower puts at most one follow notification into the same inbox in this many hours. */
   followNoticeHours: 24,
@@ -45,6 +49,8 @@ export const ERROR_CODES = [
   'invalid_parameter',
   'invalid_ids',
   'invalid_report',
+  'invalid_undo',
+  'undo_expired',
   'invalid_notification',
   'invalid_body',
   'payload_too_large',
@@ -97,8 +103,15 @@ export type Page = v.InferOutput<typeof PageSchema>;
 export const CountSchema = v.object({ count: Count });
 export type CountResult = v.InferOutput<typeof CountSchema>;
 
-export const BulkResultSchema = v.object({ success: v.boolean(), count: Count });
+const UndoToken = v.pipe(v.string(), v.minLength(1), v.maxLength(LIMITS.undoTokenMax));
+
+/** Answer of read, delete and unread: `undo` puts back what the call changed; null when it changed nothing. */
+export const BulkResultSchema = v.object({ success: v.boolean(), count: Count, undo: v.nullable(UndoToken) });
 export type BulkResult = v.InferOutput<typeof BulkResultSchema>;
+
+/** Answer of POST /inbox/undo: `count` notifications were put back. */
+export const UndoResultSchema = v.object({ success: v.boolean(), count: Count });
+export type UndoResult = v.InferOutput<typeof UndoResultSchema>;
 
 export const ProfileSchema = v.object({
   username: Username,
@@ -137,6 +150,15 @@ export const IdsBodySchema = v.object({
   ids: v.union([v.literal('all'), v.pipe(v.array(Uuid), v.maxLength(LIMITS.idsPerCall))]),
 });
 export type IdsSelection = v.InferOutput<typeof IdsBodySchema>['ids'];
+
+/** Body of POST /inbox/unread: ids only, never "all". */
+export const IdsListBodySchema = v.object({
+  ids: v.pipe(v.array(Uuid), v.maxLength(LIMITS.idsPerCall)),
+});
+export type IdsList = v.InferOutput<typeof IdsListBodySchema>['ids'];
+
+/** Body of POST /inbox/undo. */
+export const UndoBodySchema = v.object({ undo: UndoToken });
 
 /** Body of POST /user/{username}/report. */
 export const ReportBodySchema = v.object({

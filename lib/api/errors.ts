@@ -52,6 +52,16 @@ export class CannotReportSelfError extends BadRequestError {
   override name = 'CannotReportSelfError';
 }
 
+/** 400: the undo token is malformed, forged, unknown or another user's; nothing was changed. */
+export class InvalidUndoError extends BadRequestError {
+  override name = 'InvalidUndoError';
+}
+
+/** 410: the undo token was already used, or its 60 seconds have passed; nothing was changed. */
+export class UndoExpiredError extends ApiError {
+  override name = 'UndoExpiredError';
+}
+
 /** 415: the body was not sent as the JSON the endpoint takes; a defect of the caller, not of the input. */
 export class UnsupportedMediaTypeError extends ApiError {
   override name = 'UnsupportedMediaTypeError';
@@ -136,6 +146,8 @@ const classByCode: Record<string, ErrorClass> = {
   not_following: NotFollowingError,
   cannot_follow_self: CannotFollowSelfError,
   cannot_report_self: CannotReportSelfError,
+  invalid_undo: InvalidUndoError,
+  undo_expired: UndoExpiredError,
   unauthenticated: UnauthenticatedError,
   user_not_found: UserNotFoundError,
   not_found: NotFoundError,

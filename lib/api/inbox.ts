@@ -2,12 +2,15 @@ import {
   type BulkResult,
   BulkResultSchema,
   CountSchema,
+  type IdsList,
   type IdsSelection,
   isUuid,
   LIMITS,
   type Notification,
   type Page,
   PageSchema,
+  type UndoResult,
+  UndoResultSchema,
 } from './contract';
 import { InvalidArgumentError, InvalidResponseError } from './errors';
 import { parseAnswer, type Transport } from './http';
@@ -68,6 +71,19 @@ export function checkSelection(ids: IdsSelection): IdsSelection {
   return ids;
 }
 
+/** Checks a list of ids for mark-unread: at most 500 notification UUIDs, never `'all'`. */
+export function checkIdList(ids: IdsList): IdsList {
+  if (!Array.isArray(ids)) throw new InvalidArgumentError('invalid_ids', 'ids must be an array of notification ids.');
+  return checkSelection(ids) as IdsList;
+}
+
+function checkUndoToken(token: string): string {
+  if (typeof token !== 'string' || token === '' || token.length > LIMITS.undoTokenMax) {
+    throw new InvalidArgumentError('invalid_undo', 'undo must be a token from a triage answer.');
+  }
+  return token;
+}
+
 function pollInterval(headers: Headers): number | null {
   const seconds = Number(headers.get('x-poll-interval'));
   return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
@@ -99,11 +115,20 @@ export function createInbox(transport: Transport) {
     return { changed: true, count, etag: answer.headers.get('etag'), pollInterval: hint };
   }
 
-  function bulk(path: string) {
-    return async (ids: IdsSelection): Promise<BulkResult> => {
-      const json = { ids: checkSelection(ids) };
+  function bulk<Ids>(path: string, check: (ids: Ids) => Ids) {
+    return async (ids: Ids): Promise<BulkResult> => {
+      const json = { ids: check(ids) };
       return parseAnswer(BulkResultSchema, await transport.send({ method: 'POST', path, json }, 'json'));
     };
+  }
+
+  /**
+   * Puts back what the triage call that gave `token` changed: once, within 60 seconds. Throws
+   * UndoExpiredError after that, InvalidUndoError for a token that is not the caller's.
+   */
+  async function undo(token: string): Promise<UndoResult> {
+    const json = { undo: checkUndoToken(token) };
+    return parseAnswer(UndoResultSchema, await transport.send({ method: 'POST', path: 'inbox/undo', json }, 'json'));
   }
 
   /** Every page of the inbox, newest first, following each answer's cursor until it is null. */
@@ -131,8 +156,10 @@ export function createInbox(transport: Transport) {
     fetch,
     count,
     checkCount,
-    markRead: bulk('inbox/read'),
-    delete: bulk('inbox/delete'),
+    markRead: bulk('inbox/read', checkSelection),
+    markUnread: bulk('inbox/unread', checkIdList),
+    delete: bulk('inbox/delete', checkSelection),
+    undo,
     pages,
     items,
   };

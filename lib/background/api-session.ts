@@ -5,7 +5,7 @@
 
 import { createStore, del, get, set } from 'idb-keyval';
 import { storage } from 'wxt/utils/storage';
-import { type Client, createClient } from '../api';
+import { type Client, type ClientOptions, createClient } from '../api';
 import { getSettings, type Settings } from '../settings';
 
 /** The API token, with the origin of the API it was given for: it is never sent anywhere else. */
@@ -71,7 +71,9 @@ export interface Session {
 
 export const apiOrigin = (apiBaseUrl: string) => new URL(apiBaseUrl).origin;
 
-export function createSession(options: { fetch?: typeof fetch; timeout?: number; retries?: number } = {}): Session {
+export type SessionOptions = Pick<ClientOptions, 'fetch' | 'timeout' | 'retries' | 'WebSocket'>;
+
+export function createSession(options: SessionOptions = {}): Session {
   let cached: { baseUrl: string; client: Client } | null = null;
 
   async function tokenFor(apiBaseUrl: string): Promise<string | null> {
@@ -96,6 +98,7 @@ export function createSession(options: { fetch?: typeof fetch; timeout?: number;
             fetch: options.fetch,
             timeout: options.timeout,
             retries: options.retries,
+            WebSocket: options.WebSocket,
           }),
         };
       }

@@ -17,7 +17,7 @@ import type { Notifier } from './notifier';
 import type { Poller } from './poller';
 import { type Extension, mayAsk, type Sender, senderKind } from './sender';
 import { getStatus } from './status-writer';
-import { deleteNotifications, markRead } from './triage';
+import { deleteNotifications, lastUndo, lastUndoItem, markRead, markUnread, undoLast } from './triage';
 
 export interface HandlerContext {
   session: Session;
@@ -29,12 +29,17 @@ export interface HandlerContext {
 
 const Text = v.pipe(v.string(), v.maxLength(4096));
 const Ids = v.union([v.literal('all'), v.array(v.string())]);
-const Triage = v.object({ ids: Ids, unread: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) });
+const Unread = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
+const Triage = v.object({ ids: Ids, unread: Unread });
+const ListTriage = v.object({ ids: v.array(v.string()), unread: Unread });
 
 const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } = {
   'inbox.fetch': v.object({ cursor: v.nullable(Text), unreadOnly: v.boolean() }),
   'inbox.markRead': Triage,
   'inbox.delete': Triage,
+  'inbox.markUnread': ListTriage,
+  'inbox.undo': v.undefined(),
+  'inbox.lastUndo': v.undefined(),
   'status.get': v.undefined(),
   'status.refresh': v.undefined(),
   'connection.test': v.object({ apiBaseUrl: Text, token: v.nullable(Text) }),
@@ -67,7 +72,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   }
 
   async function forgetAccount() {
-    await Promise.all([poller.reset(), clearInboxCache(), notifier.reset()]);
+    await Promise.all([poller.reset(), clearInboxCache(), notifier.reset(), lastUndoItem.setValue(null)]);
   }
 
   return {
@@ -86,6 +91,18 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       void poller.poll();
       return result;
     },
+    async 'inbox.markUnread'(request) {
+      const result = await markUnread(await signedInClient(), request);
+      void poller.poll();
+      return result;
+    },
+    async 'inbox.undo'() {
+      const count = await undoLast(await signedInClient());
+      // The badge follows at once: only the service knows how many of those put back are unread.
+      const status = await poller.poll();
+      return { count, unreadCount: status.kind === 'ok' ? status.count : null };
+    },
+    'inbox.lastUndo': () => lastUndo(),
     'status.get': () => getStatus(),
     'status.refresh': () => poller.poll(),
     async 'connection.test'({ apiBaseUrl, token }) {

@@ -3,17 +3,23 @@
  * registers the profile content script, and answers every other context.
  */
 import { browser } from 'wxt/browser';
+import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
 import { getSettings, normalizeSettings, settingsItem } from '../settings';
 import { createSession } from './api-session';
 import { syncProfileScript } from './content-script';
 import { registerHandlers } from './handlers';
+import { type Clock, canHoldChannel, createLiveUpdates, LIVE_ALARM, type LiveUpdates } from './live';
 import { createNotifier } from './notifier';
 import { createPoller, POLL_ALARM } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';
 
 export interface BackgroundOptions {
   fetch?: typeof fetch;
+  /** The WebSocket class of the live channel; the global one by default. */
+  WebSocket?: WebSocketConstructor;
+  /** The live channel's clock (pings, pong timeouts, reconnection, grouping of arrivals). */
+  clock?: Clock;
   now?: () => number;
   random?: () => number;
   isOnline?: () => boolean;
@@ -33,14 +39,26 @@ function restrictStorageToTrustedContexts() {
 }
 
 export function startBackground(options: BackgroundOptions = {}) {
-  const session = createSession({ fetch: options.fetch });
-  const notifier = createNotifier(async () => (await session.client()).client);
+  const WebSocket = options.WebSocket ?? (globalThis.WebSocket as WebSocketConstructor | undefined);
+  const session = createSession({ fetch: options.fetch, WebSocket });
+  const notifier = createNotifier(async () => (await session.client()).client, options.clock?.now);
+  let live: LiveUpdates | undefined;
   const poller = createPoller({
     session,
     now: options.now,
     random: options.random,
     isOnline: options.isOnline,
     onCount: (previous, count, settings) => notifier.onCount(previous, count, settings).catch(() => undefined),
+    onStatus: (status) => live?.follow(status),
+    isLive: () => live?.isLive() ?? false,
+  });
+  live = createLiveUpdates({
+    session,
+    poller,
+    notifier,
+    clock: options.clock,
+    random: options.random,
+    supported: canHoldChannel(WebSocket),
   });
   const extension = { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') };
   const signal = options.signal ?? new AbortController().signal;
@@ -62,6 +80,7 @@ export function startBackground(options: BackgroundOptions = {}) {
 
   listen(browser.alarms.onAlarm, (alarm) => {
     if (alarm.name === POLL_ALARM) void poller.poll();
+    if (alarm.name === LIVE_ALARM) live?.onAlarm();
   });
   listen(browser.runtime.onInstalled, ({ reason }) => {
     void (async () => {
@@ -103,8 +122,10 @@ export function startBackground(options: BackgroundOptions = {}) {
 
   restrictStorageToTrustedContexts();
 
-  // A worker woken for any reason makes sure a check is scheduled.
+  // A worker woken for any reason makes sure a check is scheduled, and the channel is open.
   void browser.alarms.get(POLL_ALARM).then((alarm) => (alarm ? undefined : poller.poll()));
+  void live.connect();
+  signal.addEventListener('abort', () => live?.stop(), { once: true });
 
-  return { session, poller, notifier };
+  return { session, poller, notifier, live };
 }

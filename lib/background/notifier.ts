@@ -11,6 +11,8 @@ import type { Settings } from '../settings';
 
 const MAX_LISTED = 5;
 const NEWEST_PAGE = 20;
+/** Notifications arriving on the live channel this close together are shown as one group. */
+export const ARRIVAL_GROUP_MS = 4_000;
 
 interface Marker {
   createdAt: string;
@@ -39,16 +41,24 @@ async function allowed(): Promise<boolean> {
 export interface Notifier {
   /** Called after each successful count check. */
   onCount(previous: number | null, count: number, settings: Settings): Promise<void>;
+  /**
+   * A notification pushed by the live channel: shown at once; one arriving within a few seconds
+   * of the last joins it, and the system notification is replaced by one for the group.
+   */
+  onArrival(notification: Notification, settings: Settings): Promise<void>;
   /** A click on a system notification: opens its page and marks it read. */
   onClicked(notificationId: string): Promise<void>;
   reset(): Promise<void>;
 }
 
-export function createNotifier(getClient: () => Promise<Client>): Notifier {
-  async function announce(items: Notification[], state: NotifierState): Promise<void> {
+export function createNotifier(getClient: () => Promise<Client>, now: () => number = Date.now): Notifier {
+  /** The live arrivals shown last, newest first, under one system notification id. */
+  let group: { id: string; items: Notification[]; lastAt: number } | null = null;
+
+  async function announce(items: Notification[], state: NotifierState, groupId?: string): Promise<void> {
     const [first] = items;
     if (!first) return;
-    const id = `inbox-${first.id}`;
+    const id = groupId ?? `inbox-${first.id}`;
     const single = items.length === 1;
     await browser.notifications.create(id, {
       type: 'basic',
@@ -83,6 +93,21 @@ export function createNotifier(getClient: () => Promise<Client>): Notifier {
       await announce(fresh, next);
     },
 
+    async onArrival(notification, settings) {
+      if (!settings.desktopNotifications || notification.read || !(await allowed())) return;
+      const state = await notifierStateItem.getValue();
+      // Already announced by a check of the count, or older than what was there when this began.
+      if (!isNewer(notification, state.newest)) return;
+      const at = now();
+      group =
+        group && at - group.lastAt <= ARRIVAL_GROUP_MS
+          ? { ...group, items: [notification, ...group.items], lastAt: at }
+          : { id: `inbox-${notification.id}`, items: [notification], lastAt: at };
+      const next = { ...state, newest: { createdAt: notification.createdAt, id: notification.id } };
+      await notifierStateItem.setValue(next);
+      await announce(group.items, next, group.id);
+    },
+
     async onClicked(notificationId) {
       const state = await notifierStateItem.getValue();
       const target = state.shown[notificationId];
@@ -105,6 +130,7 @@ export function createNotifier(getClient: () => Promise<Client>): Notifier {
     },
 
     async reset() {
+      group = null;
       await notifierStateItem.removeValue();
     },
   };

@@ -9,7 +9,7 @@ import { NetworkError, reviveError } from '../api';
 import { SIGNED_OUT } from '../connection-status';
 import { type FailureKind, failureCode, failureKind } from '../failure';
 import type { ConnectionStatus, StatusKind } from '../messaging';
-import { nextPollDelay, regularInterval } from '../poll-schedule';
+import { LIVE_SAFETY_NET_SECONDS, nextPollDelay, regularInterval } from '../poll-schedule';
 import type { Settings } from '../settings';
 import type { Session } from './api-session';
 import { hasApiPermission } from './permissions';
@@ -41,6 +41,10 @@ export interface PollerOptions {
   conditional?: boolean;
   /** Told of every successful check, with the count before and after. */
   onCount?: (previous: number | null, count: number, settings: Settings) => void | Promise<void>;
+  /** Told of the status every check leaves. */
+  onStatus?: (status: ConnectionStatus) => void;
+  /** Whether the live channel carries the count now, so that checks can be rare. */
+  isLive?: () => boolean;
 }
 
 /** The state a failed check leaves the badge in, for each kind of failure. */
@@ -85,7 +89,14 @@ export function createPoller(options: PollerOptions) {
   }
 
   async function check(): Promise<ConnectionStatus> {
-    const { client, settings } = await options.session.client();
+    const session = await options.session.client();
+    const { client } = session;
+    const settings = options.isLive?.()
+      ? {
+          ...session.settings,
+          pollIntervalSeconds: Math.max(LIVE_SAFETY_NET_SECONDS, session.settings.pollIntervalSeconds),
+        }
+      : session.settings;
     const previous = await getStatus();
     const state = await pollStateItem.getValue();
     const interval = regularInterval({ intervalSeconds: settings.pollIntervalSeconds, hintSeconds: state.hint }) * 1000;
@@ -154,9 +165,14 @@ export function createPoller(options: PollerOptions) {
      */
     poll(): Promise<ConnectionStatus> {
       if (!inFlight) {
-        inFlight = check().finally(() => {
-          inFlight = null;
-        });
+        inFlight = check()
+          .then((status) => {
+            options.onStatus?.(status);
+            return status;
+          })
+          .finally(() => {
+            inFlight = null;
+          });
         return inFlight;
       }
       followUp ??= inFlight
@@ -166,6 +182,12 @@ export function createPoller(options: PollerOptions) {
           return this.poll();
         });
       return followUp;
+    },
+    /** Puts the next check off to the live safety net's interval; returns when it is due. */
+    async slowDown(): Promise<number> {
+      const when = now() + LIVE_SAFETY_NET_SECONDS * 1000;
+      await browser.alarms.create(POLL_ALARM, { when });
+      return when;
     },
     /** Forgets the ETag and failures, as when the account or the address changes. */
     async reset(): Promise<void> {

@@ -5,7 +5,7 @@
 import type { Notification } from '../api/contract';
 import type { ApiError } from '../api/errors';
 import { SIGNED_OUT } from '../connection-status';
-import type { ConnectionStatus } from '../messaging';
+import type { ConnectionStatus, UndoOffer } from '../messaging';
 import { type LocalChanges, survivingNeighbour } from './inbox-list';
 import { NO_SELECTION, pruned, type Selection } from './selection';
 
@@ -42,9 +42,15 @@ export interface InboxState {
   activeId: string | null;
   /** A change to "mark all read" or "delete all" is on its way. */
   bulkPending: boolean;
+  /** The last action, offered for undo while the toast shows. */
+  undo: UndoOffer | null;
+  /** An undo is on its way. */
+  undoing: boolean;
   announcement: Message | null;
   /** Why the last action failed, until dismissed or another action succeeds. */
   failure: Message | null;
+  /** Ids of notifications the live channel brought that the list does not show yet, newest first. */
+  arrived: readonly string[];
 }
 
 export const INITIAL_STATE: InboxState = Object.freeze({
@@ -64,8 +70,11 @@ export const INITIAL_STATE: InboxState = Object.freeze({
   selection: NO_SELECTION,
   activeId: null,
   bulkPending: false,
+  undo: null,
+  undoing: false,
   announcement: null,
   failure: null,
+  arrived: [],
 });
 
 export interface StateCell {

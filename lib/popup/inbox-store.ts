@@ -4,12 +4,13 @@
  * only through `ask` and reads the cached first page and settings from storage, so it paints
  * before any network answer. The UI renders its state and calls its actions; nothing here
  * touches the DOM. Each part lives in its own module: `inbox-paging`, `inbox-triage`,
- * `inbox-selection` and `inbox-status`, sharing the state cell of `inbox-state`.
+ * `inbox-selection`, `inbox-status` and `inbox-arrivals`, sharing the state cell of `inbox-state`.
  */
 import { SIGNED_OUT, statusItem } from '../connection-status';
 import { readCachedFirstPage } from '../inbox-cache';
 import { ask } from '../messaging';
 import { getSettings } from '../settings';
+import { type Arrivals, createArrivals } from './inbox-arrivals';
 import { createPaging } from './inbox-paging';
 import { createSelectionActions, type SelectionActions } from './inbox-selection';
 import { createStateCell, type InboxState } from './inbox-state';
@@ -19,7 +20,7 @@ import { createTriage, type Triage } from './inbox-triage';
 export { commandTargets } from './inbox-selection';
 export type { InboxState, Message } from './inbox-state';
 
-export interface InboxStore extends SelectionActions, Triage {
+export interface InboxStore extends SelectionActions, Triage, Pick<Arrivals, 'showArrived'> {
   getState(): InboxState;
   subscribe(listener: (state: InboxState) => void): () => void;
   /** Paints the cached first page, then revalidates it, watching the status until `signal` aborts. */
@@ -37,7 +38,9 @@ export function createInboxStore(): InboxStore {
   const { get, set } = cell;
   const paging = createPaging(cell);
   const status = createStatusTracking(cell, paging);
+  const arrivals = createArrivals(cell, paging);
   const refreshStatus = () => ask('status.refresh').then(status.apply, () => {});
+  const triage = createTriage(cell, paging, status);
 
   async function retry(): Promise<void> {
     void refreshStatus();
@@ -67,8 +70,10 @@ export function createInboxStore(): InboxStore {
       if (cached) paging.paint(cached);
       const unwatch = statusItem.watch((value) => status.apply(value ?? SIGNED_OUT));
       signal.addEventListener('abort', unwatch, { once: true });
+      arrivals.listen(signal);
       void refreshStatus();
       void paging.fetchFirst();
+      void triage.offerLastUndo(signal);
     },
     setOnline(online) {
       if (online === get().online) return;
@@ -79,7 +84,8 @@ export function createInboxStore(): InboxStore {
     retry,
     loadMore: paging.loadMore,
     ...createSelectionActions(cell, paging.loadMore),
-    ...createTriage(cell, paging, status),
+    ...triage,
+    showArrived: arrivals.showArrived,
     dismissFailure() {
       set({ failure: null });
     },

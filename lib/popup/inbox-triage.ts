@@ -1,14 +1,16 @@
 /**
- * Mark read and delete from the popup: each change is shown at once, the unread count moves with
- * it, and a failure puts the items, their selection and the count back as they were. Opening a
- * notification marks it read too.
+ * Mark read, mark unread and delete from the popup: each change is shown at once, the unread
+ * count moves with it, and a failure puts the items, their selection and the count back as they
+ * were. A change that went through is offered for undo for 10 seconds; the background keeps its
+ * undo, so a popup opened again within the service's minute offers it too. Opening a
+ * notification marks it read.
  */
 import { browser } from 'wxt/browser';
 import type { Notification } from '../api/contract';
-import { reviveError } from '../api/errors';
+import { reviveError, UndoExpiredError } from '../api/errors';
 import { t, tn } from '../i18n';
 import { openableUrl } from '../links';
-import { ask } from '../messaging';
+import { ask, type UndoOffer } from '../messaging';
 import { type TriageAction, triagedItems, triagedPage, withoutIds } from '../triage-patch';
 import { restored } from './inbox-list';
 import type { Paging } from './inbox-paging';
@@ -19,22 +21,62 @@ import type { Selection } from './selection';
 
 export interface Triage {
   markRead(ids: readonly string[]): Promise<void>;
+  markUnread(ids: readonly string[]): Promise<void>;
   delete(ids: readonly string[]): Promise<void>;
+  /** Puts back what the action on offer changed. */
+  undo(): Promise<void>;
+  /** Offers the background's last action for undo, if it still can be; until `signal` aborts. */
+  offerLastUndo(signal: AbortSignal): Promise<void>;
   markAllRead(): Promise<void>;
   deleteAll(): Promise<void>;
   open(id: string, options?: { background?: boolean }): Promise<void>;
 }
 
-const WORDS = {
+export const WORDS = {
   markRead: { done: 'popup_marked_read', doneAll: 'popup_all_marked_read', failed: 'popup_error_mark_read' },
+  markUnread: { done: 'popup_marked_unread', doneAll: null, failed: 'popup_error_mark_unread' },
   delete: { done: 'popup_deleted', doneAll: 'popup_all_deleted', failed: 'popup_error_delete' },
 } as const;
 
-const MESSAGE = { markRead: 'inbox.markRead', delete: 'inbox.delete' } as const;
+/** How long the popup offers Undo after an action. */
+export const UNDO_OFFER_MS = 10_000;
+
+const MESSAGE = { markRead: 'inbox.markRead', markUnread: 'inbox.markUnread', delete: 'inbox.delete' } as const;
+
+/** Which items an action applies to: unread ones for mark read, read ones for mark unread. */
+const applies = (action: TriageAction, item: Notification) =>
+  action === 'delete' || item.read === (action === 'markUnread');
 
 export function createTriage(cell: StateCell, paging: Paging, status: StatusTracking): Triage {
   const { get, set, setItems, changes } = cell;
-  const recorded = { markRead: changes.read, delete: changes.deleted };
+  /** The items as they were before the action on offer, when it was taken in this popup. */
+  let taken: { offer: UndoOffer; originals: readonly Notification[] } | null = null;
+  let offerTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Shows the toast for an action, for 10 s or until the service stops taking its undo. */
+  function offer(undo: UndoOffer | null, originals: readonly Notification[] | null): void {
+    clearTimeout(offerTimer);
+    taken = undo && originals ? { offer: undo, originals } : null;
+    set({ undo });
+    if (!undo) return;
+    offerTimer = setTimeout(
+      () => {
+        if (get().undo === undo) set({ undo: null });
+      },
+      Math.max(0, Math.min(UNDO_OFFER_MS, undo.expiresAt - Date.now())),
+    );
+  }
+
+  /** Notes that this popup changed the items, for pages requested before the change. */
+  function record(action: TriageAction, ids: readonly string[], undone = false): void {
+    for (const id of ids) {
+      if (action === 'delete') {
+        if (undone) changes.deleted.delete(id);
+        else changes.deleted.add(id);
+      } else if ((action === 'markRead') !== undone) changes.read.add(id);
+      else changes.read.delete(id);
+    }
+  }
 
   const fail = (action: TriageAction, error: unknown) =>
     set({ failure: cell.message(t(WORDS[action].failed, failureReason(reviveError(error), get().online))) });
@@ -50,27 +92,68 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
 
   async function change(action: TriageAction, ids: readonly string[]): Promise<void> {
     const wanted = new Set(ids);
-    const targets = get().items.filter((item) => wanted.has(item.id) && (action === 'delete' || !item.read));
+    const targets = get().items.filter((item) => wanted.has(item.id) && applies(action, item));
     if (targets.length === 0) {
       if (action === 'markRead') cell.announce(t('popup_already_read'));
+      if (action === 'markUnread') cell.announce(t('popup_already_unread'));
       return;
     }
     const targetIds = targets.map((item) => item.id);
     const unread = targets.filter((item) => !item.read).length;
+    // Mark unread raises the count by what it changes; the others lower it by the unread ones they take.
+    const shift = action === 'markUnread' ? targets.length : -unread;
     const selectionBefore = get().selection;
-    for (const id of targetIds) recorded[action].add(id);
+    record(action, targetIds);
     setItems(triagedItems(get().items, action, targetIds, get().unreadOnly), { failure: null });
-    status.shiftUnreadCount(-unread);
+    status.shiftUnreadCount(shift);
     paging.refillIfEmpty();
     try {
       const result = await ask(MESSAGE[action], { ids: targetIds, unread });
       status.applyUnreadCount(result.unreadCount);
-      cell.announce(tn(WORDS[action].done, targets.length));
+      // The toast says it, in its own live region; without one, the announcement does.
+      if (result.undo) offer(result.undo, targets);
+      else cell.announce(tn(WORDS[action].done, targets.length));
     } catch (error) {
-      for (const id of targetIds) recorded[action].delete(id);
+      record(action, targetIds, true);
       rollBack(targets, selectionBefore);
-      status.shiftUnreadCount(unread);
+      status.shiftUnreadCount(-shift);
       fail(action, error);
+    }
+  }
+
+  async function undo(): Promise<void> {
+    const { undo: onOffer, undoing } = get();
+    if (!onOffer || undoing) return;
+    const local = taken?.offer === onOffer ? taken.originals : null;
+    set({ undoing: true, failure: null });
+    try {
+      const result = await ask('inbox.undo');
+      offer(null, null);
+      status.applyUnreadCount(result.unreadCount);
+      if (local && !onOffer.all) {
+        record(
+          onOffer.action,
+          local.map((item) => item.id),
+          true,
+        );
+        setItems(restored(get().items, local, paging.range(), get().unreadOnly));
+      } else {
+        // Changes to pages not loaded here, or made in an earlier popup: the service's list is the truth.
+        changes.deleted.clear();
+        changes.read.clear();
+        await paging.fetchFirst();
+      }
+      cell.announce(tn('popup_undone', result.count));
+    } catch (error) {
+      offer(null, null);
+      const revived = reviveError(error);
+      const words =
+        revived instanceof UndoExpiredError
+          ? t('popup_undo_expired')
+          : t('popup_error_undo', failureReason(revived, get().online));
+      set({ failure: cell.message(words) });
+    } finally {
+      set({ undoing: false });
     }
   }
 
@@ -78,7 +161,7 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
    * "Mark all read" and "delete all" change pages not loaded yet, so page loads under way are
    * dropped and no new one starts until the answer; a failure brings the list back as it was.
    */
-  async function changeAll(action: TriageAction): Promise<void> {
+  async function changeAll(action: 'markRead' | 'delete'): Promise<void> {
     const before = get();
     if (before.bulkPending) return;
     const unread = before.status.count ?? before.items.filter((item) => !item.read).length;
@@ -89,7 +172,8 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
     try {
       const result = await ask(MESSAGE[action], { ids: 'all', unread });
       status.applyUnreadCount(result.unreadCount ?? 0);
-      cell.announce(t(WORDS[action].doneAll));
+      if (result.undo) offer(result.undo, before.items);
+      else cell.announce(t(WORDS[action].doneAll));
       set({ bulkPending: false });
     } catch (error) {
       resumePaging();
@@ -108,7 +192,14 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
 
   return {
     markRead,
+    markUnread: (ids) => change('markUnread', ids),
     delete: (ids) => change('delete', ids),
+    undo,
+    async offerLastUndo(signal) {
+      signal.addEventListener('abort', () => clearTimeout(offerTimer), { once: true });
+      const last = await ask('inbox.lastUndo').catch(() => null);
+      if (last && !signal.aborted && get().undo === null) offer(last, null);
+    },
     markAllRead: () => changeAll('markRead'),
     deleteAll: () => changeAll('delete'),
     async open(id, options = {}) {

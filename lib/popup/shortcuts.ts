@@ -8,7 +8,9 @@ export type Command =
   | 'toggle'
   | 'open'
   | 'markRead'
+  | 'markUnread'
   | 'delete'
+  | 'undo'
   | 'selectAll'
   | 'clearSelection';
 
@@ -36,6 +38,8 @@ const plain: Record<string, Command> = {
   x: 'toggle',
   ' ': 'toggle',
   e: 'markRead',
+  u: 'markUnread',
+  z: 'undo',
   Delete: 'delete',
   '#': 'delete',
   Escape: 'clearSelection',
@@ -45,7 +49,12 @@ export function shortcutFor(input: KeyInput): Shortcut | null {
   const command = input.ctrlKey || input.metaKey;
   if (input.altKey) return null;
   if (input.key === 'Enter') return { command: 'open', modified: command };
-  if (command) return input.key.toLowerCase() === 'a' ? { command: 'selectAll', modified: false } : null;
+  if (command) {
+    const key = input.key.toLowerCase();
+    if (key === 'a') return { command: 'selectAll', modified: false };
+    // Ctrl+Shift+Z is redo in most programs; there is nothing to redo here.
+    return key === 'z' && !input.shiftKey ? { command: 'undo', modified: false } : null;
+  }
   const key = input.key.length === 1 ? input.key.toLowerCase() : input.key;
   const found = plain[key];
   return found ? { command: found, modified: input.shiftKey } : null;

@@ -1,10 +1,14 @@
 import type { Database } from '../db/database';
 import type { Cursors } from './cursor';
+import type { UndoTokens } from './undo-token';
 
 /** What the API's handlers need from the running service. */
 export interface ApiDeps {
   db: Database;
   cursors: Cursors;
+  undoTokens: UndoTokens;
+  /** The service's clock, in milliseconds since the epoch: undo windows are measured with it. */
+  now: () => number;
   /** The site origin that notification URLs point into, such as `http://127.0.0.1:8787`. */
   origin: () => string;
   pollIntervalSeconds: number;

@@ -5,17 +5,25 @@ import {
   type BulkResult,
   type CountResult,
   IdsBodySchema,
+  type IdsList,
+  IdsListBodySchema,
   type IdsSelection,
   LIMITS,
   type Page,
+  UndoBodySchema,
+  type UndoResult,
 } from '../../lib/api/contract';
+import type { Queryable } from '../db/database';
 import {
   countUnreadAs,
   deleteNotifications,
   listNotificationsAs,
   markRead,
+  markUnread,
   type StoredNotification,
+  type TriageStamp,
 } from '../store/notifications';
+import { runOperation, type TriageKind, undoOperation } from '../store/triage-operations';
 import { bearerToken, invalidToken, requireCaller, type SignedInEnv, signedIn } from './auth';
 import type { ApiDeps } from './context';
 import { ProblemError } from './problem';
@@ -71,8 +79,25 @@ async function idsSelection(c: Context): Promise<IdsSelection> {
   return (await validBody(c, IdsBodySchema, { code: 'invalid_ids', shape, refusal })).ids;
 }
 
+async function idsList(c: Context): Promise<IdsList> {
+  const shape = '{ "ids": ["<uuid>", ...] }';
+  const refusal = `ids must be an array of at most ${LIMITS.idsPerCall} notification UUIDs ("all" is refused): ${shape}.`;
+  return (await validBody(c, IdsListBodySchema, { code: 'invalid_ids', shape, refusal })).ids;
+}
+
+const UNDO_SHAPE = '{ "undo": "<token from a triage answer>" }';
+/** One answer for every token that is not the caller's to use, so none reveals anything. */
+const UNDO_REFUSAL = `The body must be ${UNDO_SHAPE} with a token this service gave you; nothing was changed.`;
+
+const undoExpired = () =>
+  new ProblemError(
+    410,
+    'undo_expired',
+    `An undo works once and for ${LIMITS.undoSeconds} seconds after its operation; this one can no longer be used.`,
+  );
+
 export function inboxHandlers(deps: ApiDeps) {
-  const { db, cursors } = deps;
+  const { db, cursors, undoTokens } = deps;
 
   const toWire = (n: StoredNotification) => toWireNotification(n, deps.origin());
 
@@ -128,14 +153,41 @@ export function inboxHandlers(deps: ApiDeps) {
     return c.json(body);
   }
 
-  function bulk(apply: typeof markRead) {
+  /** A triage endpoint: the change as one undoable operation, answered with its undo token. */
+  function triage<Ids>(
+    kind: TriageKind,
+    readSelection: (c: Context) => Promise<Ids>,
+    apply: (tx: Queryable, userId: number, ids: Ids, stamp: TriageStamp) => Promise<number>,
+  ) {
     return async (c: Context<SignedInEnv>) => {
       const { caller } = c.var;
-      const ids = await idsSelection(c);
-      const result: BulkResult = { success: true, count: await apply(db, caller.userId, ids) };
+      const ids = await readSelection(c);
+      const { count, operation } = await runOperation(db, caller.userId, kind, new Date(deps.now()), (tx, stamp) =>
+        apply(tx, caller.userId, ids, stamp),
+      );
+      const result: BulkResult = {
+        success: true,
+        count,
+        undo:
+          operation && undoTokens.issue({ operationId: operation.id, expiresAt: operation.expiresAt }, caller.userId),
+      };
       c.header('cache-control', 'no-store');
       return c.json(result);
     };
+  }
+
+  async function undo(c: Context<SignedInEnv>) {
+    const { caller } = c.var;
+    const body = await validBody(c, UndoBodySchema, { code: 'invalid_undo', shape: UNDO_SHAPE, refusal: UNDO_REFUSAL });
+    const claim = undoTokens.open(body.undo, caller.userId);
+    if (!claim) throw new ProblemError(400, 'invalid_undo', UNDO_REFUSAL);
+    const now = new Date(deps.now());
+    if (claim.expiresAt <= now) throw undoExpired();
+    const count = await undoOperation(db, caller.userId, claim.operationId, now);
+    if (count === null) throw undoExpired();
+    const result: UndoResult = { success: true, count };
+    c.header('cache-control', 'no-store');
+    return c.json(result);
   }
 
   const { createHandlers } = createFactory();
@@ -143,7 +195,9 @@ export function inboxHandlers(deps: ApiDeps) {
   return {
     fetchPage: createHandlers(fetchPage),
     count: createHandlers(count),
-    markRead: createHandlers(auth, bulk(markRead)),
-    delete: createHandlers(auth, bulk(deleteNotifications)),
+    markRead: createHandlers(auth, triage('read', idsSelection, markRead)),
+    markUnread: createHandlers(auth, triage('unread', idsList, markUnread)),
+    delete: createHandlers(auth, triage('delete', idsSelection, deleteNotifications)),
+    undo: createHandlers(auth, undo),
   };
 }

@@ -14,6 +14,8 @@ const TITLES: Record<ErrorCode, string> = {
   invalid_parameter: 'Invalid parameter',
   invalid_ids: 'Invalid ids',
   invalid_report: 'Invalid report',
+  invalid_undo: 'Invalid undo token',
+  undo_expired: 'Undo expired',
   invalid_notification: 'Invalid notification',
   invalid_body: 'Invalid body',
   payload_too_large: 'Payload too large',

@@ -206,6 +206,51 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
        FOR EACH ROW EXECUTE FUNCTION live_token_ended()`,
     ],
   },
+  {
+    version: 5,
+    name: 'undoable triage: soft delete, operations recorded on the rows they changed',
+    // Each triage call is an operation with its own id, written on every row it changed
+    // (`last_op`); its undo finds exactly those rows through one index, whatever their number,
+    // and skips any row a later operation has claimed since. A deleted row stays, hidden, until
+    // its operation expires. The unread count counts only rows still in the inbox, so soft
+    // delete, undo and the final removal all move it through the same triggers as before.
+    statements: [
+      'ALTER TABLE notifications ADD COLUMN deleted_at timestamptz(3), ADD COLUMN last_op uuid',
+      `CREATE TABLE triage_operations (
+        id uuid PRIMARY KEY,
+        user_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        kind text NOT NULL,
+        expires_at timestamptz(3) NOT NULL
+      )`,
+      'CREATE INDEX triage_operations_expiry_idx ON triage_operations (expires_at)',
+      'CREATE INDEX notifications_last_op_idx ON notifications (last_op) WHERE last_op IS NOT NULL',
+      // Listing and counting walk only the rows still in the inbox, so a large delete waiting
+      // for its undo window to pass costs nothing to the pages after it.
+      'DROP INDEX notifications_page_idx',
+      'DROP INDEX notifications_unread_idx',
+      `CREATE INDEX notifications_page_idx ON notifications (user_id, created_at DESC, id DESC)
+       WHERE deleted_at IS NULL`,
+      `CREATE INDEX notifications_unread_idx ON notifications (user_id, created_at DESC, id DESC)
+       WHERE NOT read AND deleted_at IS NULL`,
+      `CREATE OR REPLACE FUNCTION unread_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          INSERT INTO unread_counts AS c (user_id, unread)
+          SELECT user_id, count(*) FROM new_rows WHERE NOT read AND deleted_at IS NULL GROUP BY user_id ORDER BY user_id
+          ON CONFLICT (user_id) DO UPDATE SET unread = c.unread + excluded.unread;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          UPDATE unread_counts AS c SET unread = c.unread - gone.n
+          FROM (
+            SELECT user_id, count(*) AS n FROM old_rows WHERE NOT read AND deleted_at IS NULL GROUP BY user_id
+          ) AS gone
+          WHERE c.user_id = gone.user_id;
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+    ],
+  },
 ];
 
 /** Applies the missing migrations; safe to run at every start, and by several services at once. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IdsSelection, NotificationType } from '../../lib/api/contract';
+import type { IdsList, IdsSelection, NotificationType } from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
 import { toIso } from '../db/values';
 import { authenticatedQuery, type TokenOwner } from './tokens';
@@ -66,7 +66,7 @@ type PageOptions = { limit: number; unreadOnly: boolean; after: PagePosition | n
  */
 function pageStatement(user: string, first: number, options: PageOptions) {
   const params: unknown[] = [options.limit];
-  let where = `n.user_id = ${user}`;
+  let where = `n.user_id = ${user} AND n.deleted_at IS NULL`;
   if (options.unreadOnly) where += ' AND NOT n.read';
   if (options.after) {
     params.push(options.after.createdAt, options.after.id);
@@ -121,22 +121,64 @@ export async function countUnreadAs(
 const lowercase = (ids: readonly string[]) => ids.map((id) => id.toLowerCase());
 
 /**
- * Runs `statement`, whose WHERE clause picks the user's notifications with `user_id = $1`, on the
- * selected ones only; the number of rows it changed.
+ * One triage call: its id is written on every row it changes (`last_op`) so that its undo
+ * finds them, and `at` is the service's clock when it happened.
  */
-async function onSelection(db: Queryable, statement: string, userId: number, ids: IdsSelection): Promise<number> {
-  if (ids === 'all') return (await db.query(statement, [userId])).rowCount;
-  if (ids.length === 0) return 0;
-  return (await db.query(`${statement} AND id = ANY($2::uuid[])`, [userId, lowercase(ids)])).rowCount;
+export interface TriageStamp {
+  operationId: string;
+  at: Date;
 }
 
-/** Marks notifications read, in one statement; the number that went from unread to read. */
-export const markRead = (db: Queryable, userId: number, ids: IdsSelection): Promise<number> =>
-  onSelection(db, 'UPDATE notifications SET read = true WHERE user_id = $1 AND NOT read', userId, ids);
+/**
+ * Applies a triage change to the caller's notifications still in the inbox, in one statement:
+ * `set` is the change (it may use `$3`, the value `with`), `only` the state a row must be in
+ * for the change to apply to it. The number of rows changed.
+ */
+async function triage(
+  db: Queryable,
+  userId: number,
+  ids: IdsSelection,
+  stamp: TriageStamp,
+  change: { set: string; only: string; with?: unknown },
+): Promise<number> {
+  if (ids !== 'all' && ids.length === 0) return 0;
+  const params: unknown[] = [userId, stamp.operationId];
+  if ('with' in change) params.push(change.with);
+  let where = `user_id = $1 AND deleted_at IS NULL AND ${change.only}`;
+  if (ids !== 'all') {
+    params.push(lowercase(ids));
+    where += ` AND id = ANY($${params.length}::uuid[])`;
+  }
+  const result = await db.query(`UPDATE notifications SET ${change.set}, last_op = $2::uuid WHERE ${where}`, params);
+  return result.rowCount;
+}
 
-/** Deletes notifications for good, in one statement; the number deleted. */
-export const deleteNotifications = (db: Queryable, userId: number, ids: IdsSelection): Promise<number> =>
-  onSelection(db, 'DELETE FROM notifications WHERE user_id = $1', userId, ids);
+/** Marks notifications read; the number that went from unread to read. */
+export function markRead(db: Queryable, userId: number, ids: IdsSelection, stamp: TriageStamp): Promise<number> {
+  return triage(db, userId, ids, stamp, { set: 'read = true', only: 'NOT read' });
+}
+
+/** Marks notifications unread; the number that went from read to unread. */
+export function markUnread(db: Queryable, userId: number, ids: IdsList, stamp: TriageStamp): Promise<number> {
+  return triage(db, userId, ids, stamp, { set: 'read = false', only: 'read' });
+}
+
+/**
+ * Takes notifications out of the inbox; the number taken. They stay, hidden, until their
+ * operation's undo window has passed and the clean-up removes them for good.
+ */
+export function deleteNotifications(
+  db: Queryable,
+  userId: number,
+  ids: IdsSelection,
+  stamp: TriageStamp,
+): Promise<number> {
+  return triage(db, userId, ids, stamp, {
+    set: 'deleted_at = $3::timestamptz',
+    only: 'true',
+    with: stamp.at.toISOString(),
+  });
+}
 
 /** Adds notifications in one statement; their ids, in the order given. */
 export async function addNotifications(db: Queryable, notifications: readonly NewNotification[]): Promise<string[]> {

@@ -18,10 +18,14 @@ describe.each(cases)('accessibility audit (axe-core) in $browser, $scheme', ({ b
     product = await startProduct({ browser, colorScheme: scheme });
   });
   afterAll(() => product?.close());
-  it(`popup (${scheme}) has no serious or critical violation, nor with a confirmation open`, async () => {
+  it(`popup (${scheme}) has no serious or critical violation, nor with a toast or a confirmation open`, async () => {
     const popup = new PopupPage(await product.openPage('popup.html'));
     await popup.waitForRows();
     expect(await popup.page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
+    expect(await seriousViolations(popup.page)).toEqual([]);
+    await popup.select(0);
+    await popup.button('Delete selected').click();
+    await popup.toast.waitFor();
     expect(await seriousViolations(popup.page)).toEqual([]);
     await popup.button('Delete all').click();
     await popup.dialog.waitFor();

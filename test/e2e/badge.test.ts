@@ -29,8 +29,7 @@ describe.each(BROWSERS)('toolbar badge in %s', (browser) => {
   it('shows the service as down, and recovers by itself when it comes back', async () => {
     const count = await product.badgeText();
     const { server } = product.service;
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
-    server.httpServer.closeAllConnections();
+    await product.stopService();
     expect(await product.pollNow()).toBe('?');
     expect(await product.badgeTitle()).toContain('cannot be reached');
     expect(await product.badgeTitle()).toContain(`Last known: ${count} unread`);

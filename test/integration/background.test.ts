@@ -86,7 +86,12 @@ describe('background against the reference service', () => {
   it('marks read and deletes, lowering the badge at once, and the service agrees', async () => {
     const unread = await walk(true);
     const read = await deliver('inbox.markRead', { ids: unread.slice(0, 5).map((n) => n.id), unread: 5 }, popupSender);
-    expect(read.value).toEqual({ success: true, count: 5, unreadCount: 27 });
+    expect(read.value).toMatchObject({
+      success: true,
+      count: 5,
+      unreadCount: 27,
+      undo: { action: 'markRead', count: 5 },
+    });
     expect((await badge()).text).toBe('27');
 
     const gone = await deliver('inbox.delete', { ids: unread.slice(5, 8).map((n) => n.id), unread: 3 }, popupSender);
@@ -98,6 +103,42 @@ describe('background against the reference service', () => {
     expect((await badge()).text).toBe('');
     expect(await me.client.inbox.count()).toBe(0);
     expect(await walk(false)).toHaveLength(69);
+  });
+
+  it('undoes the last action once, and the badge follows at once', async () => {
+    const unread = await walk(true);
+    const gone = await deliver('inbox.delete', { ids: unread.slice(0, 4).map((n) => n.id), unread: 4 }, popupSender);
+    expect(gone.value?.undo).toMatchObject({ action: 'delete', all: false, count: 4 });
+    expect((await badge()).text).toBe('28');
+    expect((await deliver('inbox.lastUndo', undefined, popupSender)).value).toEqual(gone.value?.undo);
+
+    const undone = await deliver('inbox.undo', undefined, popupSender);
+    expect(undone.value).toEqual({ count: 4, unreadCount: 32 });
+    expect((await badge()).text).toBe('32');
+    expect(await walk(true)).toEqual(unread);
+    expect((await deliver('inbox.lastUndo', undefined, popupSender)).value).toBeNull();
+    expect((await deliver('inbox.undo', undefined, popupSender)).error).toMatchObject({ code: 'undo_expired' });
+
+    const read = (await walk(false)).filter((n) => n.read).slice(0, 3);
+    const marked = await deliver('inbox.markUnread', { ids: read.map((n) => n.id) }, popupSender);
+    expect(marked.value).toMatchObject({ count: 3, unreadCount: 35 });
+    expect((await badge()).text).toBe('35');
+    await deliver('inbox.undo', undefined, popupSender);
+    expect((await badge()).text).toBe('32');
+    expect(await me.client.inbox.count()).toBe(32);
+  });
+
+  it('lets no content script undo or mark unread', async () => {
+    await deliver('inbox.markRead', { ids: 'all' }, popupSender);
+    for (const type of ['inbox.undo', 'inbox.lastUndo'] as const) {
+      expect((await deliver(type, undefined, profileTabSender(`${service.origin}/@bob`))).error).toMatchObject({
+        status: 403,
+      });
+    }
+    expect(
+      (await deliver('inbox.markUnread', { ids: [] }, profileTabSender(`${service.origin}/@bob`))).error,
+    ).toMatchObject({ status: 403 });
+    expect(await me.client.inbox.count()).toBe(0);
   });
 
   it('follows, reconciles already_following, and reports from a profile page', async () => {

@@ -115,12 +115,18 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     });
     await check('GET', '/inbox/count', '/inbox/count');
 
-    for (const path of ['/inbox/read', '/inbox/delete']) {
+    for (const path of ['/inbox/read', '/inbox/delete', '/inbox/unread']) {
       await check('POST', path, path, json({ ids: [crypto.randomUUID()] }));
       await check('POST', path, path, json({ ids: 'ALL' }));
       await check('POST', path, path, { body: '{"ids":"all"}' });
       await check('POST', path, path, { ...json({ ids: 'all' }), headers: { 'content-type': 'text/plain' } });
     }
+    const [firstId = ''] = (await me.client.inbox.fetch()).data.map((n) => n.id);
+    const { undo } = await me.client.inbox.markRead([firstId]);
+    await check('POST', '/inbox/undo', '/inbox/undo', json({ undo }));
+    await check('POST', '/inbox/undo', '/inbox/undo', json({ undo }));
+    await check('POST', '/inbox/undo', '/inbox/undo', json({ undo: 'forged.token' }));
+    await check('POST', '/inbox/undo', '/inbox/undo', { body: JSON.stringify({ undo }) });
 
     const profile = '/user/{username}';
     await check('GET', profile, `/user/${other.username}`);

@@ -19,7 +19,7 @@ const BACKENDS = process.env.DATABASE_URL ? (['pglite', 'postgres'] as const) : 
 
 const OPERATIONS = [
   { name: 'mark-all-read', path: '/inbox/read', statement: 'UPDATE notifications SET read = true' },
-  { name: 'delete-all', path: '/inbox/delete', statement: 'DELETE FROM notifications' },
+  { name: 'delete-all', path: '/inbox/delete', statement: 'UPDATE notifications SET deleted_at' },
 ] as const;
 
 interface Inbox {
@@ -29,14 +29,22 @@ interface Inbox {
   kept: number;
 }
 
+/** The user's inbox as the service shows it: deleted notifications waiting for their undo left out. */
 async function inboxOf(db: Queryable, username: string): Promise<Inbox> {
   const { rows } = await db.query<Inbox>(
     `SELECT count(n.id)::int AS total, count(n.id) FILTER (WHERE NOT n.read)::int AS unread,
        coalesce((SELECT c.unread FROM unread_counts c WHERE c.user_id = u.id), 0) AS kept
-     FROM users u LEFT JOIN notifications n ON n.user_id = u.id WHERE u.username = $1 GROUP BY u.id`,
+     FROM users u LEFT JOIN notifications n ON n.user_id = u.id AND n.deleted_at IS NULL
+     WHERE u.username = $1 GROUP BY u.id`,
     [username],
   );
   return rows[0] as Inbox;
+}
+
+/** Removes for good what a delete left waiting for its undo, as the clean-up would once it expired. */
+async function forgetDeleted(db: Queryable): Promise<void> {
+  await db.query('DELETE FROM notifications WHERE deleted_at IS NOT NULL');
+  await db.query('DELETE FROM triage_operations');
 }
 
 /** Resolves once the service's bulk statement is doing its work, seen from outside the process. */
@@ -102,6 +110,18 @@ async function settled(data: ProcessData): Promise<void> {
     }
   } finally {
     await client.end();
+  }
+}
+
+/** Starts the service again on the data and asks it for the unread count, as the extension would. */
+async function countAfterRestart(data: ProcessData, auth: Record<string, string>): Promise<number> {
+  const restarted = await startServiceProcess(data);
+  try {
+    const counted = await fetch(`${restarted.apiBaseUrl}/inbox/count`, { headers: auth });
+    expect(counted.status, restarted.output()).toBe(200);
+    return ((await counted.json()) as { count: number }).count;
+  } finally {
+    await restarted.stop();
   }
 }
 
@@ -205,11 +225,7 @@ describe.each(BACKENDS)('SIGKILL in the middle of a bulk change, on %s', (backen
     await settled(data);
 
     progress(`Faults on ${backend}: restarting after ${name}`);
-    const restarted = await startServiceProcess(data);
-    const counted = await fetch(`${restarted.apiBaseUrl}/inbox/count`, { headers: auth });
-    expect(counted.status, restarted.output()).toBe(200);
-    const { count } = (await counted.json()) as { count: number };
-    await restarted.stop();
+    const count = await countAfterRestart(data, auth);
 
     const after = await withData(data, async (_, db) => ({
       victim: await inboxOf(db, 'victim'),
@@ -232,8 +248,51 @@ describe.each(BACKENDS)('SIGKILL in the middle of a bulk change, on %s', (backen
           ['victim'],
         );
       } else if (applied) {
+        await forgetDeleted(db);
         await admin.fillInbox('victim', INBOX);
       }
     });
+  });
+
+  it('undo of a delete-all: all of it back or none, and nothing else touched', async () => {
+    const before = await withData(data, async (_, db) => ({
+      victim: await inboxOf(db, 'victim'),
+      bystander: await inboxOf(db, 'bystander'),
+    }));
+    expect(before.victim).toEqual({ total: INBOX, unread: INBOX, kept: INBOX });
+
+    const service = await startServiceProcess(data);
+    const auth = { authorization: `Bearer ${token}` };
+    const post = (path: string, body: unknown) =>
+      fetch(`${service.apiBaseUrl}${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+    const deleted = await post('/inbox/delete', { ids: 'all' });
+    expect(deleted.status, service.output()).toBe(200);
+    const { count: gone, undo } = (await deleted.json()) as { count: number; undo: string };
+    expect(gone).toBe(INBOX);
+    const answer = post('/inbox/undo', { undo }).then(
+      (response) => `answered ${response.status}`,
+      () => 'no answer',
+    );
+    await watch(service, 'UPDATE notifications SET deleted_at = NULL');
+    service.process.kill('SIGKILL');
+    expect(await service.exited).toBe('SIGKILL');
+    expect(await answer).toBe('no answer');
+    await settled(data);
+
+    const count = await countAfterRestart(data, auth);
+
+    const after = await withData(data, async (_, db) => ({
+      victim: await inboxOf(db, 'victim'),
+      bystander: await inboxOf(db, 'bystander'),
+      operations: (await db.query('SELECT 1 FROM triage_operations')).rowCount,
+    }));
+    const applied = after.victim.total === INBOX;
+    const expected = applied ? { total: INBOX, unread: INBOX, kept: INBOX } : { total: 0, unread: 0, kept: 0 };
+    expect(after.victim).toEqual(expected);
+    expect(count).toBe(expected.unread);
+    // Rolled back, the delete keeps its record, so its undo still works within the minute.
+    expect(after.operations).toBe(applied ? 0 : 1);
+    expect(after.bystander).toEqual(before.bystander);
+    outcomes.push(`undo of delete-all killed mid-statement, ${applied ? 'all' : 'none'} of it after restart`);
   });
 });

@@ -35,8 +35,7 @@ describe.runIf(hasChromium)('recovery from a service outage in Chromium', () => 
 
     const { server } = product.service;
     progress('Recovery: stopping the service');
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
-    server.httpServer.closeAllConnections();
+    await product.stopService();
     expect(await product.pollNow()).toBe('?');
     const down = await status();
     expect(down.kind).toBe('unreachable');
@@ -55,11 +54,14 @@ describe.runIf(hasChromium)('recovery from a service outage in Chromium', () => 
     }
     const recovered = await status();
     expect(recovered.kind).toBe('ok');
-    expect(recovered.checkedAt as number).toBeGreaterThanOrEqual(down.nextCheckAt as number);
+    // The live channel's reconnection (backoff from 1 s) or the extension's own check, whichever
+    // comes first, brings it back: no later than that check was due, with at most that one check.
+    expect(recovered.checkedAt as number).toBeGreaterThan(back);
+    expect(recovered.checkedAt as number).toBeLessThanOrEqual((down.nextCheckAt as number) + 5_000);
     expect(await product.badgeText()).toBe(count);
-    expect(product.requests.slice(seen).filter((line) => line.includes('/api/inbox/count'))).toEqual([
-      expect.stringMatching(/^GET \/api\/inbox\/count (200|304) /),
-    ]);
+    expect(product.requests.slice(seen).filter((line) => line.includes('/api/inbox/count')).length).toBeLessThanOrEqual(
+      1,
+    );
     const seconds = (at: number) => ((at - back) / 1000).toFixed(2);
     console.log(
       `Recovery with a ${INTERVAL_SECONDS} s interval: the extension's own check was due ` +

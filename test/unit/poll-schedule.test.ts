@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BACKOFF_CEILING_SECONDS, nextPollDelay } from '../../lib/poll-schedule';
+import { BACKOFF_CEILING_SECONDS, nextPollDelay, reconnectDelay } from '../../lib/poll-schedule';
 
 const low = () => 0;
 const high = () => 0.999_999;
@@ -45,5 +45,17 @@ describe('nextPollDelay', () => {
     expect(
       nextPollDelay({ intervalSeconds: 60, hintSeconds: null, failures: 1, retryAfterSeconds: 3600, random: high }),
     ).toBe(3_600_000);
+  });
+});
+
+describe('reconnectDelay', () => {
+  it('doubles from 1 s with equal jitter: never under half the step', () => {
+    expect([0, 1, 2, 3].map((failures) => reconnectDelay(failures, low))).toEqual([500, 1_000, 2_000, 4_000]);
+    expect([0, 1, 2, 3].map((failures) => reconnectDelay(failures, high))).toEqual([1_000, 2_000, 4_000, 8_000]);
+  });
+
+  it('stops growing at five minutes', () => {
+    expect(reconnectDelay(40, high)).toBe(300_000);
+    expect(reconnectDelay(40, low)).toBe(150_000);
   });
 });

@@ -36,4 +36,12 @@ describe('triage patch', () => {
     expect(allRead.data.every((item) => item.read)).toBe(true);
     expect(allRead.cursor).toBe('next');
   });
+
+  it('marks unread where the items are, in either list', () => {
+    const all = triagedPage(page(), 'markUnread', [uuid(3)], false);
+    expect(all.data.map((item) => item.read)).toEqual([false, false, false]);
+    expect(all.cursor).toBe('next');
+    const unread = triagedPage({ data: page().data.slice(0, 2), cursor: 'u' }, 'markUnread', [uuid(3)], true);
+    expect(ids(unread.data)).toEqual([uuid(1), uuid(2)]);
+  });
 });

@@ -19,7 +19,7 @@ export interface WaitOptions {
 
 /** Elements found again at every use, waited for before every action. */
 export interface E2ELocator {
-  click(): Promise<void>;
+  click(options?: { timeout?: number }): Promise<void>;
   /** Replaces the field's text by typing, as a person would. */
   fill(value: string): Promise<void>;
   check(): Promise<void>;

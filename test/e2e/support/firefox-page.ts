@@ -90,8 +90,8 @@ class FirefoxLocator implements E2ELocator {
     }).then(({ value }) => value);
   }
 
-  async click() {
-    await this.withFirst((handle) => handle.click());
+  async click(options: { timeout?: number } = {}) {
+    await this.withFirst((handle) => handle.click(), true, options.timeout);
   }
 
   async fill(value: string) {

@@ -20,6 +20,16 @@ export class PopupPage<P extends E2EPage = E2EPage> {
     return this.page.getByRole('switch', { name: 'Unread only' });
   }
 
+  /** The toast that says what the last action did and offers Undo. */
+  get toast(): E2ELocator {
+    return this.page.locator('.toast');
+  }
+
+  /** The texts of the rows on show, in order. */
+  async rowTexts(): Promise<string[]> {
+    return this.rows.locator('.text').allTextContents();
+  }
+
   get dialog(): E2ELocator {
     return this.page.getByRole('alertdialog');
   }
@@ -45,7 +55,11 @@ export class PopupPage<P extends E2EPage = E2EPage> {
     const more = this.button('Load more');
     for (let pages = 0; pages < 100 && (await more.isVisible()); pages++) {
       const before = await this.rows.count();
-      await more.click();
+      // The list also loads the next page by itself when the button scrolls into view, so the
+      // button may be gone by the time it is clicked: then that load is the one to wait for.
+      await more.click({ timeout: 5_000 }).catch(async (error: unknown) => {
+        if (await more.isVisible()) throw error;
+      });
       const deadline = Date.now() + 10_000;
       while ((await this.rows.count()) <= before && Date.now() < deadline) await this.page.waitForTimeout(50);
     }

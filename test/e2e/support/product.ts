@@ -3,6 +3,7 @@
  * port and a fresh in-memory database, and a browser (Chromium unless `browser` says otherwise)
  * with the extension installed and pointed at it.
  */
+import type { Socket } from 'node:net';
 import type { Page, Worker } from 'playwright-core';
 import { findChromium } from '../../../scripts/chromium';
 import { startTestService, type TestService } from '../../support/service';
@@ -39,6 +40,11 @@ export interface E2EProduct {
   badgeText(): Promise<string>;
   badgeTitle(): Promise<string>;
   openPage(path: string): Promise<E2EPage>;
+  /**
+   * Stops the service as an outage does: no new connections, and every open one cut, the live
+   * channel's upgraded socket included (the HTTP server no longer counts that one as its own).
+   */
+  stopService(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,6 +60,11 @@ export function startProduct(options: ProductOptions): Promise<E2EProduct>;
 export async function startProduct(options: ProductOptions = {}): Promise<E2EProduct> {
   const requests: string[] = [];
   const service = await startTestService({ seed: true, pollIntervalSeconds: 30, log: (line) => requests.push(line) });
+  const sockets = new Set<Socket>();
+  service.server.httpServer.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   let browser: E2EBrowser;
   try {
     browser = await launchBrowser(options.browser ?? 'chromium', options);
@@ -130,6 +141,11 @@ export async function startProduct(options: ProductOptions = {}): Promise<E2EPro
     badgeTitle,
     openPage: (path) =>
       browser.newPage(/^(https?|chrome-extension|moz-extension):/.test(path) ? path : browser.pageUrl(path)),
+    async stopService() {
+      const closed = new Promise<void>((resolve) => service.server.httpServer.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
     async close() {
       await browser.close().catch(() => undefined);
       await service.close();

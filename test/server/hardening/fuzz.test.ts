@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   IdsBodySchema,
+  IdsListBodySchema,
   isUsername,
   LIMITS,
   type Notification,
@@ -20,6 +21,8 @@ const API_PATHS = [
   '/api/inbox/count',
   '/api/inbox/read',
   '/api/inbox/delete',
+  '/api/inbox/unread',
+  '/api/inbox/undo',
   '/api/user/nobody',
   '/api/user/nobody/follow',
   '/api/user/nobody/report',
@@ -236,9 +239,10 @@ describe.each(BACKENDS)('the API under random requests on %s', (backend) => {
   });
 
   describe.each([
-    ['POST /inbox/read', '/api/inbox/read'],
-    ['POST /inbox/delete', '/api/inbox/delete'],
-  ])('%s', (_, url) => {
+    ['POST /inbox/read', '/api/inbox/read', IdsBodySchema],
+    ['POST /inbox/delete', '/api/inbox/delete', IdsBodySchema],
+    ['POST /inbox/unread', '/api/inbox/unread', IdsListBodySchema],
+  ] as const)('%s', (_, url, schema) => {
     const ids = fc.oneof(
       fc.jsonValue(),
       fc.constantFrom('ALL', 'All', ' all', 'all ', '*', '', 'all\u0000'),
@@ -279,9 +283,9 @@ describe.each(BACKENDS)('the API under random requests on %s', (backend) => {
           if (!labelledJson(sent, type)) {
             expect(answer.status, `${type} ${sent}`).toBe(415);
             expect(answer.code).toBe('unsupported_media_type');
-          } else if (v.is(IdsBodySchema, parsed)) {
+          } else if (v.is(schema, parsed)) {
             expect(answer.status, sent).toBe(200);
-            expect(JSON.parse(answer.text)).toEqual({ success: true, count: 0 });
+            expect(JSON.parse(answer.text)).toEqual({ success: true, count: 0, undo: null });
           } else {
             expect(answer.status, sent).toBe(400);
             expect(answer.code).toBe('invalid_ids');
@@ -289,6 +293,50 @@ describe.each(BACKENDS)('the API under random requests on %s', (backend) => {
         }),
         { numRuns: 120 },
       );
+    });
+  });
+
+  describe('POST /inbox/undo', () => {
+    it('puts back nothing for any token but a genuine one of the caller, and answers each as the contract says', async () => {
+      const [first = ''] = (await other.client.inbox.fetch()).data.map((n) => n.id);
+      const theirs = (await other.client.inbox.markRead([first])).undo as string;
+      const used = (await me.client.inbox.markUnread([(mine.find((n) => n.read) as Notification).id])).undo as string;
+      await me.client.inbox.undo(used);
+      const genuine = [theirs, used];
+      const edit = fc.oneof(
+        fc.constantFrom(...genuine),
+        fc
+          .tuple(fc.constantFrom(...genuine), fc.nat(), printable)
+          .map(
+            ([token, at, insert]) => `${token.slice(0, at % token.length)}${insert}${token.slice(at % token.length)}`,
+          ),
+        fc
+          .tuple(fc.constantFrom(...genuine), fc.nat())
+          .map(([token, at]) => `${token.slice(0, at % token.length)}${token.slice((at % token.length) + 1)}`),
+        fc.constantFrom(...genuine).map((token) => token.toUpperCase()),
+        text,
+      );
+      const bodyText = fc.oneof(
+        body,
+        edit.map((undo) => JSON.stringify({ undo })),
+        fc.record({ undo: fc.jsonValue() }, { requiredKeys: [] }).map((value) => JSON.stringify(value)),
+      );
+      await fc.assert(
+        fc.asyncProperty(bodyText, async (sent) => {
+          const answer = await send('POST', '/api/inbox/undo', {
+            token: me.token,
+            body: sent,
+            headers: { 'content-type': 'application/json' },
+          });
+          expect([400, 410], `${sent} ${answer.text}`).toContain(answer.status);
+          expect(answer.code).toBe(answer.status === 410 ? 'undo_expired' : 'invalid_undo');
+          // Only the caller's own spent token is told apart, as spent.
+          if (answer.status === 410) expect(JSON.parse(sent)).toEqual({ undo: used });
+        }),
+        { numRuns: 150 },
+      );
+      // The owner's token survived all of it.
+      expect(await other.client.inbox.undo(theirs)).toEqual({ success: true, count: 1 });
     });
   });
 

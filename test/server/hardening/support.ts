@@ -20,6 +20,7 @@ const TABLES = [
   'follow_notices',
   'unread_counts',
   'service_keys',
+  'triage_operations',
 ];
 
 /** One string that changes when any row of any table changes. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCursors } from '../../../server/api/cursor';
+import { createUndoTokens } from '../../../server/api/undo-token';
 import { createApp } from '../../../server/app';
 import type { Database } from '../../../server/db/database';
 
@@ -32,6 +33,8 @@ describe('a database that fails', () => {
     const app = createApp({
       db: failingWith(error),
       cursors: createCursors(Buffer.alloc(32)),
+      undoTokens: createUndoTokens(Buffer.alloc(32)),
+      now: Date.now,
       origin: () => 'http://127.0.0.1',
       pollIntervalSeconds: 30,
     });
@@ -47,6 +50,8 @@ describe('a database that fails', () => {
     const app = createApp({
       db: failingWith(new TypeError('x is not a function')),
       cursors: createCursors(Buffer.alloc(32)),
+      undoTokens: createUndoTokens(Buffer.alloc(32)),
+      now: Date.now,
       origin: () => 'http://127.0.0.1',
       pollIntervalSeconds: 30,
     });

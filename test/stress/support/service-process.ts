@@ -103,7 +103,9 @@ export async function startServiceProcess(data: ProcessData, port = 0): Promise<
 export async function unreadCountDrift(db: Queryable): Promise<number[]> {
   const { rows } = await db.query<{ id: number }>(
     `SELECT u.id FROM users u LEFT JOIN unread_counts c ON c.user_id = u.id
-     WHERE coalesce(c.unread, 0) <> (SELECT count(*) FROM notifications n WHERE n.user_id = u.id AND NOT n.read)`,
+     WHERE coalesce(c.unread, 0) <> (
+       SELECT count(*) FROM notifications n WHERE n.user_id = u.id AND NOT n.read AND n.deleted_at IS NULL
+     )`,
   );
   return rows.map((row) => row.id);
 }

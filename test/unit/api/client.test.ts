@@ -8,6 +8,7 @@ import {
   createClient,
   InvalidArgumentError,
   InvalidResponseError,
+  InvalidUndoError,
   NetworkError,
   NotFollowingError,
   NotFoundError,
@@ -15,6 +16,7 @@ import {
   ServerError,
   TimeoutError,
   UnauthenticatedError,
+  UndoExpiredError,
   UnsupportedMediaTypeError,
   UserNotFoundError,
 } from '../../../lib/api';
@@ -107,9 +109,12 @@ describe('inbox', () => {
     ['markRead', '/api/inbox/read'],
     ['delete', '/api/inbox/delete'],
   ] as const)('%s sends the chosen ids, or "all", in one POST', async (operation, path) => {
-    const { wire, api } = client(json({ success: true, count: 2 }), json({ success: true, count: 9 }));
-    expect(await api.inbox[operation]([id(1), id(2)])).toEqual({ success: true, count: 2 });
-    expect(await api.inbox[operation]('all')).toEqual({ success: true, count: 9 });
+    const { wire, api } = client(
+      json({ success: true, count: 2, undo: 'u1.s' }),
+      json({ success: true, count: 9, undo: 'u2.s' }),
+    );
+    expect(await api.inbox[operation]([id(1), id(2)])).toEqual({ success: true, count: 2, undo: 'u1.s' });
+    expect(await api.inbox[operation]('all')).toEqual({ success: true, count: 9, undo: 'u2.s' });
     expect(wire.requests.map((r) => [r.method, r.url.pathname, JSON.parse(r.body)])).toEqual([
       ['POST', path, { ids: [id(1), id(2)] }],
       ['POST', path, { ids: 'all' }],
@@ -117,9 +122,49 @@ describe('inbox', () => {
     expect(wire.requests.map((r) => r.headers.get('content-type'))).toEqual(['application/json', 'application/json']);
   });
 
+  it('markUnread sends a list of ids, and undo sends its token, each in one POST', async () => {
+    const { wire, api } = client(
+      json({ success: true, count: 1, undo: 'u3.s' }),
+      json({ success: true, count: 0, undo: null }),
+      json({ success: true, count: 1 }),
+    );
+    expect(await api.inbox.markUnread([id(1)])).toEqual({ success: true, count: 1, undo: 'u3.s' });
+    expect(await api.inbox.markUnread([])).toEqual({ success: true, count: 0, undo: null });
+    expect(await api.inbox.undo('u3.s')).toEqual({ success: true, count: 1 });
+    expect(wire.requests.map((r) => [r.method, r.url.pathname, JSON.parse(r.body)])).toEqual([
+      ['POST', '/api/inbox/unread', { ids: [id(1)] }],
+      ['POST', '/api/inbox/unread', { ids: [] }],
+      ['POST', '/api/inbox/undo', { undo: 'u3.s' }],
+    ]);
+  });
+
+  it('refuses "all" for markUnread and an empty or oversized undo token before sending', async () => {
+    const { wire, api } = client();
+    await expect(api.inbox.markUnread('all' as never)).rejects.toMatchObject({ code: 'invalid_ids', status: 0 });
+    for (const token of ['', 'x'.repeat(257), 5, null]) {
+      await expect(api.inbox.undo(token as never)).rejects.toMatchObject({ code: 'invalid_undo', status: 0 });
+    }
+    expect(wire.requests).toHaveLength(0);
+  });
+
+  it.each([
+    [410, 'undo_expired', UndoExpiredError],
+    [400, 'invalid_undo', InvalidUndoError],
+  ] as const)('turns %s %s into its typed error', async (status, code, ErrorClass) => {
+    const { api } = client(problem(status, code));
+    const error = await api.inbox.undo('u.s').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ErrorClass);
+    expect(error).toMatchObject({ status, code });
+  });
+
+  it('refuses a triage answer without its undo field', async () => {
+    const { api } = client(json({ success: true, count: 2 }));
+    await expect(api.inbox.markRead('all')).rejects.toBeInstanceOf(InvalidResponseError);
+  });
+
   it('accepts upper-case UUIDs and exactly 500 ids', async () => {
     const ids = Array.from({ length: 500 }, (_, n) => id(n).toUpperCase());
-    const { wire, api } = client(json({ success: true, count: 0 }));
+    const { wire, api } = client(json({ success: true, count: 0, undo: null }));
     await api.inbox.markRead(ids);
     expect(JSON.parse(wire.requests[0]?.body ?? '').ids).toHaveLength(500);
   });
@@ -327,6 +372,8 @@ describe('errors', () => {
     ['report', (api: ReturnType<typeof createClient>) => api.user('bob').report('spam')],
     ['markRead', (api: ReturnType<typeof createClient>) => api.inbox.markRead('all')],
     ['delete', (api: ReturnType<typeof createClient>) => api.inbox.delete('all')],
+    ['markUnread', (api: ReturnType<typeof createClient>) => api.inbox.markUnread([id(1)])],
+    ['undo', (api: ReturnType<typeof createClient>) => api.inbox.undo('u.s')],
   ])('never re-sends %s, even after a 503', async (_, operation) => {
     const wire = recordingFetch(problem(503, 'service_unavailable', { 'retry-after': '0' }), noContent());
     const api = createClient({ baseUrl, token: 't', fetch: wire.fetch, retries: 2 });

@@ -3,10 +3,12 @@ import {
   AlreadyFollowingError,
   ApiError,
   InvalidArgumentError,
+  InvalidUndoError,
   NetworkError,
   RateLimitedError,
   reviveError,
   TimeoutError,
+  UndoExpiredError,
   UserNotFoundError,
 } from '../../../lib/api';
 import { parseRetryAfter } from '../../../lib/api/http';
@@ -17,6 +19,8 @@ describe('reviveError', () => {
     new UserNotFoundError({ status: 404, code: 'user_not_found', detail: 'No user nobody.' }),
     new RateLimitedError({ status: 429, code: 'rate_limited', detail: 'Slow down.', retryAfter: 60 }),
     new InvalidArgumentError('invalid_ids', 'not a uuid'),
+    new UndoExpiredError({ status: 410, code: 'undo_expired', detail: 'Too late.' }),
+    new InvalidUndoError({ status: 400, code: 'invalid_undo', detail: 'Not yours.' }),
     new NetworkError(),
     new TimeoutError(),
   ])('brings $name back into its class after structured cloning', (original) => {

@@ -19,6 +19,7 @@ import {
   ReportResultSchema,
   reviveError,
   TimeoutError,
+  UndoResultSchema,
 } from '../../../lib/api';
 import { MAX_ANSWER_BYTES } from '../../../lib/api/http';
 import { notificationFixture } from '../../support/fixtures';
@@ -88,6 +89,42 @@ describe('the client refuses what the contract forbids, before sending anything'
     );
   });
 
+  it('refuses any mark-unread selection that is not at most 500 UUIDs, "all" included', async () => {
+    const uuids = fc.array(fc.uuid(), { maxLength: 3 });
+    const selection = fc.oneof(
+      notUuid.filter((value) => !(Array.isArray(value) && value.length === 0)),
+      fc.tuple(uuids, notUuid, uuids).map(([a, bad, b]) => [...a, bad, ...b]),
+      fc.array(fc.uuid(), { minLength: LIMITS.idsPerCall + 1, maxLength: LIMITS.idsPerCall + 3 }),
+      fc.constantFrom('all', 'ALL', [undefined], [null]),
+    );
+    await fc.assert(
+      fc.asyncProperty(selection, async (ids) => {
+        const { wire, api } = refusing();
+        const { error } = await outcome(() => api.inbox.markUnread(ids as never));
+        expect(error).toMatchObject({ code: 'invalid_ids', status: 0 });
+        expect(wire.requests).toHaveLength(0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('refuses any undo token that is not a non-empty string of at most 256 characters', async () => {
+    const token = fc.oneof(
+      fc.anything().filter((value) => typeof value !== 'string'),
+      fc.constant(''),
+      fc.string({ minLength: LIMITS.undoTokenMax + 1, maxLength: LIMITS.undoTokenMax + 40 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(token, async (given) => {
+        const { wire, api } = refusing();
+        const { error } = await outcome(() => api.inbox.undo(given as never));
+        expect(error).toMatchObject({ code: 'invalid_undo', status: 0 });
+        expect(wire.requests).toHaveLength(0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('refuses any page size, cursor or unreadOnly the service would refuse', async () => {
     const options = fc.oneof(
       fc.record({
@@ -146,7 +183,8 @@ const notification = notificationFixture(1);
 const GOOD = {
   page: { data: [notification], cursor: 'abc' },
   count: { count: 3 },
-  bulk: { success: true, count: 1 },
+  bulk: { success: true, count: 1, undo: 'b3BlcmF0aW9u.c2lnbmF0dXJl' },
+  undo: { success: true, count: 1 },
   profile: {
     username: 'bob',
     displayName: 'Bob',
@@ -213,6 +251,8 @@ const OPERATIONS: [string, unknown, v.GenericSchema | null, (api: Client) => Pro
   ['count', GOOD.count, CountSchema, (api) => api.inbox.count().then((count) => ({ count }))],
   ['markRead', GOOD.bulk, BulkResultSchema, (api) => api.inbox.markRead('all')],
   ['delete', GOOD.bulk, BulkResultSchema, (api) => api.inbox.delete([notification.id])],
+  ['markUnread', GOOD.bulk, BulkResultSchema, (api) => api.inbox.markUnread([notification.id])],
+  ['undo', GOOD.undo, UndoResultSchema, (api) => api.inbox.undo('b3BlcmF0aW9u.c2lnbmF0dXJl')],
   ['profile', GOOD.profile, ProfileSchema, (api) => api.user('bob').get()],
   ['report', GOOD.report, ReportResultSchema, (api) => api.user('bob').report('spam', 'x')],
   ['follow', null, null, (api) => api.user('bob').follow()],

@@ -25,6 +25,9 @@ const VALID: Record<MessageType, unknown> = {
   'inbox.fetch': { cursor: null, unreadOnly: false },
   'inbox.markRead': { ids: 'all' },
   'inbox.delete': { ids: 'all' },
+  'inbox.markUnread': { ids: [] },
+  'inbox.undo': undefined,
+  'inbox.lastUndo': undefined,
   'status.get': undefined,
   'status.refresh': undefined,
   'connection.test': { apiBaseUrl: `${API}/api`, token: null },
@@ -108,7 +111,7 @@ function contractService() {
     }
     if (path.endsWith('/fetch')) return jsonAnswer({ data: [], cursor: null });
     if (path.endsWith('/count')) return jsonAnswer({ count: 1 });
-    return jsonAnswer({ success: true, count: 0 });
+    return jsonAnswer({ success: true, count: 0, undo: null });
   };
   return { fetch: fetch as typeof globalThis.fetch, requests, violations };
 }

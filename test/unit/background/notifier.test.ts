@@ -67,7 +67,7 @@ describe('desktop notifications', () => {
   });
 
   it('open the notification’s page when clicked, and mark it read', async () => {
-    const { wire, notifier } = setup(page(1), page(2, 1), json({ success: true, count: 1 }));
+    const { wire, notifier } = setup(page(1), page(2, 1), json({ success: true, count: 1, undo: 'u.s' }));
     await notifier.onCount(null, 1, on);
     await notifier.onCount(1, 2, on);
     const [notificationId] = Object.keys(fakeBrowser.notifications.getAllCreateOptions());

@@ -1,8 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { UndoExpiredError } from '../../../lib/api';
 import { createSession } from '../../../lib/background/api-session';
 import { setStatus } from '../../../lib/background/status-writer';
-import { deleteNotifications, markRead } from '../../../lib/background/triage';
+import {
+  deleteNotifications,
+  lastUndo,
+  lastUndoItem,
+  markRead,
+  markUnread,
+  undoLast,
+} from '../../../lib/background/triage';
 import { readCachedFirstPage, writeCachedFirstPage } from '../../../lib/inbox-cache';
 import { badge, signedIn } from '../../support/background';
 import { notificationFixture, uuid } from '../../support/fixtures';
@@ -27,30 +35,35 @@ describe('triage', () => {
   });
 
   it('lowers the badge at once by the number marked read, and updates both cached pages', async () => {
-    const { client: api } = await client(json({ success: true, count: 2 }));
+    const { client: api } = await client(json({ success: true, count: 2, undo: 'op2.sig' }));
     const result = await markRead(api, { ids: [id(1), id(2)] });
-    expect(result).toEqual({ success: true, count: 2, unreadCount: 8 });
+    expect(result).toEqual({
+      success: true,
+      count: 2,
+      unreadCount: 8,
+      undo: { action: 'markRead', all: false, count: 2, expiresAt: expect.any(Number) },
+    });
     expect((await badge()).text).toBe('8');
     expect((await readCachedFirstPage(false))?.page.data.map((n) => n.read)).toEqual([true, true, true]);
     expect((await readCachedFirstPage(true))?.page.data).toEqual([]);
   });
 
   it('clears the badge and the unread page on mark all read', async () => {
-    const { client: api } = await client(json({ success: true, count: 10 }));
+    const { client: api } = await client(json({ success: true, count: 10, undo: 'op10.sig' }));
     await markRead(api, { ids: 'all' });
     expect((await badge()).text).toBe('');
     expect((await readCachedFirstPage(true))?.page).toEqual({ data: [], cursor: null });
   });
 
   it('lowers the badge on delete by the unread ones among the deleted', async () => {
-    const { client: api } = await client(json({ success: true, count: 2 }));
+    const { client: api } = await client(json({ success: true, count: 2, undo: 'op2.sig' }));
     const result = await deleteNotifications(api, { ids: [id(1), id(3)], unread: 1 });
     expect(result.unreadCount).toBe(9);
     expect((await readCachedFirstPage(false))?.page.data.map((n) => n.id)).toEqual([id(2)]);
   });
 
   it('empties both cached pages on delete all', async () => {
-    const { client: api } = await client(json({ success: true, count: 30 }));
+    const { client: api } = await client(json({ success: true, count: 30, undo: 'op30.sig' }));
     await deleteNotifications(api, { ids: 'all' });
     expect((await readCachedFirstPage(false))?.page).toEqual({ data: [], cursor: null });
     expect((await badge()).text).toBe('');
@@ -59,14 +72,76 @@ describe('triage', () => {
   it('sends a large selection in calls of at most 500 ids, each id once', async () => {
     const ids = Array.from({ length: 1200 }, (_, n) => id(n));
     const { wire, client: api } = await client(
-      json({ success: true, count: 500 }),
-      json({ success: true, count: 500 }),
-      json({ success: true, count: 200 }),
+      json({ success: true, count: 500, undo: 'op500.sig' }),
+      json({ success: true, count: 500, undo: 'op500.sig' }),
+      json({ success: true, count: 200, undo: 'op200.sig' }),
     );
     const result = await markRead(api, { ids: [...ids, ...ids.slice(0, 10).map((x) => x.toUpperCase())] });
     expect(wire.requests.map((r) => JSON.parse(r.body).ids.length)).toEqual([500, 500, 200]);
     expect(result.count).toBe(1200);
     expect((await badge()).text).toBe('');
+  });
+
+  it('raises the badge by the number marked unread', async () => {
+    const { wire, client: api } = await client(json({ success: true, count: 1, undo: 'op1.sig' }));
+    const result = await markUnread(api, { ids: [id(3)] });
+    expect(result.unreadCount).toBe(11);
+    expect((await badge()).text).toBe('11');
+    expect(JSON.parse(wire.requests[0]?.body ?? '')).toEqual({ ids: [id(3)] });
+    expect((await readCachedFirstPage(false))?.page.data.map((n) => n.read)).toEqual([false, false, false]);
+    await expect(markUnread(api, { ids: 'all' })).rejects.toMatchObject({ code: 'invalid_ids' });
+    expect(wire.requests).toHaveLength(1);
+  });
+
+  it("keeps the last action's undo tokens in session storage, out of what it answers", async () => {
+    const ids = Array.from({ length: 700 }, (_, n) => id(n));
+    const { client: api } = await client(
+      json({ success: true, count: 500, undo: 'first.sig' }),
+      json({ success: true, count: 0, undo: null }),
+    );
+    const result = await deleteNotifications(api, { ids, unread: 3 });
+    expect(JSON.stringify(result)).not.toContain('sig');
+    expect(await lastUndo()).toEqual(result.undo);
+    expect((await lastUndoItem.getValue())?.tokens).toEqual(['first.sig']);
+    expect(await fakeBrowser.storage.local.get(null)).not.toHaveProperty('lastUndo');
+  });
+
+  it('offers nothing to undo when nothing changed', async () => {
+    const { client: api } = await client(json({ success: true, count: 0, undo: null }));
+    const result = await markRead(api, { ids: [id(1)] });
+    expect(result.undo).toBeNull();
+    expect(await lastUndo()).toBeNull();
+  });
+
+  it('undoes the last action once, with every token it was given, newest first, and drops the cached pages', async () => {
+    const ids = Array.from({ length: 600 }, (_, n) => id(n));
+    const { wire, client: api } = await client(
+      json({ success: true, count: 500, undo: 'a.sig' }),
+      json({ success: true, count: 100, undo: 'b.sig' }),
+      json({ success: true, count: 100 }),
+      json({ success: true, count: 500 }),
+    );
+    await markRead(api, { ids });
+    expect(await undoLast(api)).toBe(600);
+    expect(wire.requests.slice(2).map((r) => [r.url.pathname, JSON.parse(r.body)])).toEqual([
+      ['/api/inbox/undo', { undo: 'b.sig' }],
+      ['/api/inbox/undo', { undo: 'a.sig' }],
+    ]);
+    expect(await readCachedFirstPage(false)).toBeNull();
+    expect(await lastUndo()).toBeNull();
+    await expect(undoLast(api)).rejects.toBeInstanceOf(UndoExpiredError);
+    expect(wire.requests).toHaveLength(4);
+  });
+
+  it('stops offering the undo just before the service stops taking it', async () => {
+    const { wire, client: api } = await client(json({ success: true, count: 2, undo: 'a.sig' }));
+    const result = await markRead(api, { ids: [id(1), id(2)] });
+    const expiresAt = result.undo?.expiresAt ?? 0;
+    expect(expiresAt - Date.now()).toBeLessThan(60_000);
+    expect(expiresAt - Date.now()).toBeGreaterThan(50_000);
+    expect(await lastUndo(expiresAt)).toBeNull();
+    await expect(undoLast(api, expiresAt)).rejects.toBeInstanceOf(UndoExpiredError);
+    expect(wire.requests).toHaveLength(1);
   });
 
   it('changes nothing when the service refuses', async () => {

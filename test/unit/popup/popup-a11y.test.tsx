@@ -21,15 +21,23 @@ async function violations(): Promise<string[]> {
   );
 }
 
-it('has no accessibility violations with a list, a selection and a confirmation open', async () => {
+it('has no accessibility violations with a list and a selection', async () => {
   const { user } = await openPopup({ inbox: makeInbox(30) });
   await waitForRows(25);
   expect(await violations()).toEqual([]);
 
   await user.keyboard('jxjx');
-  await user.click(screen.getByRole('button', { name: 'Delete selected' }));
   expect(await violations()).toEqual([]);
   // axe walks the whole document twice: seconds on a busy machine.
+}, 30_000);
+
+it('has no accessibility violations with an undo toast and the delete-all confirmation open', async () => {
+  const { user } = await openPopup({ inbox: makeInbox(5) });
+  await waitForRows(5);
+  await user.keyboard('jx{Delete}');
+  await screen.findByRole('button', { name: 'Undo' });
+  await user.click(screen.getByRole('button', { name: 'Delete all' }));
+  expect(await violations()).toEqual([]);
 }, 30_000);
 
 it('has no accessibility violations when signed out', async () => {

@@ -5,6 +5,7 @@
  * unread count and the badge as in the product. A test can make the next answer to a message
  * fail, or hold answers back to look at the popup before they arrive.
  */
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Notification, NotificationType } from '../../../lib/api/contract';
 import { reviveError } from '../../../lib/api/errors';
 import { statusItem } from '../../../lib/connection-status';
@@ -100,34 +101,60 @@ export function createPopupBackground(initial: Notification[] = []) {
     return json({ data, cursor: more && last ? cursorFor(last, unreadOnly) : null });
   }
 
+  /** Triage operations the service can still undo, by token: the notifications as they were before. */
+  const operations = new Map<string, { originals: Notification[]; used: boolean }>();
+  let operationCount = 0;
+  const newestFirst = (a: Notification, b: Notification) =>
+    b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id);
+
+  /** A triage answer: `originals` are the notifications the call changed, as they were. */
+  function triaged(originals: Notification[]): Response {
+    if (originals.length === 0) return json({ success: true, count: 0, undo: null });
+    const undo = `op${++operationCount}.signature`;
+    operations.set(undo, { originals, used: false });
+    return json({ success: true, count: originals.length, undo });
+  }
+
+  function mark(selects: (item: Notification) => boolean, read: boolean): Response {
+    const originals = inbox.filter((item) => selects(item) && item.read !== read);
+    inbox = inbox.map((item) => (originals.includes(item) ? { ...item, read } : item));
+    return triaged(originals);
+  }
+
+  async function undo(request: Request): Promise<Response> {
+    const { undo: token } = (await request.json()) as { undo: string };
+    const operation = operations.get(token);
+    if (!operation) return problem(400, 'invalid_undo');
+    if (operation.used) return problem(410, 'undo_expired');
+    operation.used = true;
+    const back = new Map(operation.originals.map((item) => [item.id, item]));
+    inbox = inbox.map((item) => back.get(item.id) ?? item);
+    const present = new Set(inbox.map((item) => item.id));
+    inbox = [...inbox, ...operation.originals.filter((item) => !present.has(item.id))].sort(newestFirst);
+    return json({ success: true, count: operation.originals.length });
+  }
+
   async function chosen(request: Request) {
     const { ids } = (await request.json()) as { ids: string[] | 'all' };
     const wanted = ids === 'all' ? null : new Set(ids.map((id) => id.toLowerCase()));
     return (item: Notification) => wanted === null || wanted.has(item.id.toLowerCase());
   }
 
-  /** The service: the inbox's pages, its unread count, mark read and delete. */
+  /** The service: the inbox's pages, its unread count, mark read, mark unread, delete and undo. */
   async function service(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.replace(/^.*\/inbox\//, '');
     if (request.method === 'GET' && path === 'fetch') return page(url.searchParams);
     if (request.method === 'GET' && path === 'count') return json({ count: unreadCount() });
-    if (request.method === 'POST' && path === 'read') {
-      const selects = await chosen(request);
-      let count = 0;
-      inbox = inbox.map((item) => {
-        if (!selects(item) || item.read) return item;
-        count++;
-        return { ...item, read: true };
-      });
-      return json({ success: true, count });
-    }
+    if (request.method === 'POST' && path === 'read') return mark(await chosen(request), true);
+    if (request.method === 'POST' && path === 'unread') return mark(await chosen(request), false);
     if (request.method === 'POST' && path === 'delete') {
       const selects = await chosen(request);
-      const before = inbox.length;
+      const originals = inbox.filter(selects);
       inbox = inbox.filter((item) => !selects(item));
-      return json({ success: true, count: before - inbox.length });
+      return triaged(originals);
     }
+    if (request.method === 'POST' && path === 'undo') return undo(request);
     return problem(404, 'not_found');
   }
 
@@ -167,6 +194,10 @@ export function createPopupBackground(initial: Notification[] = []) {
   return {
     ask,
     calls,
+    /** Makes every undo the service gave spent, as a minute passing would. */
+    expireUndo() {
+      for (const operation of operations.values()) operation.used = true;
+    },
     /** What the service holds now. */
     get inbox(): readonly Notification[] {
       return inbox;
@@ -178,6 +209,13 @@ export function createPopupBackground(initial: Notification[] = []) {
     async setStatus(change: Partial<ConnectionStatus>) {
       await ready;
       await publish(change);
+    },
+    /** A notification arrives at the service, newest of all, and the live channel tells the popup. */
+    async arrive(notification: Notification, sender: { id: string; tab?: unknown } = { id: fakeBrowser.runtime.id }) {
+      inbox = [notification, ...inbox];
+      await publish({ count: unreadCount() });
+      const message = { id: 1, type: 'inbox.arrived', data: { ids: [notification.id] }, timestamp: Date.now() };
+      await fakeBrowser.runtime.onMessage.trigger(message, sender as never, () => undefined);
     },
     /** The next answer to `type` (one per call) fails with `error`. */
     failNext(type: MessageType, ...errors: Error[]) {

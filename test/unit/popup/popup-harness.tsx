@@ -44,6 +44,10 @@ export async function openPopup(setup: Setup = {}) {
 }
 
 export function resetPopupWorld(): void {
+  // A test's unstubAllGlobals also takes away the extension API WXT stubs for every test, which
+  // the popup still uses while it closes.
+  vi.stubGlobal('chrome', fakeBrowser);
+  vi.stubGlobal('browser', fakeBrowser);
   cleanup();
   vi.restoreAllMocks();
   fakeBrowser.reset();
@@ -75,3 +79,9 @@ export async function waitForRows(count: number): Promise<void> {
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 }
+
+/** What the popup's polite announcement region says now. */
+export const announced = (): string => document.querySelector('.sr-only[role="status"]')?.textContent ?? '';
+
+/** The words of the undo toast on show, or null when there is none. */
+export const toast = (): string | null => document.querySelector('.toast span')?.textContent ?? null;

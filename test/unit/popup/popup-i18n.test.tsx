@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { screen } from '@testing-library/preact';
+import { screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import german from '../../../public/_locales/de/messages.json';
@@ -72,6 +72,10 @@ describe('the popup in German', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Auswählen: Notification number 2' }));
     expect(screen.getByText('2 ausgewählt')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Auswahl löschen' }));
-    expect(screen.getByRole('alertdialog', { name: '2 Benachrichtigungen löschen?' })).toBeTruthy();
+    await waitFor(() =>
+      expect(document.querySelector('.toast')?.textContent).toBe('2 Benachrichtigungen gelöscht.Rückgängig'),
+    );
+    await user.click(screen.getByRole('button', { name: 'Rückgängig' }));
+    await waitFor(() => expect(screen.getByText('2 Benachrichtigungen wiederhergestellt.')).toBeTruthy());
   });
 });

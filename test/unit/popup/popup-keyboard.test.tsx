@@ -118,40 +118,48 @@ describe('acting', () => {
     expect(create).toHaveBeenCalledWith({ url: 'http://127.0.0.1:8787/@user2', active: true });
   });
 
-  it('deletes with Delete after confirming, and focus moves to the next notification', async () => {
+  it('deletes with Delete at once, and focus moves to the next notification', async () => {
     const { background, user } = await openWith(4);
     await user.keyboard('jj{Delete}');
-    const dialog = screen.getByRole('alertdialog', { name: 'Delete 1 notification?' });
-    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Delete' }));
-
-    await user.keyboard('{Enter}');
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(rowTexts()).toEqual([text(4), text(2), text(1)]);
     expect(focusedRow()).toBe(text(2));
     await waitFor(() => expect(background.inbox).toHaveLength(3));
 
     await user.keyboard('{End}#');
-    await user.keyboard('{Enter}');
     expect(rowTexts()).toEqual([text(4), text(2)]);
     expect(focusedRow()).toBe(text(2));
   });
 
-  it('cancels a delete with Escape and gives focus back to the notification', async () => {
+  it('undoes a delete with z, leaving focus in the list', async () => {
     const { background, user } = await openWith(3);
     await user.keyboard('j{Delete}');
-    expect(screen.getByRole('alertdialog')).toBeTruthy();
-    await user.keyboard('{Escape}');
-    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(rowTexts()).toEqual([text(2), text(1)]);
+    await waitFor(() => expect(background.inbox).toHaveLength(2));
+    await waitFor(() => expect(document.querySelector('.toast')).not.toBeNull());
+    expect(focusedRow()).toBe(text(2));
+
+    await user.keyboard('z');
+    await waitFor(() => expect(rowTexts()).toEqual([text(3), text(2), text(1)]));
+    expect(background.inbox).toEqual(makeInbox(3));
+    expect(focusedRow()).toBe(text(2));
+  });
+
+  it('marks the active notification, or the selection, unread with u', async () => {
+    const { background, user } = await openWith(6);
+    await user.keyboard('jjjju');
     expect(focusedRow()).toBe(text(3));
-    expect(rowTexts()).toHaveLength(3);
-    expect(background.callsOf('inbox.delete')).toEqual([]);
+    await waitFor(() => expect(background.inbox.find((item) => item.text === text(3))?.read).toBe(false));
+    await user.keyboard('{Home}xu');
+    await waitFor(() => expect(background.callsOf('inbox.markUnread')).toHaveLength(2));
+    expect(background.callsOf('inbox.markUnread')[1]).toEqual({ ids: [makeNotification(6).id], unread: 0 });
+    await waitFor(() => expect(background.inbox.every((item) => !item.read)).toBe(true));
   });
 
   it('moves focus into the list when the toolbar button that had it goes away', async () => {
     const { user } = await openWith(5);
     await user.keyboard('jjxjx');
     await user.click(screen.getByRole('button', { name: 'Delete selected' }));
-    await user.keyboard('{Enter}');
     expect(rowTexts()).toEqual([text(5), text(2), text(1)]);
     expect(focusedRow()).toBe(text(2));
   });

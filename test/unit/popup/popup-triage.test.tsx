@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
-import { act, screen, waitFor, within } from '@testing-library/preact';
+import { act, render, screen, waitFor, within } from '@testing-library/preact';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { Popup } from '../../../components/popup/popup';
 import { NetworkError, RateLimitedError } from '../../../lib/api/errors';
+import { createInboxStore } from '../../../lib/popup/inbox-store';
 import { makeInbox, makeNotification } from './popup-background';
-import { openPopup, resetPopupWorld, row, rowTexts, settle, waitForRows } from './popup-harness';
+import { announced, openPopup, resetPopupWorld, row, rowTexts, settle, toast, waitForRows } from './popup-harness';
 
 vi.mock('../../../lib/messaging', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../../lib/messaging')>()),
@@ -63,7 +65,7 @@ describe('mark read', () => {
     expect(background.inbox.find((item) => item.text === text(10))?.read).toBe(false);
 
     await act(() => background.releaseAll());
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('2 notifications marked read.'));
+    await waitFor(() => expect(toast()).toBe('2 notifications marked read.'));
     expect(background.callsOf('inbox.markRead')).toEqual([
       { ids: [makeNotification(10).id, makeNotification(8).id], unread: 2 },
     ]);
@@ -97,7 +99,7 @@ describe('mark read', () => {
     expect(document.querySelectorAll('.item.unread')).toHaveLength(0);
     expect(screen.getByText('0 unread')).toBeTruthy();
     await act(() => background.releaseAll());
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('All notifications marked read.'));
+    await waitFor(() => expect(toast()).toBe('All notifications marked read.'));
     expect(background.callsOf('inbox.markRead')).toEqual([{ ids: 'all', unread: 27 }]);
     expect(screen.getByText('0 unread')).toBeTruthy();
 
@@ -138,36 +140,21 @@ describe('mark read', () => {
 });
 
 describe('delete', () => {
-  it('asks first, naming how many will go, and deletes nothing on cancel', async () => {
+  it('takes the selection out at once, with no question asked, telling the background how many were unread', async () => {
     const { background, user } = await openPopup({ inbox: makeInbox(10) });
     await waitForRows(10);
-    for (const n of [10, 9, 8]) await user.click(checkbox(n));
-
-    await user.click(screen.getByRole('button', { name: 'Delete selected' }));
-    const dialog = screen.getByRole('alertdialog', { name: 'Delete 3 notifications?' });
-    expect(dialog.textContent).toContain('cannot be undone');
-    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-
-    expect(screen.queryByRole('alertdialog')).toBeNull();
-    expect(rowTexts()).toHaveLength(10);
-    expect(background.callsOf('inbox.delete')).toEqual([]);
-    expect(screen.getByText('3 selected')).toBeTruthy();
-  });
-
-  it('takes the selection out at once when confirmed, telling the background how many were unread', async () => {
-    const { background, user } = await openPopup({ inbox: makeInbox(10) });
-    await waitForRows(10);
+    await screen.findByText('7 unread');
     for (const n of [10, 9, 8]) await user.click(checkbox(n));
     background.hold('inbox.delete');
 
     await user.click(screen.getByRole('button', { name: 'Delete selected' }));
-    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(rowTexts()).toEqual([7, 6, 5, 4, 3, 2, 1].map(text));
     expect(screen.getByText('5 unread')).toBeTruthy();
     expect(background.inbox).toHaveLength(10);
 
     await act(() => background.releaseAll());
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('3 notifications deleted.'));
+    await waitFor(() => expect(toast()).toBe('3 notifications deleted.'));
     expect(background.callsOf('inbox.delete')).toEqual([
       { ids: [10, 9, 8].map((n) => makeNotification(n).id), unread: 2 },
     ]);
@@ -183,7 +170,6 @@ describe('delete', () => {
     background.failNext('inbox.delete', new NetworkError());
 
     await user.click(screen.getByRole('button', { name: 'Delete selected' }));
-    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     await waitFor(() =>
       expect(failure()).toContain('Could not delete. The service cannot be reached. Nothing was deleted.'),
     );
@@ -192,18 +178,15 @@ describe('delete', () => {
     expect((checkbox(9) as HTMLInputElement).checked).toBe(true);
     expect((checkbox(6) as HTMLInputElement).checked).toBe(true);
     expect(background.inbox).toHaveLength(10);
+    expect(toast()).toBeNull();
   });
 
-  it('deletes one notification from its own button, after confirming', async () => {
+  it('deletes one notification from its own button at once', async () => {
     const { background, user } = await openPopup({ inbox: makeInbox(3) });
     await waitForRows(3);
 
     await user.click(within(row(text(2))).getByRole('button', { name: 'Delete' }));
-    await user.click(
-      within(screen.getByRole('alertdialog', { name: 'Delete 1 notification?' })).getByRole('button', {
-        name: 'Delete',
-      }),
-    );
+    expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(rowTexts()).toEqual([text(3), text(1)]);
     await waitFor(() => expect(background.inbox.map((item) => item.text)).toEqual([text(3), text(1)]));
   });
@@ -213,17 +196,18 @@ describe('delete', () => {
     await waitForRows(25);
     await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
     await user.click(screen.getByRole('button', { name: 'Delete selected' }));
-    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(rowTexts()).toEqual([5, 4, 3, 2, 1].map(text)));
   });
 
-  it('needs a deliberate confirmation to delete all', async () => {
+  it('needs a deliberate confirmation to delete all, and says it can be undone', async () => {
     const { background, user } = await openPopup({ inbox: makeInbox(40) });
     await waitForRows(25);
+    await screen.findByText('27 unread');
 
     await user.click(screen.getByRole('button', { name: 'Delete all' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Delete your whole inbox?' });
     expect(dialog.textContent).toContain('including those not loaded here');
+    expect(dialog.textContent).toContain('You can undo this for one minute');
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
     const confirm = within(dialog).getByRole('button', { name: 'Delete everything' });
     expect(confirm).toHaveProperty('disabled', true);
@@ -235,6 +219,7 @@ describe('delete', () => {
     expect(await screen.findByRole('heading', { name: 'Your inbox is empty' })).toBeTruthy();
     await waitFor(() => expect(background.inbox).toHaveLength(0));
     expect(background.callsOf('inbox.delete')).toEqual([{ ids: 'all', unread: 27 }]);
+    await waitFor(() => expect(toast()).toBe('Your inbox was cleared.'));
   });
 
   it('names the total when the whole inbox is loaded, and restores it when deleting all fails', async () => {
@@ -244,12 +229,151 @@ describe('delete', () => {
 
     await user.click(screen.getByRole('button', { name: 'Delete all' }));
     const dialog = screen.getByRole('alertdialog');
-    expect(dialog.textContent).toContain('All 4 notifications in your inbox will be deleted for good.');
+    expect(dialog.textContent).toContain('All 4 notifications in your inbox will be deleted.');
     await user.click(within(dialog).getByRole('checkbox'));
     await user.click(within(dialog).getByRole('button', { name: 'Delete everything' }));
 
     await waitFor(() => expect(failure()).toContain('Could not delete.'));
     expect(rowTexts()).toHaveLength(4);
+  });
+});
+
+describe('mark unread', () => {
+  it('marks a read row unread from its own button, and the selection with the toolbar', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(10) });
+    await waitForRows(10);
+    expect(screen.getByText('7 unread')).toBeTruthy();
+
+    await user.click(within(row(text(9))).getByRole('button', { name: 'Mark unread' }));
+    expect(isUnread(9)).toBe(true);
+    expect(screen.getByText('8 unread')).toBeTruthy();
+    await waitFor(() => expect(toast()).toBe('1 notification marked unread.'));
+
+    await user.click(checkbox(6));
+    await user.click(checkbox(5));
+    await user.click(checkbox(3));
+    await user.click(screen.getByRole('button', { name: 'Mark selected unread' }));
+    expect(isUnread(6)).toBe(true);
+    expect(isUnread(3)).toBe(true);
+    await waitFor(() => expect(toast()).toBe('2 notifications marked unread.'));
+    expect(background.callsOf('inbox.markUnread')).toEqual([
+      { ids: [makeNotification(9).id], unread: 0 },
+      { ids: [makeNotification(6).id, makeNotification(3).id], unread: 0 },
+    ]);
+    expect(background.inbox.filter((item) => !item.read)).toHaveLength(10);
+    expect(screen.getByText('10 unread')).toBeTruthy();
+  });
+
+  it('says so when everything chosen is unread already, and sends nothing', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(5) });
+    await waitForRows(5);
+    await user.click(checkbox(5));
+    await user.click(screen.getByRole('button', { name: 'Mark selected unread' }));
+    expect(announced()).toBe('Already unread.');
+    expect(background.callsOf('inbox.markUnread')).toEqual([]);
+  });
+});
+
+describe('undo', () => {
+  it('puts deleted rows back in their places from the toast, on the service too', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(10) });
+    await waitForRows(10);
+    for (const n of [9, 6]) await user.click(checkbox(n));
+    await user.click(screen.getByRole('button', { name: 'Delete selected' }));
+    await waitFor(() => expect(toast()).toBe('2 notifications deleted.'));
+    // The toast takes no focus: it stays where the person was.
+    expect(document.activeElement?.closest('.toast')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(rowTexts()).toEqual(makeInbox(10).map((item) => item.text)));
+    expect(background.inbox).toEqual(makeInbox(10));
+    expect(screen.getByText('7 unread')).toBeTruthy();
+    expect(toast()).toBeNull();
+    expect(announced()).toBe('2 notifications put back as they were.');
+  });
+
+  it('undoes "mark all read" with z, and the count comes back', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(40) });
+    await waitForRows(25);
+    await user.click(screen.getByRole('button', { name: 'Mark all read' }));
+    await waitFor(() => expect(toast()).toBe('All notifications marked read.'));
+    expect(screen.getByText('0 unread')).toBeTruthy();
+
+    await user.keyboard('z');
+    await waitFor(() => expect(screen.getByText('27 unread')).toBeTruthy());
+    expect(background.inbox).toEqual(makeInbox(40));
+    await waitFor(() => expect(isUnread(40)).toBe(true));
+    expect(background.callsOf('inbox.undo')).toHaveLength(1);
+  });
+
+  it('undoes with Ctrl+Z once, and offers the toast for 10 seconds only', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const { background, user } = await openPopup({ inbox: makeInbox(5) });
+      await waitForRows(5);
+      await user.click(within(row(text(5))).getByRole('button', { name: 'Mark read' }));
+      await waitFor(() => expect(toast()).toBe('1 notification marked read.'));
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(9_000);
+      });
+      expect(toast()).not.toBeNull();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1_100);
+      });
+      expect(toast()).toBeNull();
+      await user.keyboard('{Control>}z{/Control}');
+      await settle();
+      expect(background.callsOf('inbox.undo')).toEqual([]);
+
+      await user.click(within(row(text(4))).getByRole('button', { name: 'Mark read' }));
+      await waitFor(() => expect(toast()).toBe('1 notification marked read.'));
+      await user.keyboard('{Control>}z{/Control}');
+      await waitFor(() => expect(isUnread(4)).toBe(true));
+      await user.keyboard('{Control>}z{/Control}');
+      await settle();
+      expect(background.callsOf('inbox.undo')).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps the toast while the list changes under it', async () => {
+    const { user } = await openPopup({ inbox: makeInbox(10) });
+    await waitForRows(10);
+    await user.click(within(row(text(10))).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(toast()).toBe('1 notification deleted.'));
+    await user.click(screen.getByRole('switch', { name: 'Unread only' }));
+    await waitFor(() => expect(rowTexts()).not.toContain(text(9)));
+    expect(toast()).toBe('1 notification deleted.');
+  });
+
+  it('offers the last action again when the popup opens within the minute', async () => {
+    const first = await openPopup({ inbox: makeInbox(6) });
+    await waitForRows(6);
+    await first.user.click(within(row(text(5))).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(toast()).toBe('1 notification deleted.'));
+    first.unmount();
+
+    // The background, not the popup, kept the undo: a new popup on the same background offers it.
+    const reopened = createInboxStore();
+    render(<Popup store={reopened} />);
+    await waitForRows(5);
+    await waitFor(() => expect(toast()).toBe('1 notification deleted.'));
+    await first.user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitForRows(6);
+    expect(first.background.inbox).toEqual(makeInbox(6));
+  });
+
+  it('says so when the undo is no longer taken, and changes nothing', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(4) });
+    await waitForRows(4);
+    await user.click(within(row(text(4))).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(toast()).not.toBeNull());
+    background.expireUndo();
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(failure()).toContain('Too late to undo that'));
+    expect(rowTexts()).toEqual([3, 2, 1].map(text));
+    expect(toast()).toBeNull();
   });
 });
 
@@ -288,6 +412,6 @@ describe('opening a notification', () => {
     await settle();
     expect(create).not.toHaveBeenCalled();
     expect(background.callsOf('inbox.markRead')).toEqual([]);
-    expect(screen.getByRole('status').textContent).toBe('This notification has no page to open.');
+    expect(announced()).toBe('This notification has no page to open.');
   });
 });

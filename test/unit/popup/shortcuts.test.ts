@@ -22,6 +22,8 @@ describe('shortcutFor', () => {
     [' ', 'toggle'],
     ['Enter', 'open'],
     ['e', 'markRead'],
+    ['u', 'markUnread'],
+    ['z', 'undo'],
     ['Delete', 'delete'],
     ['#', 'delete'],
     ['Escape', 'clearSelection'],
@@ -34,6 +36,12 @@ describe('shortcutFor', () => {
     expect(shortcutFor(key('#', { shiftKey: true }))).toEqual({ command: 'delete', modified: true });
     expect(shortcutFor(key('Enter', { metaKey: true }))).toEqual({ command: 'open', modified: true });
     expect(shortcutFor(key('a', { ctrlKey: true }))).toEqual({ command: 'selectAll', modified: false });
+    expect(shortcutFor(key('z', { ctrlKey: true }))).toEqual({ command: 'undo', modified: false });
+    expect(shortcutFor(key('Z', { metaKey: true }))).toEqual({ command: 'undo', modified: false });
+  });
+
+  it('leaves Ctrl+Shift+Z, redo elsewhere, alone', () => {
+    expect(shortcutFor(key('Z', { ctrlKey: true, shiftKey: true }))).toBeNull();
   });
 
   it('leaves the browser its own shortcuts', () => {

@@ -1,0 +1,34 @@
+import { t, tn } from '../../lib/i18n';
+import type { UndoOffer } from '../../lib/messaging';
+import { WORDS } from '../../lib/popup/inbox-triage';
+
+interface Props {
+  offer: UndoOffer | null;
+  undoing: boolean;
+  onUndo(): void;
+}
+
+function whatHappened(offer: UndoOffer): string {
+  const words = WORDS[offer.action];
+  return offer.all && words.doneAll ? t(words.doneAll) : tn(words.done, offer.count);
+}
+
+/**
+ * What the last action did, with Undo. The region is always there and polite, so a screen reader
+ * hears each new toast without focus moving; it sits outside the list, so the list can change
+ * under it.
+ */
+export function UndoToast({ offer, undoing, onUndo }: Props) {
+  return (
+    <div class="toast-region" role="status" aria-live="polite">
+      {offer && (
+        <div class="toast" key={offer.expiresAt}>
+          <span>{whatHappened(offer)}</span>
+          <button type="button" class="link" disabled={undoing} aria-keyshortcuts="z Control+Z" onClick={onUndo}>
+            {t('popup_undo')}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

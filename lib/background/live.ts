@@ -1,0 +1,284 @@
+/**
+ * The live channel in the background: opened while signed in (a new ticket each time), kept
+ * alive with a ping every 20–25 s, and the badge set from its count frames at once. While it is
+ * healthy the poll alarm is only a five-minute safety net; when it drops, it reconnects with
+ * exponential backoff and jitter and the poller checks as usual meanwhile. A refused token (a
+ * 401 ticket answer or close code 4401) leaves the badge in the same state a refused poll does:
+ * the token is kept, and the person is asked to sign in again.
+ */
+import { browser } from 'wxt/browser';
+import {
+  type ApiError,
+  LIVE_CLOSE_CODES,
+  type LiveChannel,
+  type Notification,
+  reviveError,
+  UnauthenticatedError,
+} from '../api';
+import { liveModeItem } from '../connection-status';
+import { broadcast, type ConnectionStatus } from '../messaging';
+import { PING_MAX_MS, PING_MIN_MS, reconnectDelay } from '../poll-schedule';
+import { getSettings } from '../settings';
+import type { Session } from './api-session';
+import type { Notifier } from './notifier';
+import { hasApiPermission } from './permissions';
+import type { Poller } from './poller';
+import { getStatus, setLiveMode, setStatus } from './status-writer';
+
+/** Wakes the worker for a reconnection should the browser stop it while it waits. */
+export const LIVE_ALARM = 'live-reconnect';
+/** A ping not answered within this is a channel the network lost without telling. */
+export const PONG_TIMEOUT_MS = 10_000;
+
+/** Time as the live channel sees it: the real clock by default, a hand-driven one in tests. */
+export interface Clock {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (run, ms) => globalThis.setTimeout(run, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/**
+ * Firefox's MV3 background is an event page, unloaded after about 30 s without extension events
+ * whatever its WebSocket does, so a channel there would drop every half minute: Firefox builds
+ * poll. Elsewhere the channel needs a WebSocket class.
+ */
+export function canHoldChannel(WebSocket: unknown = globalThis.WebSocket): boolean {
+  return !import.meta.env.FIREFOX && typeof WebSocket === 'function';
+}
+
+export interface LiveOptions {
+  session: Session;
+  poller: Poller;
+  notifier: Notifier;
+  clock?: Clock;
+  random?: () => number;
+  /** Whether this background can hold the channel; see `canHoldChannel`. */
+  supported: boolean;
+}
+
+export interface LiveUpdates {
+  /** True while the channel is open and its count is on the badge. */
+  isLive(): boolean;
+  /** Follows a check's outcome: opens the channel when signed in, closes it when not. */
+  follow(status: ConnectionStatus): void;
+  /** Opens the channel if it should be open and is not, as when the worker starts. */
+  connect(): Promise<void>;
+  /** The reconnection alarm fired. */
+  onAlarm(): void;
+  stop(): void;
+}
+
+/** A status in which no channel should be open: nobody to open it for, or a token refused. */
+const accountKey = (apiBaseUrl: string, token: string) => `${apiBaseUrl} ${token}`;
+
+const STOPPED: ReadonlySet<ConnectionStatus['kind']> = new Set(['signedOut', 'unauthorized', 'noPermission']);
+
+export function createLiveUpdates(options: LiveOptions): LiveUpdates {
+  const { session, poller, notifier } = options;
+  const clock = options.clock ?? realClock;
+  const random = options.random ?? Math.random;
+  let channel: LiveChannel | null = null;
+  /** The address and token the channel was opened for: another sign-in needs another channel. */
+  let openedFor: string | null = null;
+  let connecting = false;
+  let live = false;
+  let failures = 0;
+  /** Bumped on every close or stop, so that the answer to an older attempt is dropped. */
+  let generation = 0;
+  let reconnectAt: number | null = null;
+  let reconnectTimer: unknown = null;
+  let pingTimer: unknown = null;
+  let pongTimer: unknown = null;
+  let stopped = false;
+
+  const clear = (timer: unknown) => {
+    if (timer !== null) clock.clearTimeout(timer);
+  };
+
+  function clearTimers() {
+    clear(pingTimer);
+    clear(pongTimer);
+    pingTimer = pongTimer = null;
+  }
+
+  function cancelReconnect() {
+    clear(reconnectTimer);
+    reconnectTimer = reconnectAt = null;
+    void browser.alarms.clear(LIVE_ALARM);
+  }
+
+  /** Closes the channel, if any, and forgets it; a close event it sends later is not heard. */
+  function disconnect() {
+    generation += 1;
+    clearTimers();
+    const open = channel;
+    channel = openedFor = null;
+    live = false;
+    open?.close();
+  }
+
+  function scheduleReconnect() {
+    const delay = reconnectDelay(failures, random);
+    failures += 1;
+    reconnectAt = clock.now() + delay;
+    clear(reconnectTimer);
+    reconnectTimer = clock.setTimeout(() => {
+      reconnectTimer = reconnectAt = null;
+      void connect();
+    }, delay);
+    // The timer is lost if the browser stops the worker while it waits; the alarm wakes it again.
+    void browser.alarms.create(LIVE_ALARM, { when: reconnectAt });
+  }
+
+  /**
+   * The channel dropped or could not open: try again later, and poll as before the channel
+   * meanwhile. A channel that was carrying the count is replaced by a check at once (the poll
+   * alarm was only a safety net); a failed attempt leaves the poller's own schedule as it is.
+   */
+  async function dropped(wasOpen: boolean) {
+    live = false;
+    await setLiveMode('reconnecting');
+    scheduleReconnect();
+    if (wasOpen) await poller.poll();
+  }
+
+  /** The token was refused: what a refused poll shows, and no new attempt until a check succeeds. */
+  async function refused(error: ApiError) {
+    disconnect();
+    cancelReconnect();
+    await setLiveMode('off');
+    const { count, checkedAt } = await getStatus();
+    await setStatus({ kind: 'unauthorized', count, checkedAt, nextCheckAt: null, detail: error.detail || null });
+    await poller.poll();
+  }
+
+  function schedulePing(current: LiveChannel) {
+    pingTimer = clock.setTimeout(
+      () => {
+        if (current !== channel) return;
+        current.ping();
+        pongTimer = clock.setTimeout(() => {
+          if (current !== channel) return;
+          disconnect();
+          void dropped(true);
+        }, PONG_TIMEOUT_MS);
+      },
+      PING_MIN_MS + random() * (PING_MAX_MS - PING_MIN_MS),
+    );
+  }
+
+  async function onCount(count: number) {
+    const becameLive = !live;
+    live = true;
+    const nextCheckAt = becameLive ? await poller.slowDown() : (await getStatus()).nextCheckAt;
+    await setLiveMode('live');
+    await setStatus({ kind: 'ok', count, checkedAt: clock.now(), nextCheckAt, detail: null });
+  }
+
+  async function onNotification(notification: Notification) {
+    void broadcast('inbox.arrived', { ids: [notification.id] });
+    await notifier.onArrival(notification, await getSettings()).catch(() => undefined);
+  }
+
+  function attach(current: LiveChannel, attempt: number) {
+    channel = current;
+    current.on('count', (count) => {
+      if (attempt === generation) void onCount(count);
+    });
+    current.on('notification', (notification) => {
+      if (attempt === generation) void onNotification(notification);
+    });
+    current.on('pong', () => {
+      if (attempt !== generation) return;
+      // A pong proves the channel works end to end: the next drop starts the backoff afresh.
+      failures = 0;
+      clear(pongTimer);
+      pongTimer = null;
+      schedulePing(current);
+    });
+    current.on('close', ({ code, reason }) => {
+      if (attempt !== generation) return;
+      channel = null;
+      clearTimers();
+      if (code === LIVE_CLOSE_CODES.unauthenticated) {
+        void refused(new UnauthenticatedError({ status: 401, code: 'unauthenticated', detail: reason }));
+      } else {
+        void dropped(true);
+      }
+    });
+    schedulePing(current);
+  }
+
+  async function connect(): Promise<void> {
+    if (stopped || !options.supported || channel || connecting || reconnectTimer !== null) return;
+    connecting = true;
+    const attempt = ++generation;
+    let failure: ApiError;
+    try {
+      const { client, settings } = await session.client();
+      const token = await session.token(settings);
+      if (!token || !(await hasApiPermission(settings))) return;
+      const opened = await client.inbox.live();
+      if (attempt !== generation || stopped) {
+        opened.close();
+        return;
+      }
+      attach(opened, attempt);
+      openedFor = accountKey(settings.apiBaseUrl, token);
+      return;
+    } catch (caught) {
+      failure = reviveError(caught);
+    } finally {
+      connecting = false;
+    }
+    if (attempt !== generation) return;
+    if (failure instanceof UnauthenticatedError) await refused(failure);
+    else await dropped(false);
+  }
+
+  async function follow(status: ConnectionStatus): Promise<void> {
+    if (!options.supported) {
+      await setLiveMode(STOPPED.has(status.kind) ? 'off' : 'unavailable');
+      return;
+    }
+    if (STOPPED.has(status.kind)) {
+      disconnect();
+      cancelReconnect();
+      await setLiveMode('off');
+      return;
+    }
+    if (channel && openedFor !== null) {
+      const settings = await getSettings();
+      const token = await session.token(settings);
+      if (token === null || accountKey(settings.apiBaseUrl, token) !== openedFor) disconnect();
+    }
+    await connect();
+  }
+
+  return {
+    isLive: () => live,
+    follow: (status) => void follow(status),
+    async connect() {
+      // The worker may have been stopped while live: until a channel is open again, it is not.
+      if ((await liveModeItem.getValue()) === 'live') await setLiveMode('reconnecting');
+      await connect();
+    },
+    onAlarm() {
+      if (reconnectAt !== null && clock.now() < reconnectAt) return;
+      clear(reconnectTimer);
+      reconnectTimer = reconnectAt = null;
+      void connect();
+    },
+    stop() {
+      stopped = true;
+      disconnect();
+      cancelReconnect();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Triage operations, kept while they can be undone. An operation is one triage call that
+ * changed at least one notification; each row it changed carries its id in `last_op`, so an
+ * undo touches exactly those rows (and none that a later operation has claimed since) through
+ * one index, whatever their number. Everything lives in the database: any service instance
+ * can undo what another did, and the clean-up can run on all of them at once.
+ */
+import { randomUUID } from 'node:crypto';
+import { LIMITS } from '../../lib/api/contract';
+import type { Database, Queryable } from '../db/database';
+import type { TriageStamp } from './notifications';
+
+/**
+ * Each kind of undoable operation, with the change that puts its rows back as they were before
+ * it. A new kind of triage becomes undoable by adding its line here.
+ */
+const PUT_BACK = {
+  read: 'read = false',
+  unread: 'read = true',
+  delete: 'deleted_at = NULL',
+} as const;
+
+export type TriageKind = keyof typeof PUT_BACK;
+
+export interface RecordedOperation {
+  id: string;
+  expiresAt: Date;
+}
+
+/**
+ * Runs one triage change as an operation, in one transaction: `change` applies it with the
+ * stamp it is given and answers how many notifications it changed. The operation is recorded
+ * only when that number is above 0; `operation` is then what an undo token names.
+ */
+export async function runOperation(
+  db: Database,
+  userId: number,
+  kind: TriageKind,
+  now: Date,
+  change: (tx: Queryable, stamp: TriageStamp) => Promise<number>,
+): Promise<{ count: number; operation: RecordedOperation | null }> {
+  const stamp: TriageStamp = { operationId: randomUUID(), at: now };
+  const expiresAt = new Date(now.getTime() + LIMITS.undoSeconds * 1000);
+  return db.transaction(async (tx) => {
+    const count = await change(tx, stamp);
+    if (count === 0) return { count, operation: null };
+    await tx.query('INSERT INTO triage_operations (id, user_id, kind, expires_at) VALUES ($1, $2, $3, $4)', [
+      stamp.operationId,
+      userId,
+      kind,
+      expiresAt.toISOString(),
+    ]);
+    return { count, operation: { id: stamp.operationId, expiresAt } };
+  });
+}
+
+/**
+ * Undoes an operation of this user that has not expired at `now`, once, in one transaction:
+ * the number of notifications put back, or null when there is no such operation any more
+ * (already undone, expired, or removed by the clean-up).
+ */
+export async function undoOperation(
+  db: Database,
+  userId: number,
+  operationId: string,
+  now: Date,
+): Promise<number | null> {
+  return db.transaction(async (tx) => {
+    // Taking the record out first makes a second undo, here or on another instance, wait for
+    // this one and then find nothing; the clean-up skips a record this holds.
+    const taken = await tx.query<{ kind: string }>(
+      'DELETE FROM triage_operations WHERE id = $1 AND user_id = $2 AND expires_at > $3 RETURNING kind',
+      [operationId, userId, now.toISOString()],
+    );
+    const kind = taken.rows[0]?.kind;
+    if (kind === undefined || !Object.hasOwn(PUT_BACK, kind)) return null;
+    const result = await tx.query(
+      `UPDATE notifications SET ${PUT_BACK[kind as TriageKind]}, last_op = NULL WHERE last_op = $1 AND user_id = $2`,
+      [operationId, userId],
+    );
+    return result.rowCount;
+  });
+}
+
+/** Operations the clean-up takes per transaction. */
+const PURGE_BATCH = 200;
+
+/**
+ * Forgets operations whose undo window has passed at `now` and removes for good the
+ * notifications they deleted. Each batch is locked with SKIP LOCKED, so instances running this
+ * at once share the work without doing any of it twice, and skip an operation an undo holds.
+ * The number of notifications removed.
+ */
+export async function purgeExpiredOperations(db: Database, now: Date): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const batch = await db.transaction(async (tx) => {
+      const expired = await tx.query<{ id: string; kind: string }>(
+        `DELETE FROM triage_operations WHERE id IN (
+           SELECT id FROM triage_operations WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED
+         ) RETURNING id, kind`,
+        [now.toISOString(), PURGE_BATCH],
+      );
+      const deletes = expired.rows.filter((row) => row.kind === 'delete').map((row) => row.id);
+      const gone =
+        deletes.length === 0
+          ? 0
+          : (
+              await tx.query('DELETE FROM notifications WHERE last_op = ANY($1::uuid[]) AND deleted_at IS NOT NULL', [
+                deletes,
+              ])
+            ).rowCount;
+      return { operations: expired.rows.length, gone };
+    });
+    removed += batch.gone;
+    if (batch.operations < PURGE_BATCH) return removed;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The background's live channel against the real reference service: an operator call moves the
+ * badge with no check of the count, and a revoked token shows as refused at once. On PGlite, and
+ * on PostgreSQL when DATABASE_URL is set.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type { WebSocketConstructor } from '../../lib/api';
+import { startBackground } from '../../lib/background';
+import { liveModeItem, statusItem } from '../../lib/connection-status';
+import { messaging } from '../../lib/messaging';
+import { badge, signedIn } from '../support/background';
+import { manualClock } from '../support/manual-clock';
+import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
+import { until } from '../support/until';
+
+describe.each(BACKENDS)('the live badge against the reference service on %s', (backend) => {
+  let service: TestService;
+  let operator: string;
+  let me: TestUser;
+  let running: AbortController;
+  const requests: string[] = [];
+
+  const recordingFetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    requests.push(`${request.method} ${new URL(request.url).pathname}`);
+    return fetch(request);
+  };
+
+  const operatorCall = (path: string, body: unknown) =>
+    fetch(`${service.apiBaseUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${operator}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    service = await startTestService({ backend });
+    operator = await service.server.admin.issueOperatorToken();
+  });
+  afterAll(() => service.close());
+
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    messaging.removeAllListeners();
+    requests.length = 0;
+    me = await service.newUser('live');
+    await service.fillInbox(me.username, 3);
+    await signedIn(me.token, { apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin });
+    running = new AbortController();
+    startBackground({
+      signal: running.signal,
+      fetch: recordingFetch,
+      WebSocket: WebSocket as unknown as WebSocketConstructor,
+      clock: manualClock(),
+      isOnline: () => true,
+    });
+    await until(async () => (await liveModeItem.getValue()) === 'live');
+  });
+  afterEach(() => running.abort());
+
+  it('moves the badge when the operator adds a notification, with no check of the count', async () => {
+    expect((await badge()).text).toBe('3');
+    const before = requests.length;
+    const answer = await operatorCall('/operator/notifications', {
+      username: me.username,
+      type: 'system',
+      text: 'Maintenance tonight',
+    });
+    expect(answer.status).toBe(201);
+    await until(async () => (await badge()).text === '4');
+    expect(requests.slice(before)).toEqual([]);
+    expect((await badge()).title).toContain('Live');
+  });
+
+  it('follows triage made elsewhere', async () => {
+    await me.client.inbox.markRead('all');
+    await until(async () => (await badge()).text === '');
+  });
+
+  it('shows the token as refused at once when the operator revokes it', async () => {
+    const answer = await operatorCall('/operator/tokens/revoke', { token: me.token });
+    expect(await answer.json()).toEqual({ revoked: true });
+    await until(async () => (await statusItem.getValue()).kind === 'unauthorized');
+    expect((await badge()).text).toBe('!');
+    expect(await liveModeItem.getValue()).toBe('off');
+  });
+});

@@ -1,0 +1,224 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { startBackground } from '../../../lib/background';
+import { tokenItem } from '../../../lib/background/api-session';
+import { LIVE_ALARM, PONG_TIMEOUT_MS } from '../../../lib/background/live';
+import { POLL_ALARM } from '../../../lib/background/poller';
+import { liveModeItem, statusItem } from '../../../lib/connection-status';
+import { messaging, onBroadcast, removeBroadcastListeners } from '../../../lib/messaging';
+import { LIVE_SAFETY_NET_SECONDS, PING_MAX_MS } from '../../../lib/poll-schedule';
+import { updateSettings } from '../../../lib/settings';
+import { badge, signedIn } from '../../support/background';
+import { type FakeLiveService, startFakeLiveService } from '../../support/fake-live-service';
+import { notificationFixture } from '../../support/fixtures';
+import { manualClock } from '../../support/manual-clock';
+import { deliver, EXTENSION_ID, optionsSender, sendMessagesAs } from '../../support/messages';
+import { until } from '../../support/until';
+
+let service: FakeLiveService;
+let clock: ReturnType<typeof manualClock>;
+let running: AbortController;
+
+const tickets = () => service.requests.filter((r) => r === 'POST /inbox/live/ticket').length;
+const polls = () => service.requests.filter((r) => r === 'GET /inbox/count').length;
+const alarmIn = async (name: string) => {
+  const alarm = await fakeBrowser.alarms.get(name);
+  return alarm ? alarm.scheduledTime - clock.now() : null;
+};
+
+function start(options: { WebSocket?: null } = {}) {
+  running = new AbortController();
+  const background = startBackground({
+    signal: running.signal,
+    fetch: service.fetch,
+    WebSocket: options.WebSocket === null ? undefined : service.WebSocket,
+    clock,
+    now: clock.now,
+    random: () => 0.5,
+    isOnline: () => true,
+  });
+  return background;
+}
+
+async function startLive(count = 3) {
+  service.count = count;
+  await signedIn('secret-token', { apiBaseUrl: service.apiBaseUrl, siteOrigin: 'http://127.0.0.1:8787' });
+  start();
+  await service.opened(1);
+  await until(async () => (await liveModeItem.getValue()) === 'live');
+}
+
+describe('the live channel in the background', () => {
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    messaging.removeAllListeners();
+    removeBroadcastListeners();
+    service = await startFakeLiveService();
+    clock = manualClock();
+  });
+  afterEach(async () => {
+    running?.abort();
+    await service.close();
+  });
+
+  it('opens when signed in, shows the count at once, says it is live, and makes polling a safety net', async () => {
+    await startLive(4);
+    expect((await badge()).text).toBe('4');
+    expect((await badge()).title).toContain('Live: new notifications show at once.');
+    expect(await alarmIn(POLL_ALARM)).toBe(LIVE_SAFETY_NET_SECONDS * 1000);
+    service.setCount(9);
+    await until(async () => (await badge()).text === '9');
+    expect(tickets()).toBe(1);
+  });
+
+  it('pings every 20–25 s and stays open while the service answers', async () => {
+    await startLive();
+    clock.advance(PING_MAX_MS);
+    await until(() => service.received[0]?.length === 1);
+    // The pong came back: the next ping is due 20–25 s from now, and no pong is awaited.
+    await until(() => clock.timers().join() === String(22_500));
+    clock.advance(PING_MAX_MS);
+    await until(() => service.received[0]?.length === 2);
+    expect(service.received[0]).toEqual(['{"type":"ping"}', '{"type":"ping"}']);
+    expect(service.open).toBe(1);
+    expect(await liveModeItem.getValue()).toBe('live');
+  });
+
+  it('takes an unanswered ping for a lost channel: polls meanwhile and reconnects with a new ticket', async () => {
+    await startLive();
+    service.answerPings = false;
+    clock.advance(PING_MAX_MS);
+    await until(() => service.received[0]?.length === 1);
+    clock.advance(PONG_TIMEOUT_MS);
+    const pollsBefore = polls();
+    await until(async () => (await liveModeItem.getValue()) === 'reconnecting');
+    await until(() => polls() === pollsBefore + 1);
+    expect((await badge()).title).toContain('reconnecting');
+    service.answerPings = true;
+    clock.advance(1_000);
+    await service.opened(2);
+    await until(async () => (await liveModeItem.getValue()) === 'live');
+    expect(tickets()).toBe(2);
+  });
+
+  it('reconnects after a drop with exponential backoff while polling as before', async () => {
+    await startLive();
+    service.refuse = { status: 503, code: 'service_unavailable' };
+    service.dropAll();
+    await until(async () => (await alarmIn(LIVE_ALARM)) !== null);
+    // random() = 0.5: three quarters of 1 s, then of 2 s, then of 4 s.
+    expect(await alarmIn(LIVE_ALARM)).toBe(750);
+    await until(async () => (await statusItem.getValue()).kind === 'unreachable');
+    expect(await alarmIn(POLL_ALARM)).toBeLessThanOrEqual(60_000 * 2);
+    const checks = polls();
+    clock.advance(750);
+    await until(() => tickets() === 2);
+    await until(async () => (await alarmIn(LIVE_ALARM)) === 1_500);
+    clock.advance(1_500);
+    await until(() => tickets() === 3);
+    await until(async () => (await alarmIn(LIVE_ALARM)) === 3_000);
+    // Failed attempts leave the checks to the poller's own schedule.
+    expect(polls()).toBe(checks);
+    service.refuse = null;
+    clock.advance(3_000);
+    await service.opened(2);
+    await until(async () => (await liveModeItem.getValue()) === 'live');
+    expect((await badge()).text).toBe('3');
+  });
+
+  it('reconnects when the reconnection alarm wakes a worker that lost its timers', async () => {
+    await startLive();
+    service.dropAll();
+    await until(async () => (await alarmIn(LIVE_ALARM)) !== null);
+    const alarm = await fakeBrowser.alarms.get(LIVE_ALARM);
+    clock.advance(1_000);
+    await fakeBrowser.alarms.onAlarm.trigger(alarm as never);
+    await service.opened(2);
+    expect(tickets()).toBe(2);
+  });
+
+  it('falls back to polling where the background cannot hold a channel, and says so', async () => {
+    service.count = 2;
+    await signedIn('secret-token', { apiBaseUrl: service.apiBaseUrl, siteOrigin: 'http://127.0.0.1:8787' });
+    start({ WebSocket: null });
+    await until(async () => (await badge()).text === '2');
+    await until(async () => (await liveModeItem.getValue()) === 'unavailable');
+    expect((await badge()).title).toContain('Live updates are not available in this browser');
+    expect(tickets()).toBe(0);
+    expect(await alarmIn(POLL_ALARM)).toBe(60_000);
+  });
+
+  it('shows a refused ticket as a refused token, keeps the token, and tries no more', async () => {
+    service.refuse = { status: 401, code: 'unauthenticated' };
+    await signedIn('secret-token', { apiBaseUrl: service.apiBaseUrl, siteOrigin: 'http://127.0.0.1:8787' });
+    start();
+    await until(async () => (await statusItem.getValue()).kind === 'unauthorized');
+    expect((await badge()).text).toBe('!');
+    expect(await tokenItem.getValue()).toMatchObject({ token: 'secret-token' });
+    clock.advance(10 * 60_000);
+    expect(await alarmIn(LIVE_ALARM)).toBeNull();
+    expect(tickets()).toBe(1);
+  });
+
+  it('on close code 4401 shows the token as refused at once, as a refused poll does', async () => {
+    await startLive();
+    service.refuse = { status: 401, code: 'unauthenticated' };
+    await service.closeAll(4401, 'revoked');
+    await until(async () => (await statusItem.getValue()).kind === 'unauthorized');
+    expect((await badge()).text).toBe('!');
+    expect((await badge()).title).toContain('Your token was not accepted');
+    expect(await tokenItem.getValue()).toMatchObject({ token: 'secret-token' });
+    expect(await liveModeItem.getValue()).toBe('off');
+    clock.advance(10 * 60_000);
+    expect(await alarmIn(LIVE_ALARM)).toBeNull();
+    expect(tickets()).toBe(1);
+  });
+
+  it('closes when the person signs out, and opens a new channel for a new sign-in', async () => {
+    await startLive();
+    await deliver('auth.signOut', undefined, optionsSender);
+    await until(() => service.open === 0);
+    expect(await liveModeItem.getValue()).toBe('off');
+    expect((await badge()).title).not.toContain('Live');
+    await deliver('auth.signIn', { token: 'other-token' }, optionsSender);
+    await service.opened(2);
+    expect(tickets()).toBe(2);
+    await until(() => service.open === 1);
+  });
+
+  it('opens a new channel when another token is stored while one is open', async () => {
+    await startLive();
+    await deliver('auth.signIn', { token: 'other-token' }, optionsSender);
+    await service.opened(2);
+    await until(() => service.open === 1);
+    expect(tickets()).toBe(2);
+  });
+
+  it('tells an open popup of each notification that arrives', async () => {
+    sendMessagesAs({ id: EXTENSION_ID, url: `chrome-extension://${EXTENSION_ID}/background.js` });
+    const heard: string[][] = [];
+    onBroadcast('inbox.arrived', ({ ids }) => heard.push(ids));
+    await startLive();
+    service.send({ type: 'notification', notification: notificationFixture(1) });
+    await until(() => heard.length === 1);
+    expect(heard).toEqual([[notificationFixture(1).id]]);
+  });
+
+  it('shows desktop notifications at once, grouping those that arrive together', async () => {
+    await fakeBrowser.permissions.request({ permissions: ['notifications'] });
+    await startLive();
+    await updateSettings({ desktopNotifications: true });
+    const shown = () => Object.values(fakeBrowser.notifications.getAllCreateOptions());
+    service.send({ type: 'notification', notification: notificationFixture(1) });
+    await until(() => shown().length === 1);
+    expect(shown()[0]).toMatchObject({ title: 'User 1', message: 'User 1 replied' });
+    clock.advance(1_000);
+    service.send({ type: 'notification', notification: notificationFixture(2) });
+    await until(() => shown()[0]?.title === '2 new notifications');
+    expect(shown()).toHaveLength(1);
+    clock.advance(10_000);
+    service.send({ type: 'notification', notification: notificationFixture(3) });
+    await until(() => shown().length === 2);
+    expect(shown()[1]).toMatchObject({ title: 'User 3' });
+  });
+});
