@@ -61,11 +61,15 @@ export function sendMessagesAs(sender: Sender) {
 
 /**
  * The background's message handlers over a given fetch, as the service worker wires them, so a
- * test can deliver messages to them. Retries are off unless asked for.
+ * test can deliver messages to them. Retries are off unless asked for; the browser is online
+ * unless `isOnline` says otherwise.
  */
-export function answerMessages(fetch?: typeof globalThis.fetch, options: { retries?: number } = {}) {
+export function answerMessages(
+  fetch?: typeof globalThis.fetch,
+  options: { retries?: number; isOnline?: () => boolean } = {},
+) {
   const session = createSession({ fetch, retries: options.retries ?? 0 });
-  const poller = createPoller({ session, isOnline: () => true });
+  const poller = createPoller({ session, isOnline: options.isOnline ?? (() => true) });
   const notifier = createNotifier(async () => (await session.client()).client);
   const extension = { id: EXTENSION_ID, baseUrl: fakeBrowser.runtime.getURL('/') };
   registerHandlers({ session, poller, notifier, extension, fetch });

@@ -55,6 +55,31 @@ export interface Product extends E2EProduct {
   openPage(path: string): Promise<Page>;
 }
 
+/**
+ * Stores what the options page stores for a person signed in to `service` with `token`: its
+ * settings (a check every minute, no desktop notifications) and the token. Storing the settings
+ * makes the background check the count at once (and, where it can, open the live channel).
+ * Firefox must hold the loopback origins first (`E2EProduct.grantHostAccess`).
+ */
+export async function signInTo(extension: ExtensionContext, service: TestService, token: string): Promise<void> {
+  const settings = {
+    apiBaseUrl: service.apiBaseUrl,
+    siteOrigin: service.origin,
+    profilePath: '/@:username',
+    profileAnchor: '[data-profile-actions]',
+    pollIntervalSeconds: 60,
+    desktopNotifications: false,
+    unreadOnly: false,
+  };
+  await extension.evaluate(
+    async ({ settings, token, apiOrigin }) => {
+      await chrome.storage.local.set({ token: { token, apiOrigin } });
+      await chrome.storage.local.set({ settings });
+    },
+    { settings, token, apiOrigin: new URL(service.apiBaseUrl).origin },
+  );
+}
+
 export function startProduct(options?: ProductOptions & { browser?: 'chromium' }): Promise<Product>;
 export function startProduct(options: ProductOptions): Promise<E2EProduct>;
 export async function startProduct(options: ProductOptions = {}): Promise<E2EProduct> {
@@ -107,22 +132,7 @@ export async function startProduct(options: ProductOptions = {}): Promise<E2EPro
 
   async function signIn(token = demoToken) {
     await grantHostAccess();
-    const settings = {
-      apiBaseUrl: service.apiBaseUrl,
-      siteOrigin: service.origin,
-      profilePath: '/@:username',
-      profileAnchor: '[data-profile-actions]',
-      pollIntervalSeconds: 60,
-      desktopNotifications: false,
-      unreadOnly: false,
-    };
-    await worker.evaluate(
-      async ({ settings, token, apiOrigin }) => {
-        await chrome.storage.local.set({ token: { token, apiOrigin } });
-        await chrome.storage.local.set({ settings });
-      },
-      { settings, token, apiOrigin: new URL(service.apiBaseUrl).origin },
-    );
+    await signInTo(worker, service, token);
   }
 
   const product: E2EProduct = {

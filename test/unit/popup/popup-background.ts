@@ -1,24 +1,21 @@
 /**
- * The background as the popup sees it through `ask`: the real message handlers, reached as the
- * popup reaches them, in front of an in-memory service that pages with an opaque keyset cursor
- * and triages over HTTP as the contract says. The handlers write the cached first page, the
- * unread count and the badge as in the product. A test can make the next answer to a message
- * fail, or hold answers back to look at the popup before they arrive.
+ * The background as the popup sees it through `ask`: the real message handlers and poller,
+ * reached as the popup reaches them, in front of an in-memory service that pages with an opaque
+ * keyset cursor and triages over HTTP as the contract says. Every status the popup shows comes
+ * from the real poller checking that service, so a test chooses how the service and the browser
+ * around it behave (signed out, no host permission, offline, a service in trouble), never the
+ * status itself. A test can make the next answer to a message fail, or hold answers back to look
+ * at the popup before they arrive.
  */
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Notification, NotificationType } from '../../../lib/api/contract';
 import { reviveError } from '../../../lib/api/errors';
-import { statusItem } from '../../../lib/connection-status';
-import {
-  type ConnectionStatus,
-  type MessageData,
-  type MessageReturn,
-  type MessageType,
-  messaging,
-} from '../../../lib/messaging';
+import { tokenItem } from '../../../lib/background/api-session';
+import { hasApiPermission, originPattern } from '../../../lib/background/permissions';
+import { type MessageData, type MessageReturn, type MessageType, messaging } from '../../../lib/messaging';
 import { getSettings } from '../../../lib/settings';
 import { signedIn } from '../../support/background';
-import { answerMessages, deliver, popupSender } from '../../support/messages';
+import { answerMessages, deliver, optionsSender, popupSender } from '../../support/messages';
 import { json, problem } from '../../support/recording-fetch';
 
 const TYPES: NotificationType[] = ['follow', 'mention', 'reply', 'like', 'system'];
@@ -56,25 +53,45 @@ interface Held {
   release(): void;
 }
 
-export function createPopupBackground(initial: Notification[] = []) {
+/** An answer the service gives instead of the contract's, or nothing for the contract's own. */
+export type Trouble = (request: Request) => Response | undefined;
+
+/** Ways a service can answer that the popup has words for. */
+export const trouble = {
+  /** The token is unknown or revoked. */
+  unauthorized: (): Response => problem(401, 'unauthenticated'),
+  /** The service asks to slow down for `seconds`. */
+  rateLimited:
+    (seconds: number): Trouble =>
+    () =>
+      problem(429, 'rate_limited', { 'retry-after': String(seconds) }),
+  /** The service has a problem of its own, and says so in its words. */
+  serverError: (): Response => problem(500, 'internal_error'),
+  /** A web page answers at the API's address: not the inbox service. */
+  webPage: (): Response =>
+    new Response('<!doctype html><title>Welcome</title><h1>Welcome</h1>', {
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+    }),
+  /** Nothing accepts the connection: fetch rejects, as it does with no answer. */
+  unreachable: (): Response => {
+    throw new TypeError('fetch failed');
+  },
+};
+
+export interface World {
+  /** A token is stored for the API; true by default. */
+  signedIn?: boolean;
+  /** The API's origin is granted; true by default. */
+  granted?: boolean;
+}
+
+export function createPopupBackground(initial: Notification[] = [], world: World = {}) {
   let inbox = [...initial];
+  let troubled: Trouble | null = null;
   const calls: Call[] = [];
   const failures = new Map<MessageType, Error[]>();
   const holding = new Set<MessageType>();
   const held: Held[] = [];
-  let status: ConnectionStatus = {
-    kind: 'ok',
-    count: initial.filter((item) => !item.read).length,
-    checkedAt: START,
-    nextCheckAt: null,
-    detail: null,
-  };
-
-  /** Changes the status and stores it, as the background does for the badge and every page. */
-  async function publish(change: Partial<ConnectionStatus>) {
-    status = { ...status, ...change };
-    await statusItem.setValue(status);
-  }
 
   const unreadCount = () => inbox.filter((item) => !item.read).length;
   const cursorFor = (item: Notification, unreadOnly: boolean) =>
@@ -158,20 +175,32 @@ export function createPopupBackground(initial: Notification[] = []) {
     return problem(404, 'not_found');
   }
 
+  /**
+   * The network between the background and the service. Offline, or without permission for the
+   * API's origin (the service sends no CORS headers), a request gets no answer at all.
+   */
+  async function network(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const request = new Request(input, init);
+    if (!navigator.onLine || !(await hasApiPermission({ apiBaseUrl: request.url }))) {
+      throw new TypeError('Failed to fetch');
+    }
+    return troubled?.(request) ?? service(request);
+  }
+
   messaging.removeAllListeners();
-  answerMessages((input, init) => service(new Request(input, init)));
-  // Signed in with the settings a popup opened earlier left, as a real profile keeps them.
-  const ready = getSettings().then((settings) => signedIn(undefined, settings));
+  const { poller } = answerMessages(network, { isOnline: () => navigator.onLine });
+  // The settings a popup opened earlier left, as a real profile keeps them.
+  const ready = getSettings().then(async (settings) => {
+    await signedIn(undefined, settings);
+    if (world.signedIn === false) await tokenItem.removeValue();
+    const api = { origins: [originPattern(settings.apiBaseUrl)] };
+    if (world.granted === false) await fakeBrowser.permissions.remove(api);
+  });
 
   async function answer<T extends MessageType>(type: T, data: MessageData<T>): Promise<unknown> {
     await ready;
-    if (type === 'status.get' || type === 'status.refresh') {
-      if (status.kind === 'ok') await publish({ count: unreadCount() });
-      return status;
-    }
     const answered = await deliver(type, data, popupSender);
     if (answered.error) throw answered.error;
-    if (type !== 'inbox.fetch') status = await statusItem.getValue();
     return answered.value;
   }
 
@@ -202,18 +231,24 @@ export function createPopupBackground(initial: Notification[] = []) {
     get inbox(): readonly Notification[] {
       return inbox;
     },
-    get status(): ConnectionStatus {
-      return status;
+    /** The service answers every request with `answer` while it gives one; null for the contract's answers. */
+    answerWith(answer: Trouble | null) {
+      troubled = answer;
     },
-    /** Sets the status, and stores it as the background would have before the popup opened. */
-    async setStatus(change: Partial<ConnectionStatus>) {
+    /** The background checks the service, as its alarm does: the status every page reads. */
+    async check() {
       await ready;
-      await publish(change);
+      return poller.poll();
+    },
+    /** The person signs in on the options page. */
+    async signIn(token = 'secret-token') {
+      const answered = await deliver('auth.signIn', { token }, optionsSender);
+      if (answered.error) throw answered.error;
     },
     /** A notification arrives at the service, newest of all, and the live channel tells the popup. */
     async arrive(notification: Notification, sender: { id: string; tab?: unknown } = { id: fakeBrowser.runtime.id }) {
       inbox = [notification, ...inbox];
-      await publish({ count: unreadCount() });
+      await poller.poll();
       const message = { id: 1, type: 'inbox.arrived', data: { ids: [notification.id] }, timestamp: Date.now() };
       await fakeBrowser.runtime.onMessage.trigger(message, sender as never, () => undefined);
     },

@@ -1,6 +1,6 @@
 /**
- * Renders the popup against a fake background and real fake-browser storage, with what the
- * tests need to drive it as a person would.
+ * Renders the popup against the real background handlers and poller over an in-memory service,
+ * with real fake-browser storage, and with what the tests need to drive it as a person would.
  */
 import { cleanup, render, screen, waitFor, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
@@ -9,34 +9,37 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { Popup } from '../../../components/popup/popup';
 import type { Notification } from '../../../lib/api/contract';
 import { writeCachedFirstPage } from '../../../lib/inbox-cache';
-import { ask, type ConnectionStatus } from '../../../lib/messaging';
+import { ask } from '../../../lib/messaging';
 import { createInboxStore } from '../../../lib/popup/inbox-store';
 import { updateSettings } from '../../../lib/settings';
-import { createPopupBackground, type PopupBackground } from './popup-background';
+import { createPopupBackground, type PopupBackground, type Trouble, type World } from './popup-background';
 
-export interface Setup {
+export interface Setup extends World {
   /** What the service holds; newest first. */
   inbox?: Notification[];
   /** A first page already in the cache, as a previous popup left it. */
   cached?: { data: Notification[]; cursor: string | null; unreadOnly?: boolean; savedAt?: number };
   unreadOnly?: boolean;
-  status?: Partial<ConnectionStatus>;
+  /** How the service answers every request, instead of as the contract says. */
+  service?: Trouble;
   online?: boolean;
   /** Runs before the popup opens, to make answers fail or wait from the first message on. */
   prepare?: (background: PopupBackground) => void;
 }
 
 export async function openPopup(setup: Setup = {}) {
-  const background: PopupBackground = createPopupBackground(setup.inbox ?? []);
+  const background: PopupBackground = createPopupBackground(setup.inbox ?? [], setup);
   vi.mocked(ask).mockImplementation(background.ask as typeof ask);
-  await background.setStatus(setup.status ?? {});
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => setup.online ?? true });
+  background.answerWith(setup.service ?? null);
   setup.prepare?.(background);
   if (setup.unreadOnly) await updateSettings({ unreadOnly: true });
+  // The background checked the service before the popup opened, as its alarm does.
+  await background.check();
   if (setup.cached) {
     const { data, cursor, unreadOnly = false, savedAt } = setup.cached;
     await writeCachedFirstPage(unreadOnly, { data, cursor }, savedAt);
   }
-  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => setup.online ?? true });
   const user = userEvent.setup();
   const store = createInboxStore();
   const view = render(<Popup store={store} />);

@@ -2,15 +2,7 @@
 import { act, screen, waitFor } from '@testing-library/preact';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import {
-  InvalidResponseError,
-  NetworkError,
-  RateLimitedError,
-  TimeoutError,
-  UnauthenticatedError,
-} from '../../../lib/api/errors';
-import { statusItem } from '../../../lib/connection-status';
-import { makeInbox } from './popup-background';
+import { makeInbox, trouble } from './popup-background';
 import { openPopup, resetPopupWorld, rowTexts, settle, waitForRows } from './popup-harness';
 
 vi.mock('../../../lib/messaging', async (importOriginal) => ({
@@ -21,7 +13,6 @@ vi.mock('../../../lib/messaging', async (importOriginal) => ({
 beforeEach(resetPopupWorld);
 
 const heading = (name: string | RegExp) => screen.findByRole('heading', { name });
-const unauthenticated = () => new UnauthenticatedError({ status: 401, code: 'unauthenticated' });
 
 describe('loading and empty', () => {
   it('says it is loading on a first open with nothing cached', async () => {
@@ -56,11 +47,7 @@ describe('loading and empty', () => {
 
 describe('signed out and other settings problems', () => {
   it('offers the settings page when signed out', async () => {
-    const { user } = await openPopup({
-      inbox: makeInbox(3),
-      status: { kind: 'signedOut', count: null },
-      prepare: (background) => background.failNext('inbox.fetch', unauthenticated()),
-    });
+    const { user } = await openPopup({ inbox: makeInbox(3), signedIn: false });
     expect(await heading("You're not signed in")).toBeTruthy();
     expect(screen.queryByRole('feed')).toBeNull();
     expect(screen.queryByRole('group', { name: 'Inbox actions' })).toBeNull();
@@ -73,7 +60,7 @@ describe('signed out and other settings problems', () => {
     const { background, user } = await openPopup({
       inbox: makeInbox(3),
       cached: { data: makeInbox(3), cursor: null },
-      prepare: (background) => background.failNext('inbox.fetch', unauthenticated()),
+      service: trouble.unauthorized,
     });
     expect(await heading('Your sign-in has expired')).toBeTruthy();
     expect(rowTexts()).toEqual([]);
@@ -84,27 +71,20 @@ describe('signed out and other settings problems', () => {
   });
 
   it.each([
-    ['notThisService', 'That address is not the inbox service'],
-    ['noPermission', 'Permission needed'],
-  ] as const)('shows the %s status with the way to the settings', async (kind, title) => {
-    await openPopup({
-      inbox: makeInbox(3),
-      status: { kind },
-      prepare: (background) => background.failNext('inbox.fetch', new NetworkError()),
-    });
+    ['a web page answers at the address', { service: trouble.webPage }, 'That address is not the inbox service'],
+    ['the address is not granted', { granted: false }, 'Permission needed'],
+  ] as const)('says so with the way to the settings when %s', async (_, setup, title) => {
+    await openPopup({ inbox: makeInbox(3), ...setup });
     expect(await heading(title)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Open settings' })).toBeTruthy();
+    expect(rowTexts()).toEqual([]);
   });
 
   it('loads the inbox as soon as the person signs in elsewhere', async () => {
-    await openPopup({
-      inbox: makeInbox(3),
-      status: { kind: 'signedOut', count: null },
-      prepare: (background) => background.failNext('inbox.fetch', unauthenticated()),
-    });
+    const { background } = await openPopup({ inbox: makeInbox(3), signedIn: false });
     expect(await heading("You're not signed in")).toBeTruthy();
 
-    await statusItem.setValue({ kind: 'ok', count: 2, checkedAt: Date.now(), nextCheckAt: null, detail: null });
+    await act(() => background.signIn());
     await waitForRows(3);
     expect(screen.getByText('2 unread')).toBeTruthy();
   });
@@ -112,22 +92,16 @@ describe('signed out and other settings problems', () => {
 
 describe('connection problems', () => {
   it('says the service is unreachable and tries again', async () => {
-    const { user } = await openPopup({
-      inbox: makeInbox(3),
-      prepare: (background) => background.failNext('inbox.fetch', new TimeoutError()),
-    });
+    const { background, user } = await openPopup({ inbox: makeInbox(3), service: trouble.unreachable });
     expect(await heading("Can't reach the service")).toBeTruthy();
 
+    background.answerWith(null);
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     await waitForRows(3);
   });
 
   it('says the browser is offline, and loads once it is back online', async () => {
-    await openPopup({
-      inbox: makeInbox(3),
-      online: false,
-      prepare: (background) => background.failNext('inbox.fetch', new NetworkError()),
-    });
+    await openPopup({ inbox: makeInbox(3), online: false });
     expect(await heading("You're offline")).toBeTruthy();
 
     Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
@@ -138,38 +112,31 @@ describe('connection problems', () => {
   });
 
   it('says the service asked to slow down, and for how long', async () => {
-    await openPopup({
-      inbox: makeInbox(3),
-      prepare: (background) =>
-        background.failNext('inbox.fetch', new RateLimitedError({ status: 429, code: 'rate_limited', retryAfter: 30 })),
-    });
+    await openPopup({ inbox: makeInbox(3), service: trouble.rateLimited(30) });
     expect(await heading('Too many requests')).toBeTruthy();
     expect(screen.getByText('The service asked for a break of 30 seconds before the next try.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
   });
 
   it('names any other failure by its code, not by the service words', async () => {
-    await openPopup({
-      inbox: makeInbox(3),
-      prepare: (background) =>
-        background.failNext('inbox.fetch', new InvalidResponseError(200, 'The answer did not match the contract.')),
-    });
+    await openPopup({ inbox: makeInbox(3), service: trouble.serverError });
     expect(await heading('The inbox could not be loaded')).toBeTruthy();
-    expect(screen.getByText('Something went wrong (invalid_response). Try again.')).toBeTruthy();
-    expect(screen.queryByText(/did not match the contract/)).toBeNull();
+    expect(screen.getByText('Something went wrong (internal_error). Try again.')).toBeTruthy();
+    expect(screen.queryByText(/detail of internal_error/)).toBeNull();
   });
 
   it('keeps the cached notifications on show when the service cannot be reached, and says how old they are', async () => {
-    const { user } = await openPopup({
+    const { background, user } = await openPopup({
       inbox: makeInbox(3),
       cached: { data: makeInbox(3), cursor: null, savedAt: Date.now() - 10 * 60_000 },
-      prepare: (background) => background.failNext('inbox.fetch', new NetworkError()),
+      service: trouble.unreachable,
     });
     await waitForRows(3);
     await settle();
     const banner = await screen.findByText("Can't reach the service");
     expect(banner.parentElement?.textContent).toContain('Showing the notifications saved 10 min. ago.');
 
+    background.answerWith(null);
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(screen.queryByText("Can't reach the service")).toBeNull());
     expect(rowTexts()).toHaveLength(3);
@@ -179,7 +146,7 @@ describe('connection problems', () => {
     await openPopup({
       inbox: makeInbox(3),
       cached: { data: makeInbox(3), cursor: null, savedAt: Date.now() },
-      prepare: (background) => background.failNext('inbox.fetch', new NetworkError()),
+      service: trouble.unreachable,
     });
     const banner = await screen.findByText("Can't reach the service");
     expect(banner.parentElement?.textContent).toContain('Showing the notifications saved a moment ago.');
