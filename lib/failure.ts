@@ -20,6 +20,8 @@ import {
   ServerError,
   TimeoutError,
   UnauthenticatedError,
+  UndoExpiredError,
+  UnsupportedMediaTypeError,
 } from './api/errors';
 
 export type FailureKind =
@@ -99,6 +101,8 @@ export function failureKind(error: unknown, options: FailureOptions = {}): Failu
   if (error instanceof NotFoundError) return 'notFound';
   if (error instanceof CannotFollowSelfError) return 'followSelf';
   if (error instanceof CannotReportSelfError) return 'reportSelf';
+  if (error instanceof UndoExpiredError) return 'refused';
+  if (error instanceof UnsupportedMediaTypeError) return 'invalidRequest';
   if (error instanceof BadRequestError) return error.code.startsWith('invalid_') ? 'invalidRequest' : 'refused';
   if (error instanceof InvalidArgumentError) return 'invalidInput';
   return error.status >= 400 ? 'unexpected' : 'internal';

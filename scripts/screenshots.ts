@@ -34,6 +34,11 @@ try {
     await popup.select(1);
     await popup.select(2);
     await shoot(page, `popup-${scheme}`);
+    if (scheme === 'light') {
+      await popup.button('Mark selected read').click();
+      await page.getByRole('button', { name: 'Undo' }).waitFor();
+      await shoot(page, 'popup-undo');
+    }
     await page.close();
   }
 

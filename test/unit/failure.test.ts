@@ -8,6 +8,7 @@ import {
   CannotReportSelfError,
   InvalidArgumentError,
   InvalidResponseError,
+  InvalidUndoError,
   NetworkError,
   NotFollowingError,
   NotFoundError,
@@ -15,6 +16,8 @@ import {
   ServerError,
   TimeoutError,
   UnauthenticatedError,
+  UndoExpiredError,
+  UnsupportedMediaTypeError,
   UserNotFoundError,
 } from '../../lib/api/errors';
 import { statusKindFor } from '../../lib/background/poller';
@@ -96,6 +99,27 @@ const rows: Record<string, Row> = {
   UserNotFoundError: {
     error: new UserNotFoundError(fields(404, 'user_not_found')),
     kind: 'notFound',
+    badge: 'notThisService',
+    popup: 'failed',
+    options: 'notThisService',
+  },
+  InvalidUndoError: {
+    error: new InvalidUndoError(fields(400, 'invalid_undo')),
+    kind: 'invalidRequest',
+    badge: 'notThisService',
+    popup: 'failed',
+    options: 'notThisService',
+  },
+  UndoExpiredError: {
+    error: new UndoExpiredError(fields(410, 'undo_expired')),
+    kind: 'refused',
+    badge: 'notThisService',
+    popup: 'failed',
+    options: 'notThisService',
+  },
+  UnsupportedMediaTypeError: {
+    error: new UnsupportedMediaTypeError(fields(415, 'unsupported_media_type')),
+    kind: 'invalidRequest',
     badge: 'notThisService',
     popup: 'failed',
     options: 'notThisService',
