@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: measures every figure of BENCHMARKS.md, prints the table and writes
- * `bench/results.json`. `--only size,service` measures some areas only (and writes no file).
+ * `bench/results.json`. `--only size,service` measures some areas only (and writes no file);
+ * `--service-runs 1` and `--backends postgres` make the service area shorter.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -13,7 +14,7 @@ import { measureDepth } from './depth';
 import { type LivePart, measureLive, measureLiveBadge } from './live';
 import { measurePolling } from './polling';
 import { measurePopup } from './popup';
-import { measureService } from './service';
+import { measureService, SERVICE_DEFAULTS } from './service';
 import { measureSize } from './size';
 import { BACKEND_NAMES, benchBackends } from './support/backends';
 import { buildExtension } from './support/build';
@@ -26,7 +27,9 @@ const BROWSER_AREAS: readonly Area[] = ['popup', 'contentScript', 'badge'];
 const PARTLY_BROWSER_AREAS: readonly Area[] = ['live'];
 type Area = (typeof AREAS)[number];
 
-const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { only: { type: 'string' }, 'service-runs': { type: 'string' }, backends: { type: 'string' } },
+});
 const chosen = values.only ? values.only.split(',').map((area) => area.trim()) : [...AREAS];
 const unknown = chosen.filter((area) => !(AREAS as readonly string[]).includes(area));
 if (unknown.length > 0) {
@@ -34,6 +37,14 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const wanted = (area: Area) => chosen.includes(area);
+const serviceRuns = values['service-runs'] === undefined ? SERVICE_DEFAULTS.runs : Number(values['service-runs']);
+if (!(Number.isInteger(serviceRuns) && serviceRuns >= 1)) {
+  console.error('--service-runs takes a whole number of at least 1.');
+  process.exit(2);
+}
+const serviceBackends = values.backends
+  ? benchBackends().filter((backend) => values.backends?.split(',').includes(backend))
+  : benchBackends();
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const started = performance.now();
@@ -42,9 +53,9 @@ say(
   `Benchmarks on ${machine.cpu} (${machine.cores} cores), Node ${machine.node}, ${machine.chromium ?? 'no Chromium'}`,
 );
 say(`Load average at start: ${machine.loadAverage.join(', ')}`);
-const backends = benchBackends().map((backend) => BACKEND_NAMES[backend]);
+const backends = serviceBackends.map((backend) => BACKEND_NAMES[backend]);
 say(
-  `Service backends: ${backends.join(' and ')}${backends.length === 1 ? ' (set DATABASE_URL for PostgreSQL too)' : ''}`,
+  `Service backends: ${backends.join(' and ')}${process.env.DATABASE_URL ? '' : ' (set DATABASE_URL for PostgreSQL too)'}`,
 );
 
 const sections: Section[] = [];
@@ -81,7 +92,7 @@ if ([...BROWSER_AREAS, ...PARTLY_BROWSER_AREAS].some(wanted) && findChromium()) 
   }
 }
 await area('polling', () => measurePolling());
-await area('service', () => measureService());
+await area('service', () => measureService({ ...SERVICE_DEFAULTS, runs: serviceRuns, backends: serviceBackends }));
 await area('depth', () => measureDepth());
 await area('bulk', () => measureBulk());
 await area('live', () => measureLive(liveBadge));

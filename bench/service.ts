@@ -1,6 +1,8 @@
 /**
- * Service throughput: `/inbox/count` and `/inbox/fetch` under 50 concurrent connections
- * (autocannon), with the service in a process of its own, on each backend.
+ * Service throughput: `/inbox/count` (answered, and answered 304 to `If-None-Match`) and
+ * `/inbox/fetch` under 50 concurrent connections (autocannon), with the service in a process of
+ * its own, on each backend; each beside a bare Hono route answering `{"count":42}` measured in
+ * the same run, so the figures are shares of what the framework itself allows on this machine.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -8,42 +10,62 @@ import autocannon from 'autocannon';
 import { INBOX_PAGE_SIZE } from '../lib/messaging';
 import { BACKEND_NAMES, type Backend, benchBackends } from './support/backends';
 import type { Figure, Section } from './support/report';
-import { median } from './support/stats';
+import { median, pairedRatio } from './support/stats';
 
 export interface ServiceOptions {
   connections: number;
   /** Seconds of each recorded autocannon run. */
   seconds: number;
   runs: number;
+  /** The backends to measure; every one `benchBackends` offers when not given. */
+  backends?: readonly Backend[];
 }
 
-export const SERVICE_DEFAULTS: ServiceOptions = { connections: 50, seconds: 4, runs: 3 };
+/** Seconds of load on each endpoint before its recorded runs. */
+const WARMUP_SECONDS = 3;
 
-const ENDPOINTS = [
-  { name: '/inbox/count', path: 'inbox/count' },
-  { name: '/inbox/fetch', path: `inbox/fetch?limit=${INBOX_PAGE_SIZE}` },
-] as const;
+export const SERVICE_DEFAULTS: ServiceOptions = { connections: 50, seconds: 5, runs: 3 };
 
-interface RunningService {
-  apiBaseUrl: string;
-  token: string;
-  stop(): Promise<void>;
+/** The issue's goals on PostgreSQL: shares of the bare route's throughput, and a tail. */
+export const SERVICE_GOALS = { countShare: 0.25, countP99Ms: 20, fetchShare: 0.1 } as const;
+
+interface Endpoint {
+  name: string;
+  path: string;
+  /** Ask with the ETag of the first answer, so every answer is a 304. */
+  conditional?: boolean;
+  share: number;
+  p99Ms?: number;
 }
 
-async function startServiceProcess(backend: Backend): Promise<RunningService> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'bench/support/service-process.ts', backend],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-      env: process.env,
-    },
-  );
+const ENDPOINTS: readonly Endpoint[] = [
+  {
+    name: '/inbox/count',
+    path: 'inbox/count',
+    share: SERVICE_GOALS.countShare,
+    p99Ms: SERVICE_GOALS.countP99Ms,
+  },
+  {
+    name: '/inbox/count 304',
+    path: 'inbox/count',
+    conditional: true,
+    share: SERVICE_GOALS.countShare,
+    p99Ms: SERVICE_GOALS.countP99Ms,
+  },
+  { name: '/inbox/fetch', path: `inbox/fetch?limit=${INBOX_PAGE_SIZE}`, share: SERVICE_GOALS.fetchShare },
+];
+
+/** A benchmark process that prints one JSON line once it serves and stops when its stdin closes. */
+async function startProcess<Ready>(args: readonly string[]): Promise<Ready & { stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: process.env,
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const ready = await new Promise<{ apiBaseUrl: string; token: string }>((resolve, reject) => {
+  const ready = await new Promise<Ready>((resolve, reject) => {
     lines.once('line', (line) => resolve(JSON.parse(line)));
-    child.once('exit', (code) => reject(new Error(`The service process stopped (${code}) before it served.`)));
+    child.once('exit', (code) => reject(new Error(`${args[0]} stopped (${code}) before it served.`)));
   });
   lines.close();
   return {
@@ -63,52 +85,98 @@ interface LoadRun {
   failures: number;
 }
 
-async function load(url: string, token: string, connections: number, seconds: number): Promise<LoadRun> {
-  const result = await autocannon({
-    url,
-    connections,
-    duration: seconds,
-    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-  });
+async function load(url: string, headers: Record<string, string>, connections: number, seconds: number) {
+  const result = await autocannon({ url, connections, duration: seconds, headers });
   // autocannon stops without waiting for the answers still queued for the database; one more
   // request, queued behind them, comes back once they are done.
-  await fetch(url, { headers: { authorization: `Bearer ${token}` } }).then((response) => response.arrayBuffer());
-  return {
+  await fetch(url, { headers }).then((response) => response.arrayBuffer());
+  const expected = headers['if-none-match'] ? result['3xx'] : result['2xx'];
+  const run: LoadRun = {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
-    failures: result.errors + result.non2xx,
+    failures: result.errors + result.timeouts + Math.max(0, result.requests.total - expected),
   };
+  return run;
+}
+
+async function headersFor(url: string, token: string, endpoint: Endpoint): Promise<Record<string, string>> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+  if (!endpoint.conditional) return headers;
+  const response = await fetch(url, { headers });
+  await response.arrayBuffer();
+  const tag = response.headers.get('etag');
+  if (!tag) throw new Error(`${endpoint.name} gave no ETag to ask with.`);
+  return { ...headers, 'if-none-match': tag };
 }
 
 export async function measureService(options: ServiceOptions = SERVICE_DEFAULTS): Promise<Section> {
   const figures: Figure[] = [];
   const details: Record<string, unknown> = { ...options };
-  for (const backend of benchBackends()) {
-    const service = await startServiceProcess(backend);
-    try {
-      for (const endpoint of ENDPOINTS) {
-        const url = `${service.apiBaseUrl}/${endpoint.path}`;
-        await load(url, service.token, options.connections, 1);
-        const runs: LoadRun[] = [];
-        for (let i = 0; i < options.runs; i++) {
-          runs.push(await load(url, service.token, options.connections, options.seconds));
+  const how = `median of ${options.runs} × ${options.seconds} s, ${options.connections} connections`;
+  const bare = await startProcess<{ url: string }>(['bench/support/bare-process.ts']);
+  const bareRuns: LoadRun[] = [];
+  try {
+    const loadBare = () => load(bare.url, { accept: 'application/json' }, options.connections, options.seconds);
+    await load(bare.url, {}, options.connections, 1);
+    for (const backend of options.backends ?? benchBackends()) {
+      const service = await startProcess<{ apiBaseUrl: string; token: string }>([
+        'bench/support/service-process.ts',
+        backend,
+      ]);
+      const goals = backend === 'postgres';
+      try {
+        for (const endpoint of ENDPOINTS) {
+          const url = `${service.apiBaseUrl}/${endpoint.path}`;
+          const headers = await headersFor(url, service.token, endpoint);
+          // A fresh process runs its first seconds unoptimised: not part of the figures.
+          await load(url, headers, options.connections, WARMUP_SECONDS);
+          const runs: LoadRun[] = [];
+          const baseline: LoadRun[] = [];
+          // Each run of the endpoint is paired with a run of the bare route just before it.
+          for (let i = 0; i < options.runs; i++) {
+            baseline.push(await loadBare());
+            runs.push(await load(url, headers, options.connections, options.seconds));
+          }
+          bareRuns.push(...baseline);
+          const failures = runs.reduce((sum, run) => sum + run.failures, 0);
+          if (failures > 0) throw new Error(`${endpoint.name} on ${backend}: ${failures} requests failed under load.`);
+          const label = `${BACKEND_NAMES[backend]} ${endpoint.name}`;
+          const p99 = median(runs.map((r) => r.p99));
+          figures.push(
+            {
+              name: `${label} ÷ bare route`,
+              value: pairedRatio(
+                runs.map((r) => r.requestsPerSecond),
+                baseline.map((r) => r.requestsPerSecond),
+              ),
+              unit: 'share',
+              how: 'median of paired runs, req/s',
+              ...(goals ? { atLeast: endpoint.share } : {}),
+            },
+            { name: `${label} throughput`, value: median(runs.map((r) => r.requestsPerSecond)), unit: 'req/s', how },
+            { name: `${label} p50`, value: median(runs.map((r) => r.p50)), unit: 'ms', how },
+            {
+              name: `${label} p99`,
+              value: p99,
+              unit: 'ms',
+              how,
+              ...(goals && endpoint.p99Ms ? { target: endpoint.p99Ms } : {}),
+            },
+          );
+          details[`${backend} ${endpoint.name}`] = { runs, baseline };
         }
-        const failures = runs.reduce((sum, run) => sum + run.failures, 0);
-        if (failures > 0) throw new Error(`${endpoint.name} on ${backend}: ${failures} requests failed under load.`);
-        const how = `median of ${options.runs} × ${options.seconds} s, ${options.connections} connections`;
-        const label = `${BACKEND_NAMES[backend]} ${endpoint.name}`;
-        figures.push(
-          { name: `${label} throughput`, value: median(runs.map((r) => r.requestsPerSecond)), unit: 'req/s', how },
-          { name: `${label} p50`, value: median(runs.map((r) => r.p50)), unit: 'ms', how },
-          { name: `${label} p99`, value: median(runs.map((r) => r.p99)), unit: 'ms', how },
-        );
-        details[`${backend} ${endpoint.name}`] = runs;
+      } finally {
+        await service.stop();
       }
-    } finally {
-      await service.stop();
     }
+  } finally {
+    await bare.stop();
   }
+  figures.unshift(
+    { name: 'bare Hono route throughput', value: median(bareRuns.map((r) => r.requestsPerSecond)), unit: 'req/s', how },
+    { name: 'bare Hono route p99', value: median(bareRuns.map((r) => r.p99)), unit: 'ms', how },
+  );
   return { id: 'service', title: 'Service under load', figures, details };
 }

@@ -7,8 +7,20 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Figure, Section } from './support/report';
 
-/** The issue's goals, gzip bytes of JavaScript (1 kB = 1000 B). */
-export const SIZE_TARGETS = { popup: 15_000, contentScript: 10_000 };
+/**
+ * The budgets, gzip bytes of JavaScript (1 kB = 1000 B), by part: what the popup loads for its
+ * first row, the in-page buttons, and the background. `test/unit/bundle-size.test.ts` fails
+ * past them.
+ */
+export const BUDGETS: Record<string, number> = { popup: 15_000, 'content script': 10_000, background: 30_000 };
+
+/**
+ * Where a part is still above its budget, the most it may weigh until it gets there: its
+ * size when the budget was set and about 2 % more, so it cannot keep growing (BENCHMARKS.md says what
+ * stands between each and its budget). Lower a ceiling as a part shrinks; remove it once the
+ * part is within its budget.
+ */
+export const CEILINGS: Record<string, number> = { popup: 24_000, 'content script': 13_600 };
 
 interface FileSize {
   file: string;
@@ -16,7 +28,7 @@ interface FileSize {
   gzip: number;
 }
 
-interface BundleSize {
+export interface BundleSize {
   name: string;
   js: FileSize[];
   css: FileSize[];
@@ -46,18 +58,25 @@ function bundle(dir: string, name: string, files: readonly string[]): BundleSize
 
 const total = (sizes: readonly FileSize[], key: 'raw' | 'gzip') => sizes.reduce((sum, size) => sum + size[key], 0);
 
-export function measureSize(extensionDir: string): Section {
-  const bundles = [
+/** Each part of the build with the files it loads when it starts. */
+export function measureBundles(extensionDir: string): BundleSize[] {
+  return [
     bundle(extensionDir, 'popup', pageFiles(extensionDir, 'popup.html')),
     bundle(extensionDir, 'background', ['background.js']),
     bundle(extensionDir, 'options', pageFiles(extensionDir, 'options.html')),
     bundle(extensionDir, 'content script', ['content-scripts/profile.js']),
   ];
-  const targets: Record<string, number> = { popup: SIZE_TARGETS.popup, 'content script': SIZE_TARGETS.contentScript };
+}
+
+/** Gzip bytes of a part's JavaScript. */
+export const jsGzip = (part: BundleSize) => total(part.js, 'gzip');
+
+export function measureSize(extensionDir: string): Section {
+  const bundles = measureBundles(extensionDir);
   const figures: Figure[] = bundles.flatMap((b) => {
     const rows: Figure[] = [
       { name: `${b.name} JS`, value: total(b.js, 'raw'), unit: 'bytes', how: 'raw' },
-      { name: `${b.name} JS gzip`, value: total(b.js, 'gzip'), unit: 'bytes', how: 'gzip -9', target: targets[b.name] },
+      { name: `${b.name} JS gzip`, value: jsGzip(b), unit: 'bytes', how: 'gzip -9', target: BUDGETS[b.name] },
     ];
     if (b.css.length > 0) {
       rows.push({ name: `${b.name} CSS gzip`, value: total(b.css, 'gzip'), unit: 'bytes', how: 'gzip -9' });

@@ -15,6 +15,14 @@ const quiet = {
   level: 1,
 };
 
-export async function buildQuietly(options: { mode?: string; browser?: 'chrome' | 'firefox' } = {}): Promise<void> {
-  await build({ mode: options.mode ?? 'production', browser: options.browser ?? 'chrome', logger: quiet });
+/** Builds into `outDir` (WXT's `.output` by default), one folder per browser inside it. */
+export async function buildQuietly(
+  options: { mode?: string; browser?: 'chrome' | 'firefox'; outDir?: string } = {},
+): Promise<void> {
+  await build({
+    mode: options.mode ?? 'production',
+    browser: options.browser ?? 'chrome',
+    logger: quiet,
+    ...(options.outDir ? { outDir: options.outDir } : {}),
+  });
 }

@@ -3,7 +3,8 @@
  * Markdown, so the same text reads well in a terminal and goes into BENCHMARKS.md as it is.
  */
 
-export type Unit = 'ms' | 'bytes' | 'ratio' | 'req/s' | 'count';
+/** `share` is a fraction (0.25) printed as a percentage (25.0 %). */
+export type Unit = 'ms' | 'bytes' | 'ratio' | 'share' | 'req/s' | 'count';
 
 export interface Figure {
   /** What is measured, in a few words. */
@@ -12,8 +13,10 @@ export interface Figure {
   unit: Unit;
   /** How the value was reached, such as "median of 25 runs". */
   how?: string;
-  /** The goal the issue sets for this figure: at most `max`. */
+  /** The goal the issue sets for this figure: at most `target`. */
   target?: number;
+  /** The goal the issue sets for this figure: at least `atLeast`. */
+  atLeast?: number;
 }
 
 export interface Section {
@@ -36,6 +39,8 @@ export function formatValue(value: number, unit: Unit): string {
       return value < 1000 ? `${value} B` : `${grouped(value / 1000, 2)} kB`;
     case 'ratio':
       return `${grouped(value, value < 10 ? 2 : 1)}×`;
+    case 'share':
+      return `${grouped(value * 100, 1)} %`;
     case 'req/s':
       return `${grouped(value)} req/s`;
     case 'count':
@@ -44,6 +49,10 @@ export function formatValue(value: number, unit: Unit): string {
 }
 
 function targetCell(figure: Figure): string {
+  if (figure.atLeast !== undefined) {
+    const met = figure.value >= figure.atLeast;
+    return `≥ ${formatValue(figure.atLeast, figure.unit)} ${met ? 'met' : 'MISSED'}`;
+  }
   if (figure.target === undefined) return '';
   const met = figure.value <= figure.target;
   return `≤ ${formatValue(figure.target, figure.unit)} ${met ? 'met' : 'MISSED'}`;

@@ -12,13 +12,23 @@ function unauthenticated(detail: string, tokenGiven: boolean): ProblemError {
   return new ProblemError(401, 'unauthenticated', detail, { 'www-authenticate': challenge });
 }
 
-/** The Bearer token of the request: null when there is no Authorization header; 401 when it is not Bearer. */
-function bearerToken(c: Context): string | null {
+/** The 401 problem for a token that is well-formed but unknown or revoked. */
+export const invalidToken = () => unauthenticated('The token is unknown or has been revoked.', true);
+
+/** The token of the Authorization header: null when there is none; a 401 problem when it is not a Bearer token. */
+function headerToken(c: Context): string | null {
   const header = c.req.header('authorization');
   if (header === undefined) return null;
   const match = BEARER.exec(header);
   if (!match?.[1]) throw unauthenticated('The Authorization header must be "Bearer <token>".', true);
   return match[1];
+}
+
+/** The Bearer token a signed-in endpoint needs, before it is looked up; a 401 problem when there is none. */
+export function bearerToken(c: Context): string {
+  const token = headerToken(c);
+  if (token === null) throw unauthenticated('Send "Authorization: Bearer <token>" to use this endpoint.', false);
+  return token;
 }
 
 /**
@@ -27,16 +37,16 @@ function bearerToken(c: Context): string | null {
  * even where signing in is optional.
  */
 export async function caller(c: Context, db: Queryable): Promise<TokenOwner | null> {
-  const token = bearerToken(c);
+  const token = headerToken(c);
   if (token === null) return null;
   const owner = await authenticate(db, token);
-  if (!owner) throw unauthenticated('The token is unknown or has been revoked.', true);
+  if (!owner) throw invalidToken();
   return owner;
 }
 
 export async function requireCaller(c: Context, db: Queryable): Promise<TokenOwner> {
-  const owner = await caller(c, db);
-  if (!owner) throw unauthenticated('Send "Authorization: Bearer <token>" to use this endpoint.', false);
+  const owner = await authenticate(db, bearerToken(c));
+  if (!owner) throw invalidToken();
   return owner;
 }
 
@@ -61,7 +71,7 @@ export const maybeSignedIn = (db: Queryable) =>
 
 /** Lets an operator token through; a user's token is 403, anything else 401. */
 async function requireOperator(c: Context, db: Queryable): Promise<void> {
-  const token = bearerToken(c);
+  const token = headerToken(c);
   if (token === null) {
     throw unauthenticated('Send "Authorization: Bearer <operator token>" to use this endpoint.', false);
   }
@@ -70,7 +80,7 @@ async function requireOperator(c: Context, db: Queryable): Promise<void> {
   } else if (await authenticate(db, token)) {
     throw new ProblemError(403, 'forbidden', "This is a user's token; the operator API takes operator tokens only.");
   }
-  throw unauthenticated('The token is unknown or has been revoked.', true);
+  throw invalidToken();
 }
 
 /** Middleware that lets only an operator token through. */

@@ -24,22 +24,35 @@ export function createCursors(key: Buffer) {
     return `${payload}.${sign(payload, scope).toString('base64url')}`;
   }
 
-  /** The position a cursor names, or null when it is not one this service issued for `scope`. */
-  function decode(cursor: string, scope: CursorScope): PagePosition | null {
+  /**
+   * The position a well-formed cursor names, before its signature is checked: `signedFor` says
+   * whether this service issued it for `scope`. Null when it is not even well-formed.
+   */
+  function read(cursor: string): { position: PagePosition; signedFor(scope: CursorScope): boolean } | null {
     if (cursor.length > MAX_CURSOR_LENGTH) return null;
     const [payload, signature, ...rest] = cursor.split('.');
     if (!payload || !signature || rest.length > 0) return null;
-    // Compared as text: base64url decoding skips characters it does not know and ignores
-    // trailing bits, so comparing decoded bytes would take many spellings of one cursor.
-    const given = Buffer.from(signature);
-    const expected = Buffer.from(sign(payload, scope).toString('base64url'));
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     const [createdAt, id] = Buffer.from(payload, 'base64url').toString().split('|');
     if (!createdAt || !ISO_TIMESTAMP.test(createdAt) || !isUuid(id)) return null;
-    return { createdAt, id };
+    return {
+      position: { createdAt, id },
+      signedFor(scope) {
+        // Compared as text: base64url decoding skips characters it does not know and ignores
+        // trailing bits, so comparing decoded bytes would take many spellings of one cursor.
+        const given = Buffer.from(signature);
+        const expected = Buffer.from(sign(payload, scope).toString('base64url'));
+        return given.length === expected.length && timingSafeEqual(given, expected);
+      },
+    };
   }
 
-  return { encode, decode };
+  /** The position a cursor names, or null when it is not one this service issued for `scope`. */
+  function decode(cursor: string, scope: CursorScope): PagePosition | null {
+    const parsed = read(cursor);
+    return parsed?.signedFor(scope) ? parsed.position : null;
+  }
+
+  return { encode, decode, read };
 }
 
 export type Cursors = ReturnType<typeof createCursors>;

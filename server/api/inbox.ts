@@ -15,16 +15,16 @@ import {
 } from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
 import {
-  countUnread,
+  countUnreadAs,
   deleteNotifications,
-  listNotifications,
+  listNotificationsAs,
   markRead,
   markUnread,
   type StoredNotification,
   type TriageStamp,
 } from '../store/notifications';
 import { runOperation, type TriageKind, undoOperation } from '../store/triage-operations';
-import { type SignedInEnv, signedIn } from './auth';
+import { bearerToken, invalidToken, requireCaller, type SignedInEnv, signedIn } from './auth';
 import type { ApiDeps } from './context';
 import { ProblemError } from './problem';
 import { singleQuery, validBody } from './request';
@@ -66,6 +66,13 @@ function matchesTag(ifNoneMatch: string | undefined, tag: string): boolean {
   });
 }
 
+const invalidCursor = () =>
+  new ProblemError(
+    400,
+    'invalid_cursor',
+    'The cursor is not one this service gave for this inbox listing; start again without a cursor.',
+  );
+
 async function idsSelection(c: Context): Promise<IdsSelection> {
   const shape = '{ "ids": ["<uuid>", ...] } or { "ids": "all" }';
   const refusal = `ids must be "all" or an array of at most ${LIMITS.idsPerCall} notification UUIDs: ${shape}.`;
@@ -94,20 +101,34 @@ export function inboxHandlers(deps: ApiDeps) {
 
   const toWire = (n: StoredNotification) => toWireNotification(n, deps.origin());
 
-  async function fetchPage(c: Context<SignedInEnv>) {
-    const { caller } = c.var;
-    const limit = pageSize(c);
-    const scope = { userId: caller.userId, unreadOnly: unreadOnly(c) };
-    const cursor = singleQuery(c, 'cursor', 'invalid_cursor');
-    const after = cursor === undefined ? null : cursors.decode(cursor, scope);
-    if (cursor !== undefined && after === null) {
-      throw new ProblemError(
-        400,
-        'invalid_cursor',
-        'The cursor is not one this service gave for this inbox listing; start again without a cursor.',
-      );
+  /** What a page request asks for; its 400 problems come after a check of the token, as behind `signedIn`. */
+  async function pageRequest(c: Context) {
+    try {
+      const limit = pageSize(c);
+      const onlyUnread = unreadOnly(c);
+      const cursor = singleQuery(c, 'cursor', 'invalid_cursor');
+      const after = cursor === undefined ? null : cursors.read(cursor);
+      if (cursor !== undefined && after === null) throw invalidCursor();
+      return { limit, unreadOnly: onlyUnread, after };
+    } catch (error) {
+      await requireCaller(c, db);
+      throw error;
     }
-    const rows = await listNotifications(db, caller.userId, { limit: limit + 1, unreadOnly: scope.unreadOnly, after });
+  }
+
+  // The token lookup and the page or count are one statement: one round trip per request.
+  async function fetchPage(c: Context) {
+    const token = bearerToken(c);
+    const { limit, unreadOnly, after } = await pageRequest(c);
+    const found = await listNotificationsAs(db, token, {
+      limit: limit + 1,
+      unreadOnly,
+      after: after?.position ?? null,
+    });
+    if (!found) throw invalidToken();
+    const scope = { userId: found.owner.userId, unreadOnly };
+    if (after && !after.signedFor(scope)) throw invalidCursor();
+    const rows = found.notifications;
     const data = rows.slice(0, limit);
     const last = data[data.length - 1];
     const page: Page = {
@@ -118,10 +139,11 @@ export function inboxHandlers(deps: ApiDeps) {
     return c.json(page);
   }
 
-  async function count(c: Context<SignedInEnv>) {
-    const { caller } = c.var;
-    const unread = await countUnread(db, caller.userId);
-    const tag = countTag(caller.userId, unread);
+  async function count(c: Context) {
+    const found = await countUnreadAs(db, bearerToken(c));
+    if (!found) throw invalidToken();
+    const { owner, unread } = found;
+    const tag = countTag(owner.userId, unread);
     c.header('etag', tag);
     c.header('x-poll-interval', String(deps.pollIntervalSeconds));
     c.header('cache-control', 'private, no-cache');
@@ -171,8 +193,8 @@ export function inboxHandlers(deps: ApiDeps) {
   const { createHandlers } = createFactory();
   const auth = signedIn(db);
   return {
-    fetchPage: createHandlers(auth, fetchPage),
-    count: createHandlers(auth, count),
+    fetchPage: createHandlers(fetchPage),
+    count: createHandlers(count),
     markRead: createHandlers(auth, triage('read', idsSelection, markRead)),
     markUnread: createHandlers(auth, triage('unread', idsList, markUnread)),
     delete: createHandlers(auth, triage('delete', idsSelection, deleteNotifications)),

@@ -1,12 +1,32 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { CHANNEL_PATTERN, type Database, type Queryable } from './database';
 
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** Far more than the statements the service runs; beyond it, statements are no longer kept prepared. */
+const MAX_PREPARED = 200;
+const preparedNames = new Map<string, string>();
+
+/**
+ * The name a statement with parameters is prepared under on each connection, so PostgreSQL
+ * parses and plans it once per connection instead of on every request. Statements without
+ * parameters (schema changes, several statements in one text) run as they are.
+ */
+function preparedName(sql: string, params: readonly unknown[]): string | undefined {
+  if (params.length === 0) return undefined;
+  let name = preparedNames.get(sql);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) {
+    name = `s${createHash('sha256').update(sql).digest('base64url').slice(0, 16)}`;
+    preparedNames.set(sql, name);
+  }
+  return name;
+}
+
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query(sql, params = []) {
-      const result = await client.query(sql, params as unknown[]);
+      const result = await client.query({ text: sql, values: params as unknown[], name: preparedName(sql, params) });
       return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
     },
   };

@@ -44,19 +44,62 @@ export async function issueToken(db: Queryable, userId: number): Promise<string>
   return token;
 }
 
+/** The token row the lookup selects. */
+interface TokenRow {
+  caller_user_id: number;
+  caller_username: string;
+  caller_secret_hash: string;
+}
+
+/** The token whose id is `$1`, unless revoked, with its owner: the one lookup every request makes. */
+const CALLER = `caller AS (SELECT t.user_id, u.username, t.secret_hash FROM tokens t JOIN users u ON u.id = t.user_id
+  WHERE t.id = $1 AND t.revoked_at IS NULL)`;
+const CALLER_COLUMNS =
+  'caller.user_id AS caller_user_id, caller.username AS caller_username, caller.secret_hash AS caller_secret_hash';
+
+/** The owner when `row` holds the token and its secret's hash matches. */
+function ownerOf(row: TokenRow | undefined, parts: { id: string; secret: string }): TokenOwner | null {
+  return secretMatches(row?.caller_secret_hash, parts.secret) && row
+    ? { userId: row.caller_user_id, username: row.caller_username, tokenId: parts.id }
+    : null;
+}
+
 /** The owner of a valid, unrevoked token, or null. */
 export async function authenticate(db: Queryable, token: string): Promise<TokenOwner | null> {
   const parts = splitToken(token);
   if (!parts) return null;
-  const result = await db.query<{ user_id: number; username: string; secret_hash: string }>(
-    `SELECT t.user_id, u.username, t.secret_hash FROM tokens t JOIN users u ON u.id = t.user_id
-     WHERE t.id = $1 AND t.revoked_at IS NULL`,
-    [parts.id],
+  const result = await db.query<TokenRow>(`WITH ${CALLER} SELECT ${CALLER_COLUMNS} FROM caller`, [parts.id]);
+  return ownerOf(result.rows[0], parts);
+}
+
+/**
+ * The token's owner and the rows of `select`, run in the same statement as the token lookup, so a
+ * request costs one round trip to the database: `select` names the owner's user id
+ * `caller.user_id` and its parameters start at `$2`; `orderBy` orders its rows (`q.column`).
+ * Null when the token is not valid: the rows are then dropped unread. A revoked token stops
+ * working at once, as every request reads its row.
+ */
+export async function authenticatedQuery<Row>(
+  db: Queryable,
+  token: string,
+  select: string,
+  params: readonly unknown[] = [],
+  orderBy?: string,
+): Promise<{ owner: TokenOwner; rows: Row[] } | null> {
+  const parts = splitToken(token);
+  if (!parts) return null;
+  const result = await db.query<TokenRow & { caller_found: boolean | null }>(
+    `WITH ${CALLER}
+     SELECT ${CALLER_COLUMNS}, q.*
+     FROM caller LEFT JOIN LATERAL (SELECT true AS caller_found, s.* FROM (${select}) s) q ON true
+     ${orderBy ? `ORDER BY ${orderBy}` : ''}`,
+    [parts.id, ...params],
   );
-  const row = result.rows[0];
-  return secretMatches(row?.secret_hash, parts.secret) && row
-    ? { userId: row.user_id, username: row.username, tokenId: parts.id }
-    : null;
+  const owner = ownerOf(result.rows[0], parts);
+  if (!owner) return null;
+  // The LEFT JOIN gives the token's row alone, with nulls, when `select` found nothing.
+  const rows = result.rows.filter((row) => row.caller_found === true);
+  return { owner, rows: rows as unknown as Row[] };
 }
 
 /** Revokes a token; false when it was unknown or already revoked. Live channels opened with it close. */
