@@ -38,7 +38,9 @@ describe.each(BROWSERS)('toolbar badge in %s', (browser) => {
   });
 
   it('shows signed out, and sends nothing, once the token is forgotten', async () => {
+    expect(await product.storedToken()).not.toBeNull();
     await product.signOut();
+    expect(await product.storedToken()).toBeNull();
     const before = product.requests.length;
     await product.pollNow();
     expect(product.requests.slice(before)).toEqual([]);

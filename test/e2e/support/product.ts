@@ -34,7 +34,10 @@ export interface E2EProduct {
   grantHostAccess(): Promise<void>;
   /** The extension's settings and token as the options page would store them. */
   signIn(token?: string): Promise<void>;
+  /** Forgets the token where the background keeps it, as losing it would. */
   signOut(): Promise<void>;
+  /** The token the background holds (IndexedDB of the extension's origin), or null. */
+  storedToken(): Promise<string | null>;
   /** Fires the poll alarm now instead of waiting for it, and waits until the badge changes or settles. */
   pollNow(): Promise<string>;
   badgeText(): Promise<string>;
@@ -47,6 +50,31 @@ export interface E2EProduct {
   stopService(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Reads or deletes the token in the background's own store (`lib/background/api-session.ts`),
+ * run inside the extension's origin.
+ */
+const SECRETS = (action: 'get' | 'delete') =>
+  new Promise<unknown>((resolve, reject) => {
+    const opening = indexedDB.open('inbox-companion');
+    opening.onerror = () => reject(opening.error);
+    opening.onsuccess = () => {
+      const db = opening.result;
+      if (!db.objectStoreNames.contains('secrets')) {
+        db.close();
+        resolve(undefined);
+        return;
+      }
+      const store = db.transaction('secrets', 'readwrite').objectStore('secrets');
+      const request = action === 'get' ? store.get('token') : store.delete('token');
+      request.onerror = () => reject(request.error);
+      request.onsuccess = () => {
+        db.close();
+        resolve(request.result);
+      };
+    };
+  });
 
 /** The product in Chromium, with Playwright's own objects for what only Chromium can do. */
 export interface Product extends E2EProduct {
@@ -145,6 +173,11 @@ export async function startProduct(options: ProductOptions = {}): Promise<E2EPro
     signIn,
     async signOut() {
       await worker.evaluate(() => chrome.storage.local.remove('token'));
+      await worker.evaluate(SECRETS, 'delete');
+    },
+    async storedToken() {
+      const stored = (await worker.evaluate(SECRETS, 'get')) as { token?: string } | undefined;
+      return stored?.token ?? null;
     },
     pollNow,
     badgeText,
