@@ -63,7 +63,12 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Chrom
     extension: launched.worker,
     async newPage(url) {
       const page = await context.newPage();
-      await page.goto(url);
+      // Chromium sometimes starts the same navigation twice in a fresh tab; the second one is
+      // the page asked for, so wait for it to load rather than fail.
+      await page.goto(url).catch(async (error: unknown) => {
+        if (!String(error).includes(`interrupted by another navigation to "${url}"`)) throw error;
+        await page.waitForURL(url);
+      });
       return page;
     },
     pageCount: async () => context.pages().length,
