@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSERS } from './support/browsers';
 import { PopupPage } from './support/popup-page';
-import { hasChromium, type Product, startProduct } from './support/product';
+import { type E2EProduct, startProduct } from './support/product';
 
-describe.runIf(hasChromium)('undo in Chromium', () => {
-  let product: Product;
+describe.each(BROWSERS)('undo in %s', (browser) => {
+  let product: E2EProduct;
   let popup: PopupPage;
 
   const demo = () => product.service.client(product.demoToken);
@@ -15,7 +16,7 @@ describe.runIf(hasChromium)('undo in Chromium', () => {
   };
 
   beforeAll(async () => {
-    product = await startProduct();
+    product = await startProduct({ browser });
     popup = new PopupPage(await product.openPage('popup.html'));
     await popup.waitForRows();
   });
