@@ -15,7 +15,7 @@ import {
   type ReportResult,
   UUID_PATTERN,
 } from './api/contract';
-import { reviveError } from './api/errors';
+import { type ApiError, reviveError } from './api/errors';
 
 /** What the toolbar badge shows, and what the popup needs to choose its state. */
 export type StatusKind =
@@ -115,6 +115,24 @@ export interface ProfilePageConfig {
   profileAnchor: string;
 }
 
+/** The profile a page's URL names, or why the service would not give it (a typed error's fields). */
+export type ProfileAnswer = { ok: true; profile: Profile } | { ok: false; error: ReturnType<ApiError['toJSON']> };
+
+/**
+ * Everything the profile content script needs before its buttons show, in one round trip: the
+ * site's settings and, when the page's URL names a profile, that profile.
+ */
+export interface ProfilePageStart {
+  config: ProfilePageConfig;
+  profile: { username: string; answer: ProfileAnswer } | null;
+}
+
+/** The answer as `profile.get` would give it: the profile, or its error thrown. */
+export function profileFrom(answer: ProfileAnswer): Profile {
+  if (answer.ok) return answer.profile;
+  throw reviveError(answer.error);
+}
+
 export interface ReportRequest {
   username: string;
   reason: ReportReason;
@@ -142,7 +160,8 @@ export interface ProtocolMap {
   /** Forgets the token and everything cached for it. */
   'auth.signOut'(): ConnectionStatus;
   'options.open'(): void;
-  'profile.config'(): ProfilePageConfig;
+  /** The site's settings and the profile `url` names: what the buttons need to show. */
+  'profile.start'(request: { url: string }): ProfilePageStart;
   'profile.get'(username: string): Profile;
   'profile.follow'(username: string): void;
   'profile.unfollow'(username: string): void;
@@ -168,7 +187,7 @@ export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'auth.signIn': 'extension',
   'auth.signOut': 'extension',
   'options.open': 'profile',
-  'profile.config': 'profile',
+  'profile.start': 'profile',
   'profile.get': 'profile',
   'profile.follow': 'profile',
   'profile.unfollow': 'profile',

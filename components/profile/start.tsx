@@ -3,7 +3,7 @@
  * there as the page changes, until `signal` aborts. Asks the background for everything.
  */
 import { render } from 'preact';
-import type { ProfilePageConfig } from '../../lib/messaging';
+import type { ProfilePageStart } from '../../lib/messaging';
 import { type ProfilePage, watchProfilePage } from '../../lib/profile/page';
 import { type Ask, createProfileSession, type ProfileSession } from '../../lib/profile/profile-state';
 import { createShadowHost } from '../../lib/profile/shadow-host';
@@ -19,15 +19,19 @@ export interface StartOptions {
 
 /** Starts the buttons; resolves to the page watcher, or null when this page gets none. */
 export async function startProfileButtons({ document, ask, signal }: StartOptions): Promise<ProfilePage | null> {
-  let config: ProfilePageConfig;
+  let start: ProfilePageStart;
   try {
-    config = await ask('profile.config');
+    const { origin, pathname } = document.location;
+    start = await ask('profile.start', { url: origin + pathname });
   } catch {
     // The background refuses pages that are not on the configured site, and is gone when the
     // extension was updated; either way this page gets no buttons.
     return null;
   }
   if (signal.aborted) return null;
+  const { config } = start;
+  /** The profile that came with the settings, until the page shows it or has moved on. */
+  let first = start.profile;
 
   const { host, mountPoint } = createShadowHost(document, css);
   let session: ProfileSession | null = null;
@@ -41,12 +45,20 @@ export async function startProfileButtons({ document, ask, signal }: StartOption
     shown: () => session !== null && session.view.kind !== 'loading' && session.view.kind !== 'none',
     placed: draw,
     open(username, stop) {
-      const opened = createProfileSession(username, ask, stop, () => {
-        const shows = usernameFromUrl(document.location.href, config)?.toLowerCase() === username.toLowerCase();
-        // The page moved on without a sign the watcher saw: the buttons follow it now.
-        if (!shows) queueMicrotask(() => page.check());
-        return shows;
-      });
+      const given = first && first.username.toLowerCase() === username.toLowerCase() ? first.answer : undefined;
+      first = null;
+      const opened = createProfileSession(
+        username,
+        ask,
+        stop,
+        () => {
+          const shows = usernameFromUrl(document.location.href, config)?.toLowerCase() === username.toLowerCase();
+          // The page moved on without a sign the watcher saw: the buttons follow it now.
+          if (!shows) queueMicrotask(() => page.check());
+          return shows;
+        },
+        given,
+      );
       session = opened;
       opened.subscribe(() => {
         draw();

@@ -9,7 +9,15 @@ import * as v from 'valibot';
 import { browser } from 'wxt/browser';
 import { ApiError, InvalidArgumentError, REPORT_REASONS, reviveError, UnauthenticatedError } from '../api';
 import { clearInboxCache, writeCachedFirstPage } from '../inbox-cache';
-import { INBOX_PAGE_SIZE, type MessageData, type MessageReturn, type MessageType, messaging } from '../messaging';
+import {
+  INBOX_PAGE_SIZE,
+  type MessageData,
+  type MessageReturn,
+  type MessageType,
+  messaging,
+  type ProfileAnswer,
+} from '../messaging';
+import { usernameFromUrl } from '../profile-url';
 import { getSettings } from '../settings';
 import type { Session } from './api-session';
 import { testConnection } from './connection-test';
@@ -46,7 +54,7 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
   'auth.signIn': v.object({ token: v.pipe(Text, v.trim(), v.minLength(1)) }),
   'auth.signOut': v.undefined(),
   'options.open': v.undefined(),
-  'profile.config': v.undefined(),
+  'profile.start': v.object({ url: Text }),
   'profile.get': Text,
   'profile.follow': Text,
   'profile.unfollow': Text,
@@ -55,9 +63,14 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
 
 type Handlers = { [T in MessageType]: (data: MessageData<T>) => Promise<MessageReturn<T>> };
 
-/** A copy of the error with its fields only: no cause, nothing of the request it came from. */
-function plain(error: unknown): ApiError {
-  return reviveError(reviveError(error).toJSON());
+/**
+ * A copy of the error with its fields only: no cause, nothing of the request it came from. A
+ * token the service no longer accepts shows on the badge at once.
+ */
+function plain(error: unknown, poller: Pick<Poller, 'poll'>): ApiError {
+  const safe = reviveError(reviveError(error).toJSON());
+  if (safe instanceof UnauthenticatedError && safe.status === 401) void poller.poll();
+  return safe;
 }
 
 export function createHandlers(ctx: HandlerContext): Handlers {
@@ -122,14 +135,28 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     async 'options.open'() {
       await browser.runtime.openOptionsPage();
     },
-    async 'profile.config'() {
-      const settings = await getSettings();
-      return {
-        signedIn: (await session.token(settings)) !== null,
+    async 'profile.start'({ url }) {
+      const { client, settings } = await session.client();
+      const username = usernameFromUrl(url, settings);
+      const [token, answer] = await Promise.all([
+        session.token(settings),
+        username === null
+          ? null
+          : client
+              .user(username)
+              .get()
+              .then(
+                (profile): ProfileAnswer => ({ ok: true, profile }),
+                (error): ProfileAnswer => ({ ok: false, error: plain(error, poller).toJSON() }),
+              ),
+      ]);
+      const config = {
+        signedIn: token !== null,
         siteOrigin: settings.siteOrigin,
         profilePath: settings.profilePath,
         profileAnchor: settings.profileAnchor,
       };
+      return { config, profile: username === null || answer === null ? null : { username, answer } };
     },
     async 'profile.get'(username) {
       const { client } = await session.client();
@@ -167,9 +194,7 @@ export async function answer<T extends MessageType>(
     if (!parsed.success) throw new InvalidArgumentError('invalid_message', `The ${type} message is malformed.`);
     return await handlers[type](parsed.output);
   } catch (error) {
-    const safe = plain(error);
-    if (safe instanceof UnauthenticatedError && safe.status === 401) void ctx.poller.poll();
-    throw safe;
+    throw plain(error, ctx.poller);
   }
 }
 

@@ -6,7 +6,7 @@
 import type { Profile } from '../api/contract';
 import { UnauthenticatedError, UserNotFoundError } from '../api/errors';
 import { t } from '../i18n';
-import type { ask as askBackground } from '../messaging';
+import { type ask as askBackground, type ProfileAnswer, profileFrom } from '../messaging';
 import { profileFailureText, reportFailureText } from './failure-text';
 import { actionFor, type FollowState, followChanged, followFailed, followState, startFollowChange } from './follow';
 import { boundComment, emptyReport, type ReportForm } from './report';
@@ -53,14 +53,17 @@ const shown = (profile: Profile): SessionView => {
 /**
  * `onPage` tells whether the page still shows this profile at the moment the person acts: a page
  * can change its URL under the buttons (`history.pushState`) without any other sign, and an action
- * then does nothing rather than reach a profile the person did not see.
+ * then does nothing rather than reach a profile the person did not see. `first` is the profile the
+ * background already gave with the page's settings: the first load shows it without asking again.
  */
 export function createProfileSession(
   username: string,
   ask: Ask,
   signal: AbortSignal,
   onPage: () => boolean = () => true,
+  first?: ProfileAnswer,
 ): ProfileSession {
+  let given = first;
   let view: SessionView = { kind: 'loading' };
   const listeners = new Set<() => void>();
 
@@ -88,8 +91,10 @@ export function createProfileSession(
 
     async load() {
       if (view.kind === 'failed') set({ ...view, retrying: true });
+      const answer = given;
+      given = undefined;
       try {
-        set(shown(await ask('profile.get', username)));
+        set(shown(answer ? profileFrom(answer) : await ask('profile.get', username)));
       } catch (error) {
         if (error instanceof UserNotFoundError) set({ kind: 'none' });
         else if (!signedOutBy(error)) set({ kind: 'failed', problem: profileFailureText(error), retrying: false });

@@ -151,7 +151,7 @@ describe.runIf(hasChromium)('the content script’s own world in Chromium', () =
     const page = await product.openPage(`${hostile.origin}/@alice`);
     const world = await contentScriptWorld(page);
     const config = await world.evaluate(
-      `chrome.runtime.sendMessage({ id: 1, type: 'profile.config', data: undefined, timestamp: Date.now() })
+      `chrome.runtime.sendMessage({ id: 1, type: 'profile.start', data: { url: location.href }, timestamp: Date.now() })
         .then((answer) => JSON.stringify(answer))`,
     );
     expect(config).toMatch(/"code":"forbidden"/);

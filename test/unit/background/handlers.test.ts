@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { AlreadyFollowingError, UnauthenticatedError } from '../../../lib/api';
+import { AlreadyFollowingError, UnauthenticatedError, UserNotFoundError } from '../../../lib/api';
 import { tokenItem } from '../../../lib/background/api-session';
 import { readCachedFirstPage } from '../../../lib/inbox-cache';
-import { messaging } from '../../../lib/messaging';
+import { messaging, profileFrom } from '../../../lib/messaging';
 import { signedIn } from '../../support/background';
 import { notificationFixture, profileFixture } from '../../support/fixtures';
 import {
@@ -121,16 +121,36 @@ describe('background messages', () => {
     expect(wire.requests).toHaveLength(0);
   });
 
-  it('tells a content script whether the person is signed in, and nothing more', async () => {
-    start();
-    const { value, raw } = await deliver('profile.config', undefined, profileTabSender());
+  it('tells a content script whether the person is signed in and the profile its page shows, and nothing more', async () => {
+    const wire = start(json(profile));
+    const { value, raw } = await deliver('profile.start', { url: 'http://127.0.0.1:8787/@bob' }, profileTabSender());
     expect(value).toEqual({
-      signedIn: true,
-      siteOrigin: 'http://127.0.0.1:8787',
-      profilePath: '/@:username',
-      profileAnchor: '[data-profile-actions]',
+      config: {
+        signedIn: true,
+        siteOrigin: 'http://127.0.0.1:8787',
+        profilePath: '/@:username',
+        profileAnchor: '[data-profile-actions]',
+      },
+      profile: { username: 'bob', answer: { ok: true, profile } },
     });
+    expect(wire.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual(['GET /api/user/bob']);
     expect(JSON.stringify(raw)).not.toContain(TOKEN);
+  });
+
+  it('gives a content script on a page that names no profile the settings alone, without asking the service', async () => {
+    const wire = start();
+    const { value } = await deliver('profile.start', { url: 'http://127.0.0.1:8787/about' }, profileTabSender());
+    expect(value).toMatchObject({ config: { signedIn: true }, profile: null });
+    expect(wire.requests).toHaveLength(0);
+  });
+
+  it('gives the settings with the reason a profile could not be fetched, as a typed error', async () => {
+    start(problem(404, 'user_not_found'));
+    const { value } = await deliver('profile.start', { url: 'http://127.0.0.1:8787/@ghost' }, profileTabSender());
+    const answer = value?.profile?.answer;
+    expect(answer?.ok).toBe(false);
+    expect(() => profileFrom(answer ?? { ok: true, profile })).toThrow(UserNotFoundError);
+    expect(value?.config.signedIn).toBe(true);
   });
 
   it('never lets the token out in an answer or an error', async () => {
@@ -139,6 +159,7 @@ describe('background messages', () => {
         request.signal.addEventListener('abort', () => reject(request.signal.reason)),
       );
     start(
+      () => Promise.reject(new TypeError(`connect failed with ${TOKEN}`)),
       json({ data: [notification(1)], cursor: null }),
       problem(401, 'unauthenticated'),
       () => Promise.reject(new TypeError(`connect failed with ${TOKEN}`)),
@@ -147,12 +168,12 @@ describe('background messages', () => {
       slow,
     );
     const answers = [
+      await deliver('profile.start', { url: 'http://127.0.0.1:8787/@bob' }, profileTabSender()),
       await deliver('inbox.fetch', { cursor: null, unreadOnly: false }, popupSender),
       await deliver('profile.follow', 'bob', profileTabSender()),
       await deliver('profile.get', 'bob', profileTabSender()),
       await deliver('profile.get', 'bob', profileTabSender()),
       await deliver('status.get', undefined, popupSender),
-      await deliver('profile.config', undefined, profileTabSender()),
     ];
     for (const { raw } of answers) expect(JSON.stringify(raw)).not.toContain(TOKEN);
   });

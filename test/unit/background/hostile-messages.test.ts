@@ -34,7 +34,7 @@ const VALID: Record<MessageType, unknown> = {
   'auth.signIn': { token: 'another-token' },
   'auth.signOut': undefined,
   'options.open': undefined,
-  'profile.config': undefined,
+  'profile.start': { url: `${SITE}/@bob` },
   'profile.get': 'bob',
   'profile.follow': 'bob',
   'profile.unfollow': 'bob',

@@ -43,7 +43,7 @@ describe('the profile content script', () => {
     await inject();
     await waitFor(() => expect(document.querySelectorAll(HOST_TAG)).toHaveLength(1));
     await inject();
-    await waitFor(() => expect(background.current?.sent().filter((t) => t === 'profile.get')).toHaveLength(2));
+    await waitFor(() => expect(background.current?.sent().filter((t) => t === 'profile.start')).toHaveLength(2));
     await waitFor(() => expect(button().map((b) => b.textContent)).toEqual(['Follow', 'Report']));
     expect(document.querySelectorAll(HOST_TAG)).toHaveLength(1);
     expect(contexts[0]?.isValid).toBe(false);

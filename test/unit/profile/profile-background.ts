@@ -7,7 +7,7 @@
 import type { Profile, ReportResult } from '../../../lib/api/contract';
 import { type ApiError, reviveError } from '../../../lib/api/errors';
 import { tokenItem } from '../../../lib/background/api-session';
-import { type MessageType, messaging, type ProfilePageConfig } from '../../../lib/messaging';
+import { type MessageType, messaging, type ProfilePageConfig, type ProfilePageStart } from '../../../lib/messaging';
 import type { Ask } from '../../../lib/profile/profile-state';
 import { DEFAULT_SETTINGS, settingsItem } from '../../../lib/settings';
 import { grant } from '../../support/background';
@@ -129,6 +129,13 @@ export function profileBackground(options: Options = {}) {
     await storeSignIn();
     const answer = await deliver(type, data, profileTabSender(`${settings.siteOrigin}/@bob`));
     if (answer.error) throw answer.error;
+    // The profile that comes with the page's settings is a profile fetch too.
+    const start = answer.value as ProfilePageStart | undefined;
+    const profileFailure =
+      type === 'profile.start' && start?.profile ? failures.get('profile.get')?.shift() : undefined;
+    if (start?.profile && profileFailure) {
+      return { ...start, profile: { ...start.profile, answer: { ok: false, error: profileFailure.toJSON() } } };
+    }
     return answer.value;
   }) as Ask;
 
@@ -138,7 +145,10 @@ export function profileBackground(options: Options = {}) {
     calls,
     /** The types of the messages sent so far, in order. */
     sent: () => calls.map((call) => call.type),
-    /** The next message of `type` fails with `error`, whatever the service's state. */
+    /**
+     * The next message of `type` fails with `error`, whatever the service's state. A failure for
+     * `profile.get` is also the next profile that `profile.start` brings.
+     */
     failNext(type: MessageType, error: ApiError) {
       failures.set(type, [...(failures.get(type) ?? []), error]);
     },

@@ -55,6 +55,7 @@ describe('what the buttons show', () => {
     expect(ui().getByRole('button', { name: 'Follow' })).toBeTruthy();
     expect(ui().getByRole('button', { name: 'Report' }).getAttribute('aria-haspopup')).toBe('dialog');
     expect(document.querySelector('[data-profile-actions]')?.nextSibling).toBe(document.querySelector(HOST_TAG));
+    expect(background.calls).toEqual([{ type: 'profile.start', data: { url: 'http://127.0.0.1:8787/@bob' } }]);
   });
 
   it('offers Unfollow when following', async () => {
@@ -79,7 +80,7 @@ describe('what the buttons show', () => {
     await open('nobody');
     await settled();
     expect(hosts()).toHaveLength(0);
-    expect(background.sent()).toEqual(['profile.config', 'profile.get', 'profile.config', 'profile.get']);
+    expect(background.sent()).toEqual(['profile.start', 'profile.start']);
   });
 
   it('adds nothing to a page that is not a profile page', async () => {
@@ -88,11 +89,11 @@ describe('what the buttons show', () => {
     await startProfileButtons({ document, ask: background.ask, signal: stop.signal });
     await settled();
     expect(hosts()).toHaveLength(0);
-    expect(background.sent()).toEqual(['profile.config']);
+    expect(background.sent()).toEqual(['profile.start']);
   });
 
   it('adds nothing when the background refuses the page', async () => {
-    background.failNext('profile.config', new NetworkError());
+    background.failNext('profile.start', new NetworkError());
     expect(await open()).toBeNull();
     await settled();
     expect(hosts()).toHaveLength(0);
@@ -126,6 +127,7 @@ describe('what the buttons show', () => {
     );
     await userEvent.click(ui().getByRole('button', { name: 'Try again' }));
     expect(await button('Follow')).toBeTruthy();
+    expect(background.sent()).toEqual(['profile.start', 'profile.get']);
   });
 });
 
@@ -141,7 +143,7 @@ describe('the follow toggle', () => {
     const unfollow = await button('Unfollow');
     expect(unfollow).toBe(pending);
     expect(ui().getByRole('status').textContent).toBe('You now follow @bob.');
-    expect(background.sent()).toEqual(['profile.config', 'profile.get', 'profile.follow']);
+    expect(background.sent()).toEqual(['profile.start', 'profile.follow']);
   });
 
   it('adopts the true state when the page was out of date, without an error', async () => {
@@ -192,11 +194,11 @@ describe('what a page’s script can do with the buttons', () => {
       }
     });
     await settled();
-    expect(background.sent()).toEqual(['profile.config', 'profile.get']);
+    expect(background.sent()).toEqual(['profile.start']);
     expect(ui().getByRole('button', { name: 'Follow' })).toBe(follow);
     await userEvent.click(follow);
     expect(await ui().findByRole('button', { name: 'Unfollow' })).toBeTruthy();
-    expect(background.sent()).toEqual(['profile.config', 'profile.get', 'profile.follow']);
+    expect(background.sent()).toEqual(['profile.start', 'profile.follow']);
   });
 
   it('cannot open the report dialog, or send a report with requestSubmit() or a click on Send', async () => {
@@ -235,7 +237,7 @@ describe('what a page’s script can do with the buttons', () => {
     await userEvent.click(follow);
     await settled();
     expect(background.sent()).not.toContain('profile.follow');
-    await waitFor(() => expect(background.sent()).toEqual(['profile.config', 'profile.get', 'profile.get']));
+    await waitFor(() => expect(background.sent()).toEqual(['profile.start', 'profile.get']));
     expect(background.state.following.size).toBe(0);
   });
 });

@@ -62,6 +62,47 @@ describe('loading the profile', () => {
     expect(ready(s).follow.following).toBe(false);
   });
 
+  it('shows the profile that came with the page’s settings without asking again, and asks on retry', async () => {
+    const start = async (url: string) => {
+      const answer = await background.ask('profile.start', { url });
+      if (!answer.profile) throw new Error(`${url} names no profile`);
+      return createProfileSession(
+        answer.profile.username,
+        background.ask,
+        stop.signal,
+        undefined,
+        answer.profile.answer,
+      );
+    };
+    const bob = await start('http://127.0.0.1:8787/@bob');
+    await bob.load();
+    expect(ready(bob).follow.following).toBe(false);
+    expect(background.sent()).toEqual(['profile.start']);
+
+    background.failNext('profile.get', new UnauthenticatedError({ status: 401, code: 'unauthenticated' }));
+    const expired = await start('http://127.0.0.1:8787/@bob');
+    await expired.load();
+    expect(expired.view).toEqual({ kind: 'signedOut', expired: true });
+
+    const ghost = await start('http://127.0.0.1:8787/@ghost');
+    await ghost.load();
+    expect(ghost.view).toEqual({ kind: 'none' });
+
+    background.failNext('profile.get', new NetworkError());
+    const failed = await start('http://127.0.0.1:8787/@alice');
+    await failed.load();
+    expect(failed.view).toMatchObject({ kind: 'failed', retrying: false });
+    await failed.load();
+    expect(ready(failed).follow.following).toBe(false);
+    expect(background.sent()).toEqual([
+      'profile.start',
+      'profile.start',
+      'profile.start',
+      'profile.start',
+      'profile.get',
+    ]);
+  });
+
   it('tells its listeners about every change and stops changing once aborted', async () => {
     const s = session();
     const seen: string[] = [];
