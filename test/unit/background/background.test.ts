@@ -39,13 +39,16 @@ describe('background', () => {
 
   it('a preset build is signed in on install and shows the count with no typing', async () => {
     await grant('http://127.0.0.1:8787');
-    const { wire } = start([count(31)], { apiBaseUrl: 'http://127.0.0.1:8787/api', token: 'demo-token' });
+    // The start-up check and the preset's sign-in may overlap; a sign-in during a check gets a
+    // fresh check after it, so one or two checks go out.
+    const { wire } = start([count(31), count(31)], { apiBaseUrl: 'http://127.0.0.1:8787/api', token: 'demo-token' });
     await fakeBrowser.runtime.onInstalled.trigger({ reason: 'install' } as never);
     await settle();
     expect(await openedTabs()).toEqual([]);
     expect(await tokenItem.getValue()).toEqual({ token: 'demo-token', apiOrigin: 'http://127.0.0.1:8787' });
     expect((await badge()).text).toBe('31');
-    expect(wire.requests.at(-1)?.headers.get('authorization')).toBe('Bearer demo-token');
+    expect(wire.requests.length).toBeGreaterThan(0);
+    for (const request of wire.requests) expect(request.headers.get('authorization')).toBe('Bearer demo-token');
   });
 
   it('polls when the alarm fires', async () => {
