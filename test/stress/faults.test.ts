@@ -180,7 +180,7 @@ describe.each(BACKENDS)('SIGKILL in the middle of a bulk change, on %s', (backen
     const send = (method: string, path: string, body?: unknown) =>
       fetch(`${service.apiBaseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${writer}` },
+        headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     expect((await send('POST', '/inbox/read', { ids: ids.slice(0, 10) })).status).toBe(200);
@@ -212,7 +212,7 @@ describe.each(BACKENDS)('SIGKILL in the middle of a bulk change, on %s', (backen
 
     progress(`Faults on ${backend}: SIGKILL during ${name}`);
     const service = await startServiceProcess(data);
-    const auth = { authorization: `Bearer ${token}` };
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     expect((await fetch(`${service.apiBaseUrl}/inbox/count`, { headers: auth })).status).toBe(200);
     const answer = fetch(`${service.apiBaseUrl}${path}`, { method: 'POST', headers: auth, body: '{"ids":"all"}' }).then(
       (response) => `answered ${response.status}`,
@@ -262,7 +262,7 @@ describe.each(BACKENDS)('SIGKILL in the middle of a bulk change, on %s', (backen
     expect(before.victim).toEqual({ total: INBOX, unread: INBOX, kept: INBOX });
 
     const service = await startServiceProcess(data);
-    const auth = { authorization: `Bearer ${token}` };
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const post = (path: string, body: unknown) =>
       fetch(`${service.apiBaseUrl}${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
     const deleted = await post('/inbox/delete', { ids: 'all' });
