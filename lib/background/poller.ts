@@ -145,8 +145,10 @@ export function createPoller(options: PollerOptions) {
       // at the regular interval brings the badge back within one interval of its return.
       const failures = error instanceof NetworkError ? 0 : state.failures + 1;
       const retryAfterSeconds = 'retryAfter' in error ? (error.retryAfter as number | undefined) : undefined;
+      // A failed check says the live channel is failing too, even before its close arrives:
+      // the person's own interval applies, not the live safety net's.
       const delay = nextPollDelay({
-        intervalSeconds: settings.pollIntervalSeconds,
+        intervalSeconds: session.settings.pollIntervalSeconds,
         hintSeconds: state.hint,
         failures,
         retryAfterSeconds,

@@ -169,6 +169,15 @@ describe('poller', () => {
     expect(await poller.poll()).toMatchObject({ kind: 'ok', count: 6 });
   });
 
+  it('checks again at the person’s interval when a check fails while the live channel still looks open', async () => {
+    await signedIn();
+    const wire = recordingFetch(count(4), refused);
+    const session = createSession({ fetch: wire.fetch, retries: 0 });
+    const poller = createPoller({ session, now: () => NOW, random: () => 0, isLive: () => true });
+    expect((await poller.poll()).nextCheckAt).toBeGreaterThan(NOW + 60_000);
+    expect(await poller.poll()).toMatchObject({ kind: 'unreachable', nextCheckAt: NOW + 60_000 });
+  });
+
   it('goes back to the regular interval after a success', async () => {
     await signedIn();
     const failing = () => problem(502, 'internal_error');
