@@ -35,7 +35,7 @@ export default defineConfig({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
     default_locale: 'en',
-    permissions: ['storage', 'alarms', 'scripting'],
+    permissions: ['storage', 'alarms', 'scripting', 'identity'],
     optional_permissions: ['notifications'],
     optional_host_permissions: ['http://*/*', 'https://*/*'],
     ...(mode === 'production' ? {} : { host_permissions: LOOPBACK }),

@@ -3,8 +3,8 @@
  * person is there. Every context may read them; none holds a token (those stay in the
  * background, see `lib/background/account-store.ts`).
  */
-import { storage } from 'wxt/utils/storage';
-import { DEFAULT_SETTINGS, type Settings, validateSettings } from './settings';
+import { storage, type WxtStorageItem } from 'wxt/utils/storage';
+import type { Settings } from './settings';
 
 /** The addresses of one account's service, as the settings held them for the one account before. */
 export type AccountAddresses = Pick<Settings, 'apiBaseUrl' | 'siteOrigin' | 'profilePath' | 'profileAnchor'>;
@@ -29,25 +29,15 @@ export async function findAccount(id: string): Promise<Account | undefined> {
   return (await listAccounts()).find((account) => account.id === id);
 }
 
-export const DEFAULT_ADDRESSES: Readonly<AccountAddresses> = Object.freeze({
-  apiBaseUrl: DEFAULT_SETTINGS.apiBaseUrl,
-  siteOrigin: DEFAULT_SETTINGS.siteOrigin,
-  profilePath: DEFAULT_SETTINGS.profilePath,
-  profileAnchor: DEFAULT_SETTINGS.profileAnchor,
-});
-
-/** Why each address is invalid, as the settings judge them; empty when all are valid. */
-export function validateAddresses(addresses: AccountAddresses) {
-  const { apiBaseUrl, siteOrigin, profilePath, profileAnchor } = validateSettings({
-    ...DEFAULT_SETTINGS,
-    ...addresses,
-  });
-  return Object.fromEntries(
-    Object.entries({ apiBaseUrl, siteOrigin, profilePath, profileAnchor }).filter(([, key]) => key !== undefined),
-  ) as Partial<Record<keyof AccountAddresses, NonNullable<typeof apiBaseUrl>>>;
-}
-
-/** How the account is named to the person: `@name` once known, otherwise its site's host. */
-export function accountLabel(account: Pick<Account, 'username' | 'siteOrigin'>): string {
-  return account.username ? `@${account.username}` : new URL(account.siteOrigin).host;
+/** A storage item of one account's own, under the prefix and the account's id; defined once per account. */
+export function perAccountItem<T>(prefix: string, fallback: T) {
+  const items = new Map<string, WxtStorageItem<T, Record<string, unknown>>>();
+  return (accountId: string): WxtStorageItem<T, Record<string, unknown>> => {
+    let item = items.get(accountId);
+    if (!item) {
+      item = storage.defineItem<T, Record<string, unknown>>(`local:${prefix}:${accountId}`, { fallback, version: 1 });
+      items.set(accountId, item);
+    }
+    return item;
+  };
 }

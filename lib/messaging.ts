@@ -7,6 +7,7 @@
 import { defineExtensionMessaging, type GetDataType, type GetReturnType } from '@webext-core/messaging';
 import * as v from 'valibot';
 import { browser } from 'wxt/browser';
+import type { Account } from './accounts';
 import {
   type IdsSelection,
   type Page,
@@ -50,12 +51,17 @@ export interface ConnectionStatus {
 /** Notifications per page the background asks the service for on the popup's behalf. */
 export const INBOX_PAGE_SIZE = 25;
 
-export interface InboxPageRequest {
+/** Every message about one account's inbox or profile names the account it acts as. */
+export interface AccountRequest {
+  account: string;
+}
+
+export interface InboxPageRequest extends AccountRequest {
   cursor: string | null;
   unreadOnly: boolean;
 }
 
-export interface TriageRequest {
+export interface TriageRequest extends AccountRequest {
   ids: IdsSelection;
   /** How many of `ids` the caller knows to be unread, so a delete can lower the badge at once. */
   unread?: number;
@@ -68,6 +74,8 @@ export type UndoableAction = 'markRead' | 'markUnread' | 'delete';
  * tokens themselves; other contexts see only what the action was.
  */
 export interface UndoOffer {
+  /** The account the action acted on. */
+  account: string;
   action: UndoableAction;
   /** It was "mark all read" or "delete all". */
   all: boolean;
@@ -107,12 +115,22 @@ export type ConnectionTest =
   | { ok: true; unreadCount: number }
   | { ok: false; problem: ConnectionProblem; detail: string };
 
+/** An account the in-page buttons may act as: its id and how it is named. */
+export interface ProfileAccount {
+  id: string;
+  label: string;
+}
+
 /** What the profile content script needs to know about the site; never the token. */
 export interface ProfilePageConfig {
   signedIn: boolean;
   siteOrigin: string;
   profilePath: string;
   profileAnchor: string;
+  /** The account the buttons act as (the first signed in on this site), or null when none is. */
+  account: string | null;
+  /** Every signed-in account on this site: with more than one, the person chooses. */
+  accounts: ProfileAccount[];
 }
 
 /** The profile a page's URL names, or why the service would not give it (a typed error's fields). */
@@ -133,7 +151,11 @@ export function profileFrom(answer: ProfileAnswer): Profile {
   throw reviveError(answer.error);
 }
 
-export interface ReportRequest {
+export interface ProfileRequest extends AccountRequest {
+  username: string;
+}
+
+export interface ReportRequest extends AccountRequest {
   username: string;
   reason: ReportReason;
   comment: string;
@@ -153,19 +175,35 @@ export interface ProtocolMap {
   'status.get'(): ConnectionStatus;
   /** Checks the unread count now, as when the popup opens. */
   'status.refresh'(): ConnectionStatus;
-  /** Checks an address and token without saving them. A null token tests the stored one. */
+  /** One account's status. */
+  'status.account'(request: AccountRequest): ConnectionStatus;
+  /** Checks an address and token without saving them. A null token tests the one stored for that address. */
   'connection.test'(request: { apiBaseUrl: string; token: string | null }): ConnectionTest;
-  /** Stores a token for the current API address. */
-  'auth.signIn'(request: { token: string }): ConnectionStatus;
-  /** Forgets the token and everything cached for it. */
-  'auth.signOut'(): ConnectionStatus;
+  /** Adds an account, signed in with the token; checks the token first and learns who it is. */
+  'accounts.add'(request: NewAccountRequest): Account;
+  /** Signs an existing account in again with a new token. */
+  'accounts.signIn'(request: AccountRequest & { token: string }): ConnectionStatus;
+  /** Revokes the account's token at its service and forgets it and everything cached for it. */
+  'accounts.signOut'(request: AccountRequest): ConnectionStatus;
+  /** Signs the account out and forgets it, giving back the host permissions no other account needs. */
+  'accounts.remove'(request: AccountRequest): void;
   'options.open'(): void;
   /** The site's settings and the profile `url` names: what the buttons need to show. */
-  'profile.start'(request: { url: string }): ProfilePageStart;
-  'profile.get'(username: string): Profile;
-  'profile.follow'(username: string): void;
-  'profile.unfollow'(username: string): void;
+  'profile.start'(request: { url: string; account?: string }): ProfilePageStart;
+  'profile.get'(request: ProfileRequest): Profile;
+  'profile.follow'(request: ProfileRequest): void;
+  'profile.unfollow'(request: ProfileRequest): void;
   'profile.report'(request: ReportRequest): ReportResult;
+}
+
+export interface NewAccountRequest {
+  apiBaseUrl: string;
+  siteOrigin: string;
+  profilePath: string;
+  profileAnchor: string;
+  token: string;
+  /** The username the service gave with the token, when it gave one. */
+  username: string | null;
 }
 
 export type MessageType = keyof ProtocolMap;
@@ -183,9 +221,12 @@ export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'inbox.lastUndo': 'extension',
   'status.get': 'extension',
   'status.refresh': 'extension',
+  'status.account': 'extension',
   'connection.test': 'extension',
-  'auth.signIn': 'extension',
-  'auth.signOut': 'extension',
+  'accounts.add': 'extension',
+  'accounts.signIn': 'extension',
+  'accounts.signOut': 'extension',
+  'accounts.remove': 'extension',
   'options.open': 'profile',
   'profile.start': 'profile',
   'profile.get': 'profile',

@@ -6,14 +6,8 @@
  */
 import { createStore, del, get, set } from 'idb-keyval';
 import { storage } from 'wxt/utils/storage';
-import {
-  type Account,
-  type AccountAddresses,
-  accountsItem,
-  DEFAULT_ADDRESSES,
-  listAccounts,
-  validateAddresses,
-} from '../accounts';
+import { DEFAULT_ADDRESSES, validateAddresses } from '../account-addresses';
+import { type Account, type AccountAddresses, accountsItem, listAccounts } from '../accounts';
 import { settingsItem } from '../settings';
 
 /** A token with the origin of the API it was given for. */
@@ -61,7 +55,7 @@ export interface NewAccount extends AccountAddresses {
 }
 
 /** Adds an account, signed in when a token is given; its id is new. */
-export async function addAccount(details: NewAccount, token: string | null, id = crypto.randomUUID()) {
+export async function addAccount(details: NewAccount, token: string | null, id: string = crypto.randomUUID()) {
   const account: Account = {
     id,
     apiBaseUrl: details.apiBaseUrl,

@@ -3,15 +3,17 @@
  * registers the profile content script, and answers every other context.
  */
 import { browser } from 'wxt/browser';
+import { accountsItem } from '../accounts';
 import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
-import { getSettings, normalizeSettings, settingsItem } from '../settings';
-import { createSession } from './api-session';
+import { settingsItem } from '../settings';
+import { createRuntimes } from './account-runtime';
+import { accounts } from './account-store';
 import { syncProfileScript } from './content-script';
 import { registerHandlers } from './handlers';
-import { type Clock, canHoldChannel, createLiveUpdates, LIVE_ALARM, type LiveUpdates } from './live';
-import { createNotifier } from './notifier';
-import { createPoller, POLL_ALARM } from './poller';
+import { type Clock, canHoldChannel, LIVE_ALARM_PREFIX } from './live';
+import { notificationAccount } from './notifier';
+import { POLL_ALARM_PREFIX, pollAlarmName } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';
 
 export interface BackgroundOptions {
@@ -40,25 +42,14 @@ function restrictStorageToTrustedContexts() {
 
 export function startBackground(options: BackgroundOptions = {}) {
   const WebSocket = options.WebSocket ?? (globalThis.WebSocket as WebSocketConstructor | undefined);
-  const session = createSession({ fetch: options.fetch, WebSocket });
-  const notifier = createNotifier(async () => (await session.client()).client, options.clock?.now);
-  let live: LiveUpdates | undefined;
-  const poller = createPoller({
-    session,
+  const runtimes = createRuntimes({
+    fetch: options.fetch,
+    WebSocket,
+    liveSupported: canHoldChannel(WebSocket),
+    clock: options.clock,
     now: options.now,
     random: options.random,
     isOnline: options.isOnline,
-    onCount: (previous, count, settings) => notifier.onCount(previous, count, settings).catch(() => undefined),
-    onStatus: (status) => live?.follow(status),
-    isLive: () => live?.isLive() ?? false,
-  });
-  live = createLiveUpdates({
-    session,
-    poller,
-    notifier,
-    clock: options.clock,
-    random: options.random,
-    supported: canHoldChannel(WebSocket),
   });
   const extension = { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') };
   const signal = options.signal ?? new AbortController().signal;
@@ -71,21 +62,38 @@ export function startBackground(options: BackgroundOptions = {}) {
     signal.addEventListener('abort', () => event.removeListener(listener), { once: true });
   };
 
-  registerHandlers({ session, poller, notifier, extension, fetch: options.fetch }, signal);
+  registerHandlers({ runtimes, extension, fetch: options.fetch }, signal);
 
+  /** Every account checked at once, and the profile script following the accounts' sites. */
   async function refresh() {
-    await syncProfileScript(await getSettings()).catch(() => undefined);
-    return poller.poll();
+    await runtimes.sync();
+    await syncProfileScript(await accounts()).catch(() => undefined);
+    await Promise.all(runtimes.all().map((runtime) => runtime.poller.poll()));
+  }
+
+  /** A worker woken for any reason makes sure each account's check is scheduled and its channel open. */
+  async function wake() {
+    await runtimes.sync();
+    for (const runtime of runtimes.all()) {
+      void browser.alarms.get(pollAlarmName(runtime.id)).then((alarm) => (alarm ? undefined : runtime.poller.poll()));
+      void runtime.live.connect();
+    }
   }
 
   listen(browser.alarms.onAlarm, (alarm) => {
-    if (alarm.name === POLL_ALARM) void poller.poll();
-    if (alarm.name === LIVE_ALARM) live?.onAlarm();
+    void (async () => {
+      await runtimes.sync();
+      if (alarm.name.startsWith(POLL_ALARM_PREFIX)) {
+        void runtimes.get(alarm.name.slice(POLL_ALARM_PREFIX.length))?.poller.poll();
+      }
+      if (alarm.name.startsWith(LIVE_ALARM_PREFIX))
+        runtimes.get(alarm.name.slice(LIVE_ALARM_PREFIX.length))?.live.onAlarm();
+    })();
   });
   listen(browser.runtime.onInstalled, ({ reason }) => {
     void (async () => {
       if (reason === 'install') {
-        const signedIn = await applyPreset(options.preset ?? buildPreset, session);
+        const signedIn = await applyPreset(options.preset ?? buildPreset);
         if (!signedIn) await browser.runtime.openOptionsPage();
       }
       await refresh();
@@ -97,7 +105,9 @@ export function startBackground(options: BackgroundOptions = {}) {
   const hearNotificationClicks = () => {
     if (clicksHeard || !browser.notifications) return;
     clicksHeard = true;
-    listen(browser.notifications.onClicked, (id) => void notifier.onClicked(id));
+    listen(browser.notifications.onClicked, (id) => {
+      void runtimes.sync().then(() => runtimes.get(notificationAccount(id))?.notifier.onClicked(id));
+    });
   };
   hearNotificationClicks();
   listen(browser.permissions?.onAdded, () => {
@@ -105,27 +115,31 @@ export function startBackground(options: BackgroundOptions = {}) {
     void refresh();
   });
   listen(browser.permissions?.onRemoved, () => void refresh());
-  const unwatchSettings = settingsItem.watch((next, previous) => {
-    const before = normalizeSettings(previous);
-    const after = normalizeSettings(next);
+  const unwatchSettings = settingsItem.watch(() => void refresh());
+  const unwatchAccounts = accountsItem.watch((next, previous) => {
+    // An account whose API address changed starts afresh: its ETag and cached pages were another service's.
+    const before = new Map((previous ?? []).map((account) => [account.id, account.apiBaseUrl]));
     void (async () => {
-      if (new URL(before.apiBaseUrl).origin !== new URL(after.apiBaseUrl).origin) {
-        await Promise.all([poller.reset(), clearInboxCache(), notifier.reset()]);
+      for (const account of next ?? []) {
+        const runtime = runtimes.get(account.id);
+        const was = before.get(account.id);
+        if (runtime && was !== undefined && new URL(was).origin !== new URL(account.apiBaseUrl).origin) {
+          await Promise.all([runtime.poller.reset(), clearInboxCache(account.id), runtime.notifier.reset()]);
+        }
       }
       await refresh();
     })();
   });
   signal.addEventListener('abort', unwatchSettings, { once: true });
-  const onConnectivity = () => void poller.poll();
+  signal.addEventListener('abort', unwatchAccounts, { once: true });
+  const onConnectivity = () => void Promise.all(runtimes.all().map((runtime) => runtime.poller.poll()));
   globalThis.addEventListener?.('online', onConnectivity, { signal });
   globalThis.addEventListener?.('offline', onConnectivity, { signal });
 
   restrictStorageToTrustedContexts();
 
-  // A worker woken for any reason makes sure a check is scheduled, and the channel is open.
-  void browser.alarms.get(POLL_ALARM).then((alarm) => (alarm ? undefined : poller.poll()));
-  void live.connect();
-  signal.addEventListener('abort', () => live?.stop(), { once: true });
+  void wake();
+  signal.addEventListener('abort', () => runtimes.stop(), { once: true });
 
-  return { session, poller, notifier, live };
+  return { runtimes };
 }

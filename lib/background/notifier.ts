@@ -3,7 +3,7 @@
  * unread notifications arrive, grouped when there are several; clicking it opens the page.
  */
 import { browser } from 'wxt/browser';
-import { storage } from 'wxt/utils/storage';
+import { perAccountItem } from '../accounts';
 import type { Client, Notification } from '../api';
 import { t, tn } from '../i18n';
 import { openableUrl } from '../links';
@@ -26,10 +26,11 @@ interface NotifierState {
   shown: Record<string, { url: string | null; ids: string[] }>;
 }
 
-export const notifierStateItem = storage.defineItem<NotifierState>('local:desktopNotifications', {
-  fallback: { newest: null, shown: {} },
-  version: 1,
-});
+/** One account's announcements. */
+export const notifierStateItem = perAccountItem<NotifierState>('desktopNotifications', { newest: null, shown: {} });
+
+/** The account a system notification belongs to: its id starts with the account's. */
+export const notificationAccount = (notificationId: string) => notificationId.split('/')[0] ?? '';
 
 const isNewer = (item: Marker, than: Marker | null) =>
   than === null || item.createdAt > than.createdAt || (item.createdAt === than.createdAt && item.id > than.id);
@@ -51,14 +52,20 @@ export interface Notifier {
   reset(): Promise<void>;
 }
 
-export function createNotifier(getClient: () => Promise<Client>, now: () => number = Date.now): Notifier {
+export function createNotifier(
+  accountId: string,
+  getClient: () => Promise<Client>,
+  now: () => number = Date.now,
+): Notifier {
+  const stateItem = notifierStateItem(accountId);
+  const idFor = (notification: Notification) => `${accountId}/inbox-${notification.id}`;
   /** The live arrivals shown last, newest first, under one system notification id. */
   let group: { id: string; items: Notification[]; lastAt: number } | null = null;
 
   async function announce(items: Notification[], state: NotifierState, groupId?: string): Promise<void> {
     const [first] = items;
     if (!first) return;
-    const id = groupId ?? `inbox-${first.id}`;
+    const id = groupId ?? idFor(first);
     const single = items.length === 1;
     await browser.notifications.create(id, {
       type: 'basic',
@@ -72,13 +79,13 @@ export function createNotifier(getClient: () => Promise<Client>, now: () => numb
             .join('\n'),
     });
     const shown = { ...state.shown, [id]: { url: single ? first.url : null, ids: single ? [first.id] : [] } };
-    await notifierStateItem.setValue({ newest: state.newest, shown });
+    await stateItem.setValue({ newest: state.newest, shown });
   }
 
   return {
     async onCount(previous, count, settings) {
       if (!settings.desktopNotifications || count === 0 || !(await allowed())) return;
-      const state = await notifierStateItem.getValue();
+      const state = await stateItem.getValue();
       if (previous !== null && count <= previous && state.newest !== null) return;
       const client = await getClient();
       const { data } = await client.inbox.fetch({ unreadOnly: true, limit: NEWEST_PAGE });
@@ -89,31 +96,31 @@ export function createNotifier(getClient: () => Promise<Client>, now: () => numb
         ...state,
         newest: isNewer(newest, state.newest) ? { createdAt: newest.createdAt, id: newest.id } : state.newest,
       };
-      await notifierStateItem.setValue(next);
+      await stateItem.setValue(next);
       await announce(fresh, next);
     },
 
     async onArrival(notification, settings) {
       if (!settings.desktopNotifications || notification.read || !(await allowed())) return;
-      const state = await notifierStateItem.getValue();
+      const state = await stateItem.getValue();
       // Already announced by a check of the count, or older than what was there when this began.
       if (!isNewer(notification, state.newest)) return;
       const at = now();
       group =
         group && at - group.lastAt <= ARRIVAL_GROUP_MS
           ? { ...group, items: [notification, ...group.items], lastAt: at }
-          : { id: `inbox-${notification.id}`, items: [notification], lastAt: at };
+          : { id: idFor(notification), items: [notification], lastAt: at };
       const next = { ...state, newest: { createdAt: notification.createdAt, id: notification.id } };
-      await notifierStateItem.setValue(next);
+      await stateItem.setValue(next);
       await announce(group.items, next, group.id);
     },
 
     async onClicked(notificationId) {
-      const state = await notifierStateItem.getValue();
+      const state = await stateItem.getValue();
       const target = state.shown[notificationId];
       await browser.notifications.clear(notificationId);
       const { [notificationId]: _, ...rest } = state.shown;
-      await notifierStateItem.setValue({ ...state, shown: rest });
+      await stateItem.setValue({ ...state, shown: rest });
       if (!target) return;
       const url = openableUrl(target.url);
       if (url) {
@@ -131,7 +138,7 @@ export function createNotifier(getClient: () => Promise<Client>, now: () => numb
 
     async reset() {
       group = null;
-      await notifierStateItem.removeValue();
+      await stateItem.removeValue();
     },
   };
 }

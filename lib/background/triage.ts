@@ -9,12 +9,23 @@ import type { BulkResult, Client, IdsSelection } from '../api';
 import { InvalidArgumentError, LIMITS, UndoExpiredError } from '../api';
 import { clearInboxCache, updateCachedPages } from '../inbox-cache';
 import type { TriageRequest, TriageResult, UndoableAction, UndoOffer } from '../messaging';
+
+/** What a triage action changes: the account it acts as is given apart. */
+type TriageSelection = Omit<TriageRequest, 'account'>;
+
 import { triagedPage, uniqueIds } from '../triage-patch';
-import { getStatus, showCount } from './status-writer';
+import type { StatusWriter } from './status-writer';
 
 interface LastUndo extends UndoOffer {
   /** One token per call the action took (a selection of more than 500 takes several). */
   tokens: string[];
+}
+
+/** The account a triage action acts on: its id, its client and its status. */
+export interface TriageAccount {
+  id: string;
+  client: Client;
+  status: StatusWriter;
 }
 
 /**
@@ -48,6 +59,7 @@ async function inBatches<Ids extends IdsSelection>(
 
 /** Keeps the action's undo as the last one, replacing any earlier; what the popup may offer. */
 async function offerUndo(
+  account: string,
   action: UndoableAction,
   ids: IdsSelection,
   sent: { count: number; tokens: string[] },
@@ -55,6 +67,7 @@ async function offerUndo(
 ): Promise<UndoOffer | null> {
   if (sent.tokens.length === 0) return null;
   const offer: UndoOffer = {
+    account,
     action,
     all: ids === 'all',
     count: sent.count,
@@ -66,32 +79,41 @@ async function offerUndo(
 
 const okCount = (status: { kind: string; count: number | null }) => (status.kind === 'ok' ? status.count : null);
 
-export async function markRead(client: Client, { ids }: TriageRequest): Promise<TriageResult> {
+export async function markRead(
+  { id, client, status: writer }: TriageAccount,
+  { ids }: TriageSelection,
+): Promise<TriageResult> {
   const sent = await inBatches(ids, client.inbox.markRead);
-  const undo = await offerUndo('markRead', ids, sent);
-  await updateCachedPages((page, unreadOnly) => triagedPage(page, 'markRead', ids, unreadOnly));
-  const before = (await getStatus()).count;
-  const status = await showCount(ids === 'all' ? 0 : (before ?? 0) - sent.count);
+  const undo = await offerUndo(id, 'markRead', ids, sent);
+  await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markRead', ids, unreadOnly));
+  const before = (await writer.get()).count;
+  const status = await writer.showCount(ids === 'all' ? 0 : (before ?? 0) - sent.count);
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
-export async function markUnread(client: Client, { ids }: TriageRequest): Promise<TriageResult> {
+export async function markUnread(
+  { id, client, status: writer }: TriageAccount,
+  { ids }: TriageSelection,
+): Promise<TriageResult> {
   if (ids === 'all') throw new InvalidArgumentError('invalid_ids', 'Mark unread takes a list of ids, never "all".');
   const sent = await inBatches(ids, client.inbox.markUnread);
-  const undo = await offerUndo('markUnread', ids, sent);
-  await updateCachedPages((page, unreadOnly) => triagedPage(page, 'markUnread', ids, unreadOnly));
-  const before = (await getStatus()).count;
-  const status = await showCount((before ?? 0) + sent.count);
+  const undo = await offerUndo(id, 'markUnread', ids, sent);
+  await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markUnread', ids, unreadOnly));
+  const before = (await writer.get()).count;
+  const status = await writer.showCount((before ?? 0) + sent.count);
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
-export async function deleteNotifications(client: Client, { ids, unread }: TriageRequest): Promise<TriageResult> {
+export async function deleteNotifications(
+  { id, client, status: writer }: TriageAccount,
+  { ids, unread }: TriageSelection,
+): Promise<TriageResult> {
   const sent = await inBatches(ids, client.inbox.delete);
-  const undo = await offerUndo('delete', ids, sent);
-  await updateCachedPages((page, unreadOnly) => triagedPage(page, 'delete', ids, unreadOnly));
-  const before = (await getStatus()).count;
+  const undo = await offerUndo(id, 'delete', ids, sent);
+  await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'delete', ids, unreadOnly));
+  const before = (await writer.get()).count;
   const gone = Math.min(sent.count, Math.max(0, Math.floor(unread ?? 0)));
-  const status = await showCount(ids === 'all' ? 0 : (before ?? 0) - gone);
+  const status = await writer.showCount(ids === 'all' ? 0 : (before ?? 0) - gone);
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
@@ -108,17 +130,21 @@ export async function lastUndo(now = Date.now()): Promise<UndoOffer | null> {
  * finds nothing. The cached pages no longer match the inbox and are dropped. The number of
  * notifications put back; UndoExpiredError when there is nothing left to undo.
  */
-export async function undoLast(client: Client, now = Date.now()): Promise<number> {
+export async function undoLast(
+  clientOf: (account: string) => Promise<Client>,
+  now = Date.now(),
+): Promise<{ account: string; count: number }> {
   const last = await lastUndoItem.getValue();
   await lastUndoItem.setValue(null);
   if (!last || last.expiresAt <= now) {
     throw new UndoExpiredError({ status: 410, code: 'undo_expired', detail: 'There is nothing left to undo.' });
   }
+  const client = await clientOf(last.account);
   let count = 0;
   try {
     for (const token of [...last.tokens].reverse()) count += (await client.inbox.undo(token)).count;
   } finally {
-    await clearInboxCache();
+    await clearInboxCache(last.account);
   }
-  return count;
+  return { account: last.account, count };
 }

@@ -54,7 +54,7 @@ export function createPaging(cell: StateCell): Paging {
     const current = ++generation;
     set({ loading: 'first', error: null, errorOn: null });
     try {
-      const page = await ask('inbox.fetch', { cursor: null, unreadOnly: get().unreadOnly });
+      const page = await ask('inbox.fetch', { account: get().account, cursor: null, unreadOnly: get().unreadOnly });
       if (current !== generation) return;
       oldest = null;
       noteOldest(page);
@@ -87,7 +87,7 @@ export function createPaging(cell: StateCell): Paging {
     const current = generation;
     set({ loading: 'more', error: null, errorOn: null });
     try {
-      const page = await ask('inbox.fetch', { cursor, unreadOnly: state.unreadOnly });
+      const page = await ask('inbox.fetch', { account: state.account, cursor, unreadOnly: state.unreadOnly });
       if (current !== generation) return;
       noteOldest(page);
       const added = reconcilePage(page.data, changes, get().unreadOnly, get().items);
@@ -116,7 +116,7 @@ export function createPaging(cell: StateCell): Paging {
       error: null,
       errorOn: null,
     });
-    const cached = await readCachedFirstPage(unreadOnly).catch(() => null);
+    const cached = await readCachedFirstPage(get().account, unreadOnly).catch(() => null);
     if (current !== generation) return;
     if (cached) paint(cached);
     await fetchFirst();

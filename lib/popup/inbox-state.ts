@@ -19,7 +19,9 @@ export interface InboxState {
   /** Settings, status and cache have been read; before that there is nothing to show. */
   started: boolean;
   unreadOnly: boolean;
-  /** The site's origin from the settings: a link elsewhere shows its host in the row. */
+  /** The account whose inbox is on show; empty while there is none. */
+  account: string;
+  /** The site's origin of that account: a link elsewhere shows its host in the row. */
   siteOrigin: string;
   items: readonly Notification[];
   /** The service's cursor for the next page; null when no further page exists. */
@@ -56,6 +58,7 @@ export interface InboxState {
 export const INITIAL_STATE: InboxState = Object.freeze({
   started: false,
   unreadOnly: false,
+  account: '',
   siteOrigin: '',
   items: [],
   cursor: null,

@@ -6,7 +6,8 @@
  * touches the DOM. Each part lives in its own module: `inbox-paging`, `inbox-triage`,
  * `inbox-selection`, `inbox-status` and `inbox-arrivals`, sharing the state cell of `inbox-state`.
  */
-import { SIGNED_OUT, statusItem } from '../connection-status';
+import { listAccounts } from '../accounts';
+import { accountStatusItem, SIGNED_OUT, statusItem } from '../connection-status';
 import { readCachedFirstPage } from '../inbox-cache';
 import { ask } from '../messaging';
 import { getSettings } from '../settings';
@@ -39,7 +40,11 @@ export function createInboxStore(): InboxStore {
   const paging = createPaging(cell);
   const status = createStatusTracking(cell, paging);
   const arrivals = createArrivals(cell, paging);
-  const refreshStatus = () => ask('status.refresh').then(status.apply, () => {});
+  /** Checks every account now; the account on show's status is the one that counts here. */
+  const refreshStatus = () =>
+    ask('status.refresh')
+      .then((summary) => (get().account ? ask('status.account', { account: get().account }) : summary))
+      .then(status.apply, () => {});
   const triage = createTriage(cell, paging, status);
 
   async function retry(): Promise<void> {
@@ -52,23 +57,26 @@ export function createInboxStore(): InboxStore {
     getState: get,
     subscribe: cell.subscribe,
     async start(signal) {
-      const [settings, current, all, unread] = await Promise.all([
-        getSettings(),
-        statusItem.getValue(),
-        readCachedFirstPage(false).catch(() => null),
-        readCachedFirstPage(true).catch(() => null),
+      const [settings, [account]] = await Promise.all([getSettings(), listAccounts()]);
+      const id = account?.id ?? '';
+      const statusOf = account ? accountStatusItem(id) : statusItem;
+      const [current, all, unread] = await Promise.all([
+        statusOf.getValue(),
+        account ? readCachedFirstPage(id, false).catch(() => null) : null,
+        account ? readCachedFirstPage(id, true).catch(() => null) : null,
       ]);
       if (signal.aborted) return;
       set({
         started: true,
         unreadOnly: settings.unreadOnly,
-        siteOrigin: settings.siteOrigin,
+        account: id,
+        siteOrigin: account?.siteOrigin ?? '',
         status: current,
         loading: 'first',
       });
       const cached = settings.unreadOnly ? unread : all;
       if (cached) paging.paint(cached);
-      const unwatch = statusItem.watch((value) => status.apply(value ?? SIGNED_OUT));
+      const unwatch = statusOf.watch((value) => status.apply(value ?? SIGNED_OUT));
       signal.addEventListener('abort', unwatch, { once: true });
       arrivals.listen(signal);
       void refreshStatus();

@@ -108,7 +108,7 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
     status.shiftUnreadCount(shift);
     paging.refillIfEmpty();
     try {
-      const result = await ask(MESSAGE[action], { ids: targetIds, unread });
+      const result = await ask(MESSAGE[action], { account: get().account, ids: targetIds, unread });
       status.applyUnreadCount(result.unreadCount);
       // The toast says it, in its own live region; without one, the announcement does.
       if (result.undo) offer(result.undo, targets);
@@ -170,7 +170,7 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
     setItems(after.data, { cursor: after.cursor, loading: null, bulkPending: true, failure: null });
     status.shiftUnreadCount(-unread);
     try {
-      const result = await ask(MESSAGE[action], { ids: 'all', unread });
+      const result = await ask(MESSAGE[action], { account: before.account, ids: 'all', unread });
       status.applyUnreadCount(result.unreadCount ?? 0);
       if (result.undo) offer(result.undo, before.items);
       else cell.announce(t(WORDS[action].doneAll));

@@ -1,7 +1,8 @@
 import { createStore, get, set } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { accountLabel, accountsItem, DEFAULT_ADDRESSES, listAccounts } from '../../../lib/accounts';
+import { accountLabel, DEFAULT_ADDRESSES } from '../../../lib/account-addresses';
+import { accountsItem, listAccounts } from '../../../lib/accounts';
 import {
   accounts,
   accountToken,

@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { type Account, accountsItem, listAccounts } from '../../../lib/accounts';
 import { startBackground } from '../../../lib/background';
-import { tokenItem } from '../../../lib/background/api-session';
-import { POLL_ALARM, pollStateItem } from '../../../lib/background/poller';
+import { pollAlarmName, pollStateItem } from '../../../lib/background/poller';
 import { statusItem } from '../../../lib/connection-status';
 import { messaging } from '../../../lib/messaging';
-import { getSettings, updateSettings } from '../../../lib/settings';
-import { badge, grant, signedIn } from '../../support/background';
+import { ACCOUNT, badge, grant, signedIn, storedToken } from '../../support/background';
 import { json, recordingFetch } from '../../support/recording-fetch';
 
 const count = (n: number) => json({ count: n }, { headers: { etag: `"${n}"` } });
@@ -45,7 +44,10 @@ describe('background', () => {
     await fakeBrowser.runtime.onInstalled.trigger({ reason: 'install' } as never);
     await settle();
     expect(await openedTabs()).toEqual([]);
-    expect(await tokenItem.getValue()).toEqual({ token: 'demo-token', apiOrigin: 'http://127.0.0.1:8787' });
+    expect(await storedToken((await listAccounts())[0]?.id)).toEqual({
+      token: 'demo-token',
+      apiOrigin: 'http://127.0.0.1:8787',
+    });
     expect((await badge()).text).toBe('31');
     expect(wire.requests.length).toBeGreaterThan(0);
     for (const request of wire.requests) expect(request.headers.get('authorization')).toBe('Bearer demo-token');
@@ -56,7 +58,7 @@ describe('background', () => {
     const { wire } = start([count(1), count(2)]);
     await settle();
     await fakeBrowser.alarms.onAlarm.trigger({
-      name: POLL_ALARM,
+      name: pollAlarmName(ACCOUNT),
       scheduledTime: Date.now(),
       persistAcrossSessions: true,
     });
@@ -75,19 +77,19 @@ describe('background', () => {
     expect((await badge()).text).toBe('6');
   });
 
-  it('polls at once on a settings change, forgetting the ETag when the API address changes', async () => {
+  it('polls at once when an account’s API address changes, forgetting its ETag', async () => {
     await signedIn('t', { apiBaseUrl: 'http://127.0.0.1:8787/api' });
     await grant('http://localhost:8787');
     const { wire } = start([count(1), count(1)]);
     await settle();
-    await pollStateItem.setValue({ etag: '"1"', failures: 3, hint: null });
-    await updateSettings({ apiBaseUrl: 'http://localhost:8787/api' });
+    await pollStateItem(ACCOUNT).setValue({ etag: '"1"', failures: 3, hint: null });
+    const [account] = await listAccounts();
+    await accountsItem.setValue([{ ...(account as Account), apiBaseUrl: 'http://localhost:8787/api' }]);
     await settle();
-    expect((await getSettings()).apiBaseUrl).toBe('http://localhost:8787/api');
     // The token was given for 127.0.0.1, so the new address gets none: signed out, nothing sent.
     expect(wire.requests).toHaveLength(1);
     expect((await statusItem.getValue()).kind).toBe('signedOut');
-    expect(await pollStateItem.getValue()).toEqual({ etag: null, failures: 0, hint: null });
+    expect(await pollStateItem(ACCOUNT).getValue()).toEqual({ etag: null, failures: 0, hint: null });
   });
 
   it('registers the profile script and polls once the person grants the site', async () => {

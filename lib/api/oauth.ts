@@ -1,0 +1,99 @@
+/**
+ * Signing in without pasting a token (OAuth 2.1 authorization code with PKCE, see the contract):
+ * the service's discovery document, the code exchange and the revocation. The token and revoke
+ * endpoints take form bodies and answer in OAuth's own error format.
+ */
+import ky, { HTTPError } from 'ky';
+import * as v from 'valibot';
+import { ApiError, InvalidResponseError, NetworkError, TimeoutError } from './errors';
+
+/** Where a service's discovery document is, under its site origin. */
+export const DISCOVERY_PATH = '/.well-known/inbox-companion';
+
+const HttpUrl = v.pipe(v.string(), v.url(), v.regex(/^https?:/));
+
+export const DiscoverySchema = v.object({
+  apiBaseUrl: HttpUrl,
+  siteOrigin: HttpUrl,
+  clientId: v.pipe(v.string(), v.minLength(1)),
+  endpoints: v.object({ authorize: HttpUrl, token: HttpUrl, revoke: HttpUrl }),
+});
+export type Discovery = v.InferOutput<typeof DiscoverySchema>;
+
+const TokenAnswerSchema = v.object({
+  access_token: v.pipe(v.string(), v.minLength(1)),
+  token_type: v.string(),
+  /** Not in the contract's answer, but taken when a service gives it, to name the account. */
+  username: v.optional(v.string()),
+});
+
+const OAuthErrorSchema = v.object({ error: v.string(), error_description: v.optional(v.string()) });
+
+const TIMEOUT_MS = 10_000;
+
+async function send(request: () => Promise<Response>): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await request();
+  } catch (error) {
+    if (error instanceof HTTPError) {
+      const body: unknown = await error.response.json().catch(() => null);
+      const oauth = v.safeParse(OAuthErrorSchema, body);
+      throw new ApiError({
+        status: error.response.status,
+        code: oauth.success ? oauth.output.error : 'oauth_failed',
+        detail: oauth.success ? (oauth.output.error_description ?? oauth.output.error) : error.message,
+      });
+    }
+    if (error instanceof Error && error.name === 'TimeoutError') throw new TimeoutError();
+    throw new NetworkError();
+  }
+  return response.json().catch(() => {
+    throw new InvalidResponseError(response.status, 'The answer is not JSON.');
+  });
+}
+
+const parse = <T>(schema: v.GenericSchema<unknown, T>, body: unknown): T => {
+  const parsed = v.safeParse(schema, body);
+  if (!parsed.success) throw new InvalidResponseError(200, 'The answer is not what this service gives.');
+  return parsed.output;
+};
+
+/** The discovery document of the service at `address` (its site or any page of it). */
+export async function discover(address: string, fetch?: typeof globalThis.fetch): Promise<Discovery> {
+  const url = new URL(DISCOVERY_PATH, new URL(address).origin);
+  return parse(DiscoverySchema, await send(() => ky.get(url, { fetch, timeout: TIMEOUT_MS, retry: 0 })));
+}
+
+export interface CodeExchange {
+  tokenEndpoint: string;
+  clientId: string;
+  code: string;
+  redirectUri: string;
+  codeVerifier: string;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Exchanges an authorization code for a token; an OAuth refusal is an ApiError with its `error` as code. */
+export async function exchangeCode(exchange: CodeExchange): Promise<{ token: string; username: string | null }> {
+  const body = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code: exchange.code,
+    redirect_uri: exchange.redirectUri,
+    client_id: exchange.clientId,
+    code_verifier: exchange.codeVerifier,
+  });
+  const answer = parse(
+    TokenAnswerSchema,
+    await send(() => ky.post(exchange.tokenEndpoint, { body, fetch: exchange.fetch, timeout: TIMEOUT_MS, retry: 0 })),
+  );
+  return { token: answer.access_token, username: answer.username ?? null };
+}
+
+/** Revokes a token at the service (RFC 7009): from then on the service refuses it. */
+export async function revokeToken(revokeEndpoint: string, token: string, fetch?: typeof globalThis.fetch) {
+  await ky.post(revokeEndpoint, { body: new URLSearchParams({ token }), fetch, timeout: TIMEOUT_MS, retry: 0 });
+}
+
+/** The revoke endpoint of a service the contract's way, under its API base URL. */
+export const revokeEndpointOf = (apiBaseUrl: string) => `${apiBaseUrl.replace(/\/$/, '')}/oauth/revoke`;
