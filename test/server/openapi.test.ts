@@ -121,6 +121,22 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
       await check('POST', path, path, { body: '{"ids":"all"}' });
       await check('POST', path, path, { ...json({ ids: 'all' }), headers: { 'content-type': 'text/plain' } });
     }
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+    await check('POST', '/inbox/snooze', '/inbox/snooze', json({ ids: [crypto.randomUUID()], until: inAnHour }));
+    await check('POST', '/inbox/snooze', '/inbox/snooze', json({ ids: [crypto.randomUUID()], until: '2020-01-01' }));
+    await check('POST', '/inbox/snooze', '/inbox/snooze', { body: JSON.stringify({ ids: [], until: inAnHour }) });
+    await check('POST', '/inbox/snooze', '/inbox/snooze', {
+      ...json({ ids: [], until: inAnHour }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    await check('POST', '/inbox/unsnooze', '/inbox/unsnooze', json({ ids: [crypto.randomUUID()] }));
+    await check('POST', '/inbox/unsnooze', '/inbox/unsnooze', json({ ids: 'all' }));
+    await check('POST', '/inbox/unsnooze', '/inbox/unsnooze', { body: '{"ids":[]}' });
+    await check('POST', '/inbox/unsnooze', '/inbox/unsnooze', {
+      ...json({ ids: [] }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    await check('GET', '/inbox/fetch', '/inbox/fetch?snoozed=true&types=mention,reply', auth);
     const [firstId = ''] = (await me.client.inbox.fetch()).data.map((n) => n.id);
     const { undo } = await me.client.inbox.markRead([firstId]);
     await check('POST', '/inbox/undo', '/inbox/undo', json({ undo }));
