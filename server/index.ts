@@ -22,6 +22,7 @@ import { migrate } from './db/migrations';
 import { listenForLiveEvents } from './live/events';
 import { createLiveHub } from './live/hub';
 import { createLiveUpgrade } from './live/upgrade';
+import { startWakeLoop, type WakeLoop } from './live/wake-loop';
 import { answerUnparsable, answerUnroutable, requireUsableHead } from './malformed';
 import { type DemoActivity, startDemoActivity } from './seed/demo-activity';
 import { seedDemoData } from './seed/seed';
@@ -86,10 +87,16 @@ export interface ServerOptions {
   /** Seeded users mention, reply to, like and follow `demo` about once every this many seconds. */
   demoActivitySeconds?: number;
   /**
-   * Milliseconds now, for undo windows and the live channels' idle and rate limits. Default
-   * `Date.now`; tests pass a clock they move.
+   * Milliseconds now, for undo windows, the bounds of a snooze's `until` and the live channels'
+   * idle and rate limits. Default `Date.now`; tests pass a clock they move. Snoozes wake by the
+   * database's clock, which every instance shares.
    */
   now?: () => number;
+}
+
+export interface Snoozes {
+  /** Notifications this instance has woken since it started. */
+  readonly woken: number;
 }
 
 export interface LiveChannels {
@@ -118,6 +125,8 @@ export interface RunningServer {
   httpServer: Server;
   /** The live channels open on this instance. */
   live: LiveChannels;
+  /** This instance's share of waking snoozed notifications. */
+  snoozes: Snoozes;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -159,21 +168,29 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let stopListening = async () => {};
   let liveUpgrade: ReturnType<typeof createLiveUpgrade>;
   let activity: DemoActivity | null = null;
+  let wake: WakeLoop | null = null;
   try {
     await migrate(db);
     const cursors = createCursors(await serviceKey(db, 'cursor'));
     const undoTokens = createUndoTokens(await serviceKey(db, 'undo'));
     if (options.seed ?? true) demoTokens = await seedDemoData(db);
     stopListening = await listenForLiveEvents(db, {
-      onEvent: hub.onEvent,
+      onEvent(event) {
+        if (event.kind === 'snoozed') void wake?.look();
+        else hub.onEvent(event);
+      },
       onLost() {
         listening = false;
         hub.lost();
       },
       onListening() {
         listening = true;
+        // Snoozes made while this instance heard nothing may wake sooner than it thinks.
+        void wake?.look();
       },
     });
+    // After listening starts, so a snooze made meanwhile is heard; its first look catches up.
+    wake = startWakeLoop(db, log);
     const app = createApp({
       db,
       cursors,
@@ -224,6 +241,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     if (options.demoActivitySeconds) activity = startDemoActivity(db, options.demoActivitySeconds);
   } catch (error) {
+    await wake?.stop();
     await stopListening().catch(() => {});
     await hub.closeAll();
     await db.close().catch(() => {});
@@ -252,6 +270,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await hub.closeAll();
       await liveUpgrade.close();
       await stopListening();
+      await wake?.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           server.closeAllConnections();
@@ -284,6 +303,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         return hub.channels;
       },
       sweepIdle: hub.sweepIdle,
+    },
+    snoozes: {
+      get woken() {
+        return wake?.woken ?? 0;
+      },
     },
     close,
   };
