@@ -6,8 +6,13 @@
  * from UTC are the browser's time-zone data, not arithmetic done here.
  */
 
+import { LIMITS } from './api/contract';
+
 /** How near and how far a snooze may end, as the service takes it. */
-export const SNOOZE_BOUNDS = { minAheadMs: 60_000, maxAheadMs: 365 * 86_400_000 } as const;
+export const SNOOZE_BOUNDS = {
+  minAheadMs: LIMITS.snoozeMinSeconds * 1000,
+  maxAheadMs: LIMITS.snoozeMaxSeconds * 1000,
+} as const;
 
 export type SnoozePreset = 'laterToday' | 'thisEvening' | 'tomorrowMorning' | 'nextWeek';
 
@@ -112,7 +117,7 @@ const isoWeekday = (wall: WallTime) => new Date(Date.UTC(wall.year, wall.month -
 const sameDay = (a: WallTime, b: WallTime) => a.year === b.year && a.month === b.month && a.day === b.day;
 
 /** Whether a snooze may end at `until`: far enough ahead and not too far. */
-export function untilProblem(until: number, now: number): 'tooSoon' | 'tooFar' | null {
+export function wakeTimeProblem(until: number, now: number): 'tooSoon' | 'tooFar' | null {
   if (!Number.isFinite(until) || until - now < SNOOZE_BOUNDS.minAheadMs) return 'tooSoon';
   if (until - now > SNOOZE_BOUNDS.maxAheadMs) return 'tooFar';
   return null;
@@ -134,7 +139,7 @@ export function snoozeChoices(now: number, timeZone: string): SnoozeChoice[] {
     { preset: 'tomorrowMorning', until: instantOf(dayAt(today, 1, MORNING_HOUR), timeZone) },
     { preset: 'nextWeek', until: instantOf(dayAt(today, 8 - isoWeekday(today), MORNING_HOUR), timeZone) },
   );
-  return candidates.filter((choice) => untilProblem(choice.until, now) === null);
+  return candidates.filter((choice) => wakeTimeProblem(choice.until, now) === null);
 }
 
 /** A `datetime-local` value ("2026-11-24T09:00") for a wall time. */
@@ -154,38 +159,4 @@ export function instantOfLocalInput(value: string, timeZone: string): number | n
   const check = new Date(Date.UTC(year, month - 1, day));
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59) return null;
   return instantOf({ year, month, day, hour, minute }, timeZone);
-}
-
-/** The person's time zone, as the browser knows it. */
-export function currentTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
-const labelFormats = new Map<string, Intl.DateTimeFormat>();
-
-function labelFormat(language: string, timeZone: string, withDate: boolean, withYear: boolean): Intl.DateTimeFormat {
-  const key = `${language} ${timeZone} ${withDate} ${withYear}`;
-  let format = labelFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(language, {
-      timeZone,
-      weekday: 'short',
-      ...(withDate ? { day: 'numeric', month: 'short' } : {}),
-      ...(withYear ? { year: 'numeric' } : {}),
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-    labelFormats.set(key, format);
-  }
-  return format;
-}
-
-/**
- * When a snooze ends, in words short enough for a menu or a row: the weekday and time within
- * the coming week ("Tue 09:00"), with the date beyond it, and the year when it is not this one.
- */
-export function wakeLabel(until: number, now: number, timeZone: string, language: string): string {
-  const withDate = until - now >= 6 * DAY_MS || until < now;
-  const withYear = wallTime(until, timeZone).year !== wallTime(now, timeZone).year;
-  return labelFormat(language, timeZone, withDate, withYear).format(until);
 }

@@ -27,6 +27,8 @@ export interface InboxStore extends SelectionActions, Triage, Pick<Arrivals, 'sh
   start(signal: AbortSignal): Promise<void>;
   setOnline(online: boolean): void;
   setUnreadOnly(unreadOnly: boolean): Promise<void>;
+  /** Loads the first page and the status again, as when notifications came back from elsewhere. */
+  reload(): Promise<void>;
   /** Loads again what failed: the first page, or the next one. */
   retry(): Promise<void>;
   loadMore(): Promise<void>;
@@ -81,6 +83,10 @@ export function createInboxStore(): InboxStore {
       if (online && get().error) void retry();
     },
     setUnreadOnly: paging.setUnreadOnly,
+    async reload() {
+      void refreshStatus();
+      await paging.fetchFirst();
+    },
     retry,
     loadMore: paging.loadMore,
     ...createSelectionActions(cell, paging.loadMore),

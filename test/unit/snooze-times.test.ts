@@ -5,10 +5,10 @@ import {
   localInputValue,
   SNOOZE_BOUNDS,
   snoozeChoices,
-  untilProblem,
-  wakeLabel,
+  wakeTimeProblem,
   wallTime,
 } from '../../lib/snooze-times';
+import { wakeLabel } from '../../lib/wake-label';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (instant: number) => new Date(instant).toISOString();
@@ -133,12 +133,12 @@ describe('bounds', () => {
   const now = at('2026-11-24T09:00:00.000Z');
 
   it('takes a minute ahead up to a year ahead, as the service does', () => {
-    expect(untilProblem(now + SNOOZE_BOUNDS.minAheadMs - 1, now)).toBe('tooSoon');
-    expect(untilProblem(now - 1, now)).toBe('tooSoon');
-    expect(untilProblem(Number.NaN, now)).toBe('tooSoon');
-    expect(untilProblem(now + SNOOZE_BOUNDS.minAheadMs, now)).toBeNull();
-    expect(untilProblem(now + SNOOZE_BOUNDS.maxAheadMs, now)).toBeNull();
-    expect(untilProblem(now + SNOOZE_BOUNDS.maxAheadMs + 1, now)).toBe('tooFar');
+    expect(wakeTimeProblem(now + SNOOZE_BOUNDS.minAheadMs - 1, now)).toBe('tooSoon');
+    expect(wakeTimeProblem(now - 1, now)).toBe('tooSoon');
+    expect(wakeTimeProblem(Number.NaN, now)).toBe('tooSoon');
+    expect(wakeTimeProblem(now + SNOOZE_BOUNDS.minAheadMs, now)).toBeNull();
+    expect(wakeTimeProblem(now + SNOOZE_BOUNDS.maxAheadMs, now)).toBeNull();
+    expect(wakeTimeProblem(now + SNOOZE_BOUNDS.maxAheadMs + 1, now)).toBe('tooFar');
   });
 });
 
