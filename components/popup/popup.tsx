@@ -183,7 +183,7 @@ export function Popup({ store }: { store: InboxStore }) {
             />
           )}
           {state.started && !inbox && (
-            <SnoozedView online={state.online} now={now} onUnsnoozed={() => void store.reload()} />
+            <SnoozedView online={state.online} now={now} onUnsnoozed={(ids) => void store.cameBack(ids)} />
           )}
         </div>
       </main>

@@ -13,7 +13,7 @@ interface Props {
   online: boolean;
   now: number;
   /** Notifications came back to the inbox. */
-  onUnsnoozed(): void;
+  onUnsnoozed(ids: string[]): void;
 }
 
 /**
@@ -24,7 +24,11 @@ export function SnoozedView({ online, now, onUnsnoozed }: Props) {
   const latest = useRef({ online, onUnsnoozed });
   latest.current = { online, onUnsnoozed };
   const store = useMemo(
-    () => createSnoozedStore({ online: () => latest.current.online, onUnsnoozed: () => latest.current.onUnsnoozed() }),
+    () =>
+      createSnoozedStore({
+        online: () => latest.current.online,
+        onUnsnoozed: (ids) => latest.current.onUnsnoozed(ids),
+      }),
     [],
   );
   const state = useStoreState(store);

@@ -27,8 +27,11 @@ export interface InboxStore extends SelectionActions, Triage, Pick<Arrivals, 'sh
   start(signal: AbortSignal): Promise<void>;
   setOnline(online: boolean): void;
   setUnreadOnly(unreadOnly: boolean): Promise<void>;
-  /** Loads the first page and the status again, as when notifications came back from elsewhere. */
-  reload(): Promise<void>;
+  /**
+   * Notifications came back to the inbox from elsewhere (unsnoozed): whatever this popup did to
+   * them before no longer holds, and the first page and the status load again.
+   */
+  cameBack(ids: readonly string[]): Promise<void>;
   /** Loads again what failed: the first page, or the next one. */
   retry(): Promise<void>;
   loadMore(): Promise<void>;
@@ -83,7 +86,11 @@ export function createInboxStore(): InboxStore {
       if (online && get().error) void retry();
     },
     setUnreadOnly: paging.setUnreadOnly,
-    async reload() {
+    async cameBack(ids) {
+      for (const id of ids) {
+        cell.changes.deleted.delete(id);
+        cell.changes.read.delete(id);
+      }
       void refreshStatus();
       await paging.fetchFirst();
     },

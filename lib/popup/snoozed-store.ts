@@ -42,7 +42,7 @@ interface Context {
   /** Whether the browser is online, for the words of a failure. */
   online(): boolean;
   /** Notifications came back to the inbox. */
-  onUnsnoozed(): void;
+  onUnsnoozed(ids: string[]): void;
 }
 
 const INITIAL: SnoozedState = Object.freeze({
@@ -101,9 +101,10 @@ export function createSnoozedStore(context: Context): SnoozedStore {
     for (const item of targets) gone.add(item.id);
     set({ items: state.items.filter((item) => !wanted.has(item.id)), failure: null });
     try {
-      const result = await ask('inbox.unsnooze', { ids: targets.map((item) => item.id) });
+      const targetIds = targets.map((item) => item.id);
+      const result = await ask('inbox.unsnooze', { ids: targetIds });
       set({ announcement: message(tn('popup_unsnoozed', result.count)) });
-      context.onUnsnoozed();
+      context.onUnsnoozed(targetIds);
     } catch (error) {
       for (const item of targets) gone.delete(item.id);
       // Back in their places; anything a page brought meanwhile stays after them.

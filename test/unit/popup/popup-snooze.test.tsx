@@ -187,6 +187,24 @@ describe('the Snoozed view', () => {
     await waitFor(() => expect(screen.getByText('4 unread')).toBeTruthy());
   });
 
+  it('brings back what this popup snoozed a moment ago, at the top of the inbox', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(6) });
+    await waitForRows(6);
+    await user.click(snoozeButton(3));
+    await user.click(await item('Tomorrow morning'));
+    await waitFor(() => expect(rowTexts()).not.toContain(text(3)));
+
+    await user.click(screen.getByRole('tab', { name: 'Snoozed' }));
+    const list = await screen.findByRole('list', { name: 'Snoozed notifications' });
+    await user.click(within(list).getByRole('button', { name: 'Unsnooze' }));
+    await screen.findByText('Nothing snoozed');
+    expect(background.inbox[0]?.text).toBe(text(3));
+
+    await user.click(screen.getByRole('tab', { name: 'Inbox' }));
+    await waitFor(() => expect(rowTexts()[0]).toBe(text(3)));
+    expect(row(text(3)).classList.contains('unread')).toBe(true);
+  });
+
   it('unsnoozes the selected ones, and keeps them when the service cannot be reached', async () => {
     const inbox = [1, 2, 3].map((n) => makeNotification(60 + n, { snoozedUntil: inAnHour(n) }));
     const { background, user } = await openPopup({ inbox });
