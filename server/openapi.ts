@@ -170,6 +170,10 @@ const userNotFound = problem('No such user.', ['user_not_found']);
 const unsupportedMediaType = problem('The body was not sent as `application/json` (UTF-8).', [
   'unsupported_media_type',
 ]);
+/** For calls that take no body: one sent anyway must still be labelled JSON. */
+const strayBodyType = problem('A body was sent (none is needed), and not as `application/json`.', [
+  'unsupported_media_type',
+]);
 const retryAfter = { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' } };
 const followLimited = problem(
   `More than ${LIMITS.followCallsPerHour} follows and unfollows in an hour.`,
@@ -339,6 +343,7 @@ const paths: Record<string, PathItem> = {
         400: problem('Malformed, forged, unknown, or another user’s token.', ['invalid_undo']),
         401: unauthenticated,
         410: problem(`Already used, or more than ${LIMITS.undoSeconds} seconds old.`, ['undo_expired']),
+        415: unsupportedMediaType,
       },
     },
   },
@@ -353,6 +358,7 @@ const paths: Record<string, PathItem> = {
       responses: {
         201: answer('The ticket.', 'LiveTicket'),
         401: unauthenticated,
+        415: strayBodyType,
       },
     },
   },
@@ -393,6 +399,7 @@ const paths: Record<string, PathItem> = {
         401: unauthenticated,
         403: forbidden,
         404: problem('No such user or actor.', ['user_not_found']),
+        415: unsupportedMediaType,
       },
     },
   },
@@ -408,6 +415,7 @@ const paths: Record<string, PathItem> = {
         400: problem('The body is not `{ "token": "…" }`.', ['invalid_body']),
         401: unauthenticated,
         403: forbidden,
+        415: unsupportedMediaType,
       },
     },
   },
@@ -439,6 +447,7 @@ const paths: Record<string, PathItem> = {
         400: problem('Already following, or following yourself.', ['already_following', 'cannot_follow_self']),
         401: unauthenticated,
         404: userNotFound,
+        415: strayBodyType,
         429: followLimited,
       },
     },
@@ -451,6 +460,7 @@ const paths: Record<string, PathItem> = {
         400: problem('Not following, or yourself.', ['not_following', 'cannot_follow_self']),
         401: unauthenticated,
         404: userNotFound,
+        415: strayBodyType,
         429: followLimited,
       },
     },

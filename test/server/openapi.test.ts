@@ -143,6 +143,7 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     await check('POST', '/inbox/undo', '/inbox/undo', json({ undo }));
     await check('POST', '/inbox/undo', '/inbox/undo', json({ undo: 'forged.token' }));
     await check('POST', '/inbox/undo', '/inbox/undo', { body: JSON.stringify({ undo }) });
+    await check('POST', '/inbox/undo', '/inbox/undo', { ...json({ undo }), headers: { 'content-type': 'text/plain' } });
 
     const profile = '/user/{username}';
     await check('GET', profile, `/user/${other.username}`);
@@ -156,6 +157,10 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
       await check(method, follow, `/user/${other.username}/follow`, auth);
       await check(method, follow, `/user/${other.username}/follow`);
       await check(method, follow, '/user/nobody_at_all/follow', auth);
+      await check(method, follow, `/user/${other.username}/follow`, {
+        ...json({}),
+        headers: { 'content-type': 'text/plain' },
+      });
     }
     const flooder = await service.newUser('docflood');
     for (let i = 0; i < LIMITS.followCallsPerHour; i++) {
@@ -178,6 +183,10 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     }
     await check('POST', '/inbox/live/ticket', '/inbox/live/ticket', auth);
     await check('POST', '/inbox/live/ticket', '/inbox/live/ticket');
+    await check('POST', '/inbox/live/ticket', '/inbox/live/ticket', {
+      ...json({}),
+      headers: { 'content-type': 'text/plain' },
+    });
     await check('GET', '/inbox/live', '/inbox/live?ticket=none');
     await checkUpgrade(await newTicket(service, me.token));
     await checkUpgrade('not-a-ticket');
@@ -194,6 +203,11 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     await check('POST', notifications, notifications, json(notification));
     await check('POST', notifications, notifications, {
       ...operator,
+      body: JSON.stringify(notification),
+      headers: { 'content-type': 'text/plain' },
+    });
+    await check('POST', notifications, notifications, {
+      ...operator,
       body: JSON.stringify({ ...notification, username: 'nobody_at_all' }),
     });
     const revoke = '/operator/tokens/revoke';
@@ -202,6 +216,7 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     await check('POST', revoke, revoke, { ...operator, body: '{}' });
     await check('POST', revoke, revoke, { body: JSON.stringify({ token: spare }) });
     await check('POST', revoke, revoke, json({ token: spare }));
+    await check('POST', revoke, revoke, { ...operator, body: '{}', headers: { 'content-type': 'text/plain' } });
 
     await check('GET', '/openapi.json', '/openapi.json');
 
