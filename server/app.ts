@@ -7,6 +7,8 @@
 import type { IncomingMessage } from 'node:http';
 import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { DISCOVERY_PATH } from '../lib/api/contract';
 import type { ApiDeps } from './api/context';
 import { inboxHandlers } from './api/inbox';
 import { liveHandlers } from './api/live';
@@ -14,6 +16,7 @@ import { JSON_MEDIA_TYPE, requireBodyType } from './api/media-type';
 import { operatorHandlers } from './api/operator';
 import { ProblemError, problemResponse } from './api/problem';
 import { userHandlers } from './api/users';
+import { discoveryDocument } from './oauth/discovery';
 import openApiDocument from './openapi.json' with { type: 'json' };
 import { notFoundHtml, siteHandlers } from './site/routes';
 
@@ -119,6 +122,10 @@ export function createApp(options: AppOptions) {
     });
   }
 
+  // What a client reads before it signs in, or with no credentials but what it sends: any page
+  // may read it. A form body is a simple request, so no preflight is needed.
+  const anyOrigin = cors({ origin: '*' });
+
   const inbox = inboxHandlers(options);
   const users = userHandlers(options);
   const live = liveHandlers(options);
@@ -139,6 +146,15 @@ export function createApp(options: AppOptions) {
   route(`${API_PREFIX}/user/:username/follow`, { POST: users.follow, DELETE: users.unfollow });
   route(`${API_PREFIX}/user/:username/report`, { POST: users.report });
   route(`${API_PREFIX}/openapi.json`, { GET: (c) => c.json(openApiDocument) });
+  route(DISCOVERY_PATH, {
+    GET: [
+      anyOrigin,
+      (c) => {
+        c.header('cache-control', 'no-cache');
+        return c.json(discoveryDocument(options.origin(), `${options.origin()}${API_PREFIX}`));
+      },
+    ],
+  });
   route('/', { GET: site.home });
   route('/:handle{@[^/]*}', { GET: site.profile });
 

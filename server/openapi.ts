@@ -22,6 +22,8 @@ import {
   ActorSchema,
   BulkResultSchema,
   CountSchema,
+  DISCOVERY_PATH,
+  DiscoverySchema,
   ERROR_CODES,
   type ErrorCode,
   IdsBodySchema,
@@ -64,6 +66,7 @@ const SCHEMAS = {
   LiveClientFrame: LiveClientFrameSchema,
   OperatorNotificationBody: OperatorNotificationBodySchema,
   OperatorRevokeBody: OperatorRevokeBodySchema,
+  Discovery: DiscoverySchema,
   OperatorRevokeResult: OperatorRevokeResultSchema,
   Problem: ProblemSchema,
 };
@@ -79,6 +82,14 @@ const DESCRIPTIONS: Partial<Record<SchemaName, Record<string, string>>> = {
     url: 'An http(s) URL; one on the service’s own site is kept as a path there.',
   },
   Problem: { code: `One of: ${ERROR_CODES.join(', ')}.` },
+  Discovery: {
+    siteOrigin: 'The web site; profile pages are `{siteOrigin}{profilePath}`.',
+    profilePath: 'The path of a profile page, with `:username` where the username stands.',
+    apiBaseUrl: 'The API base URL every API path is relative to.',
+    authorizationEndpoint: 'The authorize page (HTML, on the site) a browser opens to sign in.',
+    tokenEndpoint: 'Exchanges an authorization code for a token (`POST /oauth/token`).',
+    revocationEndpoint: 'Revokes a token (`POST /oauth/revoke`, RFC 7009).',
+  },
 };
 
 function componentSchemas(): Record<SchemaName, JsonSchema> {
@@ -118,7 +129,12 @@ interface Operation {
   requestBody?: object;
   responses: Record<number, Answer>;
 }
-type PathItem = { parameters?: object[] } & { [method in 'get' | 'post' | 'delete']?: Operation };
+type PathItem = { parameters?: object[]; servers?: object[] } & {
+  [method in 'get' | 'post' | 'delete']?: Operation;
+};
+
+/** The reference service's site origin, where the paths outside the API live. */
+const SITE_SERVER = { url: 'http://127.0.0.1:8787', description: 'The site origin (not under the API base URL)' };
 
 const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -406,6 +422,22 @@ const paths: Record<string, PathItem> = {
         404: userNotFound,
         415: unsupportedMediaType,
         429: problem(`More than ${LIMITS.reportsPerHour} reports in an hour.`, ['rate_limited'], retryAfter),
+      },
+    },
+  },
+  [DISCOVERY_PATH]: {
+    servers: [SITE_SERVER],
+    get: {
+      operationId: 'discoverService',
+      summary: 'Where the API and the site are, and how to sign in',
+      description:
+        'On the site origin, not under the API base URL: a client finds it from any address of the service a ' +
+        'person types. Sign-in is OAuth 2.1 with PKCE (S256 only): open `authorizationEndpoint` (an HTML page) ' +
+        'with `response_type=code`, `client_id`, `redirect_uri`, `code_challenge`, `code_challenge_method=S256`, ' +
+        '`state` and `scope`, then exchange the code at `tokenEndpoint`. Any origin may read it (CORS).',
+      security: noAuth,
+      responses: {
+        200: answer('The discovery document.', 'Discovery'),
       },
     },
   },

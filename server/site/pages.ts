@@ -6,7 +6,7 @@ import type { User, UserWithCounts } from '../store/users';
 import { cspHash, escapeHtml } from './html';
 import { PROFILE_SCRIPT } from './profile-script';
 
-const SITE_NAME = 'Inbox Companion demo';
+export const SITE_NAME = 'Inbox Companion demo';
 
 const STYLE = `
 :root { color-scheme: light dark; --fg: #1d2330; --muted: #5d6678; --line: #dde1ea; --bg: #f6f7fb; --card: #fff;
