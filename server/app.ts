@@ -8,16 +8,19 @@ import type { IncomingMessage } from 'node:http';
 import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
 import { DISCOVERY_PATH } from '../lib/api/contract';
 import type { ApiDeps } from './api/context';
 import { inboxHandlers } from './api/inbox';
 import { liveHandlers } from './api/live';
 import { JSON_MEDIA_TYPE, requireBodyType } from './api/media-type';
+import { oauthHandlers } from './api/oauth';
 import { operatorHandlers } from './api/operator';
 import { ProblemError, problemResponse } from './api/problem';
 import { userHandlers } from './api/users';
-import { discoveryDocument } from './oauth/discovery';
+import { AUTHORIZE_PATH, discoveryDocument } from './oauth/discovery';
 import openApiDocument from './openapi.json' with { type: 'json' };
+import { authorizeHandlers } from './site/authorize';
 import { notFoundHtml, siteHandlers } from './site/routes';
 
 export const API_PREFIX = '/api';
@@ -130,6 +133,9 @@ export function createApp(options: AppOptions) {
   const users = userHandlers(options);
   const live = liveHandlers(options);
   const operator = operatorHandlers(options);
+  const oauth = oauthHandlers(options);
+  const authorize = authorizeHandlers(options);
+  const form = { bodyType: 'application/x-www-form-urlencoded' };
   const site = siteHandlers(options.db, () => `${options.origin()}${API_PREFIX}`);
 
   route(`${API_PREFIX}/inbox/fetch`, { GET: inbox.fetchPage });
@@ -142,6 +148,8 @@ export function createApp(options: AppOptions) {
   route(`${API_PREFIX}/inbox/live`, { GET: live.withoutUpgrade });
   route(`${API_PREFIX}/operator/notifications`, { POST: operator.notify });
   route(`${API_PREFIX}/operator/tokens/revoke`, { POST: operator.revoke });
+  route(`${API_PREFIX}/oauth/token`, { POST: [anyOrigin, oauth.token] }, form);
+  route(`${API_PREFIX}/oauth/revoke`, { POST: [anyOrigin, oauth.revoke] }, form);
   route(`${API_PREFIX}/user/:username`, { GET: users.profile });
   route(`${API_PREFIX}/user/:username/follow`, { POST: users.follow, DELETE: users.unfollow });
   route(`${API_PREFIX}/user/:username/report`, { POST: users.report });
@@ -155,6 +163,7 @@ export function createApp(options: AppOptions) {
       },
     ],
   });
+  route(AUTHORIZE_PATH, { GET: authorize.show, POST: authorize.decide }, form);
   route('/', { GET: site.home });
   route('/:handle{@[^/]*}', { GET: site.profile });
 
@@ -165,6 +174,8 @@ export function createApp(options: AppOptions) {
 
   app.onError((error, c) => {
     if (error instanceof ProblemError) return problemResponse(error);
+    // Hono's own middleware (the authorize form's origin check) refuses with a ready answer.
+    if (error instanceof HTTPException) return error.getResponse();
     if (isDataError(error)) {
       return problemResponse(
         new ProblemError(400, 'invalid_parameter', 'The request carries a value the service cannot store.'),

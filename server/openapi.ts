@@ -33,6 +33,11 @@ import {
   LiveServerFrameSchema,
   LiveTicketSchema,
   NotificationSchema,
+  OAUTH_ERROR_CODES,
+  OAuthErrorSchema,
+  OAuthRevokeRequestSchema,
+  OAuthTokenRequestSchema,
+  OAuthTokenSchema,
   OperatorNotificationBodySchema,
   OperatorRevokeBodySchema,
   OperatorRevokeResultSchema,
@@ -67,6 +72,10 @@ const SCHEMAS = {
   OperatorNotificationBody: OperatorNotificationBodySchema,
   OperatorRevokeBody: OperatorRevokeBodySchema,
   Discovery: DiscoverySchema,
+  OAuthTokenRequest: OAuthTokenRequestSchema,
+  OAuthToken: OAuthTokenSchema,
+  OAuthRevokeRequest: OAuthRevokeRequestSchema,
+  OAuthError: OAuthErrorSchema,
   OperatorRevokeResult: OperatorRevokeResultSchema,
   Problem: ProblemSchema,
 };
@@ -82,6 +91,16 @@ const DESCRIPTIONS: Partial<Record<SchemaName, Record<string, string>>> = {
     url: 'An http(s) URL; one on the service’s own site is kept as a path there.',
   },
   Problem: { code: `One of: ${ERROR_CODES.join(', ')}.` },
+  OAuthTokenRequest: {
+    code: `The code the authorize page sent to \`redirect_uri\`; valid for ${LIMITS.oauthCodeSeconds} s, once.`,
+    redirect_uri: 'Exactly the one given to the authorize page.',
+    code_verifier: 'The PKCE verifier whose S256 challenge the authorize page was given.',
+  },
+  OAuthToken: {
+    access_token: 'An ordinary user token: `Authorization: Bearer <access_token>`.',
+    created_at: 'Unix seconds.',
+  },
+  OAuthError: { error: `One of: ${OAUTH_ERROR_CODES.join(', ')}.` },
   Discovery: {
     siteOrigin: 'The web site; profile pages are `{siteOrigin}{profilePath}`.',
     profilePath: 'The path of a profile page, with `:username` where the username stands.',
@@ -149,6 +168,24 @@ const answer = (description: string, name: SchemaName, headers?: Headers): Answe
 });
 
 const noContent = (description: string): Answer => ({ description });
+
+/** A form request body (`application/x-www-form-urlencoded`) of the named contract schema. */
+const formBody = (name: SchemaName) => ({
+  required: true,
+  content: { 'application/x-www-form-urlencoded': { schema: ref(name) } },
+});
+
+/** OAuth's own error answer (RFC 6749 §5.2), whose `error` is one of `errors`. */
+const oauthError = (description: string, errors: readonly string[]): Answer => ({
+  description,
+  content: {
+    'application/json': { schema: { allOf: [ref('OAuthError'), { properties: { error: { enum: errors } } }] } },
+  },
+});
+
+const formOnly = problem('The body was not sent as `application/x-www-form-urlencoded` (UTF-8).', [
+  'unsupported_media_type',
+]);
 
 /** A problem+json answer whose `code` is one of `codes`. */
 function problem(description: string, codes: readonly ErrorCode[], headers?: Headers): Answer {
@@ -361,6 +398,43 @@ const paths: Record<string, PathItem> = {
         400: problem('The body is not `{ "token": "…" }`.', ['invalid_body']),
         401: unauthenticated,
         403: forbidden,
+      },
+    },
+  },
+  '/oauth/token': {
+    post: {
+      operationId: 'exchangeAuthorizationCode',
+      summary: 'Exchange an authorization code for a token (OAuth 2.1, PKCE)',
+      description:
+        'The code comes from the authorize page (`authorizationEndpoint` of the discovery document) through ' +
+        '`redirect_uri`. It works once: a second use fails and revokes the token the first one got. Answers ' +
+        'carry `Cache-Control: no-store`; any origin may call it (CORS).',
+      security: noAuth,
+      requestBody: formBody('OAuthTokenRequest'),
+      responses: {
+        200: answer('An ordinary user token.', 'OAuthToken'),
+        400: oauthError(
+          '`invalid_grant`: the code is unknown, expired or used, or the redirect URI or verifier does not match. ' +
+            '`invalid_client`: not the known client. `invalid_request`: a parameter is missing or repeated.',
+          OAUTH_ERROR_CODES,
+        ),
+        415: formOnly,
+      },
+    },
+  },
+  '/oauth/revoke': {
+    post: {
+      operationId: 'revokeToken',
+      summary: 'Revoke a token (RFC 7009)',
+      description:
+        'The token stops working at once and live channels opened with it close with 4401. The answer is the ' +
+        'same whether the token was valid, unknown or already revoked. Any origin may call it (CORS).',
+      security: noAuth,
+      requestBody: formBody('OAuthRevokeRequest'),
+      responses: {
+        200: noContent('The token, if it was one, no longer works.'),
+        400: oauthError('No `token` parameter, or more than one.', ['invalid_request']),
+        415: formOnly,
       },
     },
   },

@@ -3,12 +3,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../lib/api';
-import { DISCOVERY_PATH } from '../../lib/api/contract';
+import { DISCOVERY_PATH, OAUTH_CLIENT_ID } from '../../lib/api/contract';
 import { createApp } from '../../server/app';
 import { openApiJson } from '../../server/openapi';
 import { BACKENDS, startTestService, type TestService } from '../support/service';
 import { schemaErrors } from './support/json-schema';
 import { newTicket, refusal } from './support/live';
+import { authorizationCode, CHROME_REDIRECT } from './support/oauth';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
 type PathItem = Record<string, Operation> & { servers?: { url: string }[] };
@@ -197,6 +198,27 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
 
     await check('GET', '/openapi.json', '/openapi.json');
     await check('GET', DISCOVERY_PATH, DISCOVERY_PATH);
+
+    await service.server.admin.setPassword(me.username, 'a password');
+    const { code, pkce } = await authorizationCode(service, { username: me.username, password: 'a password' });
+    const form = (fields: Record<string, string>) => ({
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const exchange = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CHROME_REDIRECT,
+      client_id: OAUTH_CLIENT_ID,
+      code_verifier: pkce.verifier,
+    };
+    await check('POST', '/oauth/token', '/oauth/token', form(exchange));
+    await check('POST', '/oauth/token', '/oauth/token', form(exchange));
+    await check('POST', '/oauth/token', '/oauth/token', { body: JSON.stringify(exchange) });
+    const revoked = await service.server.admin.issueToken(me.username);
+    await check('POST', '/oauth/revoke', '/oauth/revoke', form({ token: revoked }));
+    await check('POST', '/oauth/revoke', '/oauth/revoke', form({}));
+    await check('POST', '/oauth/revoke', '/oauth/revoke', { body: JSON.stringify({ token: revoked }) });
 
     const documented = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.entries(item)
