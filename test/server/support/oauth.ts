@@ -15,6 +15,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { OAUTH_CLIENT_ID } from '../../../lib/api/contract';
 import type { TestService } from '../../support/service';
 
+/** Where the service is: a test service, or one started another way. */
+type Service = Pick<TestService, 'origin' | 'apiBaseUrl'>;
+
 export const CHROME_REDIRECT = 'https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org/';
 
 export interface Pkce {
@@ -73,11 +76,7 @@ const decodeEntities = (text: string) =>
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
 
-export async function openAuthorize(
-  service: TestService,
-  params: URLSearchParams,
-  cookie = '',
-): Promise<AuthorizePage> {
+export async function openAuthorize(service: Service, params: URLSearchParams, cookie = ''): Promise<AuthorizePage> {
   const response = await fetch(`${service.origin}/oauth/authorize?${params}`, {
     headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) },
     redirect: 'manual',
@@ -89,7 +88,7 @@ export async function openAuthorize(
 
 /** Sends the page's form back as a browser on the site would, with what the person typed and chose. */
 export function submitAuthorize(
-  service: TestService,
+  service: Service,
   page: Pick<AuthorizePage, 'cookie' | 'fields'>,
   typed: { username?: string; password?: string; decision?: 'allow' | 'deny' },
   headers: Record<string, string> = {},
@@ -113,7 +112,7 @@ export function submitAuthorize(
 }
 
 /** POSTs a form body to an API path of the service. */
-export function postForm(service: TestService, path: string, fields: Record<string, string>): Promise<Response> {
+export function postForm(service: Service, path: string, fields: Record<string, string>): Promise<Response> {
   return fetch(`${service.apiBaseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -123,7 +122,7 @@ export function postForm(service: TestService, path: string, fields: Record<stri
 
 /** `POST /oauth/token` for a code; `overrides` change the fields sent. */
 export function exchangeCode(
-  service: TestService,
+  service: Service,
   { code, codeVerifier, redirectUri = CHROME_REDIRECT }: { code: string; codeVerifier: string; redirectUri?: string },
   overrides: Record<string, string> = {},
 ): Promise<Response> {
@@ -139,7 +138,7 @@ export function exchangeCode(
 
 /** The whole sign-in as `username`: the code, and the PKCE pair it was issued for. */
 export async function authorizationCode(
-  service: TestService,
+  service: Service,
   credentials: { username: string; password: string },
   overrides: Record<string, string | null> = {},
 ): Promise<{ code: string; pkce: Pkce; location: URL }> {
