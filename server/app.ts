@@ -143,6 +143,8 @@ export function createApp(options: AppOptions) {
   route(`${API_PREFIX}/inbox/read`, { POST: inbox.markRead });
   route(`${API_PREFIX}/inbox/delete`, { POST: inbox.delete });
   route(`${API_PREFIX}/inbox/unread`, { POST: inbox.markUnread });
+  route(`${API_PREFIX}/inbox/snooze`, { POST: inbox.snooze });
+  route(`${API_PREFIX}/inbox/unsnooze`, { POST: inbox.unsnooze });
   route(`${API_PREFIX}/inbox/undo`, { POST: inbox.undo });
   route(`${API_PREFIX}/inbox/live/ticket`, { POST: live.ticket });
   route(`${API_PREFIX}/inbox/live`, { GET: live.withoutUpgrade });

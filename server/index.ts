@@ -22,6 +22,7 @@ import { migrate } from './db/migrations';
 import { listenForLiveEvents } from './live/events';
 import { createLiveHub } from './live/hub';
 import { createLiveUpgrade } from './live/upgrade';
+import { startWakeLoop, type WakeLoop } from './live/wake-loop';
 import { answerUnparsable, answerUnroutable, requireUsableHead } from './malformed';
 import { createFormTokens } from './oauth/form-token';
 import { type DemoActivity, startDemoActivity } from './seed/demo-activity';
@@ -92,10 +93,16 @@ export interface ServerOptions {
   /** Seeded users mention, reply to, like and follow `demo` about once every this many seconds. */
   demoActivitySeconds?: number;
   /**
-   * Milliseconds now, for undo windows and the live channels' idle and rate limits. Default
-   * `Date.now`; tests pass a clock they move.
+   * Milliseconds now, for undo windows, the bounds of a snooze's `until` and the live channels'
+   * idle and rate limits. Default `Date.now`; tests pass a clock they move. Snoozes wake by the
+   * database's clock, which every instance shares.
    */
   now?: () => number;
+}
+
+export interface Snoozes {
+  /** Notifications this instance has woken since it started. */
+  readonly woken: number;
 }
 
 export interface LiveChannels {
@@ -124,6 +131,8 @@ export interface RunningServer {
   httpServer: Server;
   /** The live channels open on this instance. */
   live: LiveChannels;
+  /** This instance's share of waking snoozed notifications. */
+  snoozes: Snoozes;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -165,6 +174,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let stopListening = async () => {};
   let liveUpgrade: ReturnType<typeof createLiveUpgrade>;
   let activity: DemoActivity | null = null;
+  let wake: WakeLoop | null = null;
   try {
     await migrate(db);
     const cursors = createCursors(await serviceKey(db, 'cursor'));
@@ -173,15 +183,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (options.seed ?? true) demoTokens = await seedDemoData(db, Date.now(), options.demoPassword);
     if (options.demoPassword !== undefined && demoTokens === null) await setDemoPasswords(db, options.demoPassword);
     stopListening = await listenForLiveEvents(db, {
-      onEvent: hub.onEvent,
+      onEvent(event) {
+        if (event.kind === 'snoozed') void wake?.look();
+        else hub.onEvent(event);
+      },
       onLost() {
         listening = false;
         hub.lost();
       },
       onListening() {
         listening = true;
+        // Snoozes made while this instance heard nothing may wake sooner than it thinks.
+        void wake?.look();
       },
     });
+    // After listening starts, so a snooze made meanwhile is heard; its first look catches up.
+    wake = startWakeLoop(db, log);
     const app = createApp({
       db,
       cursors,
@@ -233,6 +250,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     if (options.demoActivitySeconds) activity = startDemoActivity(db, options.demoActivitySeconds);
   } catch (error) {
+    await wake?.stop();
     await stopListening().catch(() => {});
     await hub.closeAll();
     await db.close().catch(() => {});
@@ -261,6 +279,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await hub.closeAll();
       await liveUpgrade.close();
       await stopListening();
+      await wake?.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           server.closeAllConnections();
@@ -293,6 +312,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         return hub.channels;
       },
       sweepIdle: hub.sweepIdle,
+    },
+    snoozes: {
+      get woken() {
+        return wake?.woken ?? 0;
+      },
     },
     close,
   };

@@ -32,6 +32,7 @@ import {
   LiveClientFrameSchema,
   LiveServerFrameSchema,
   LiveTicketSchema,
+  NOTIFICATION_TYPES,
   NotificationSchema,
   OAUTH_ERROR_CODES,
   OAuthErrorSchema,
@@ -46,8 +47,10 @@ import {
   ProfileSchema,
   ReportBodySchema,
   ReportResultSchema,
+  SnoozeBodySchema,
   UndoBodySchema,
   UndoResultSchema,
+  UnsnoozeResultSchema,
   USERNAME_PATTERN,
   UUID_PATTERN,
 } from '../lib/api/contract';
@@ -63,6 +66,8 @@ const SCHEMAS = {
   IdsListBody: IdsListBodySchema,
   UndoBody: UndoBodySchema,
   UndoResult: UndoResultSchema,
+  SnoozeBody: SnoozeBodySchema,
+  UnsnoozeResult: UnsnoozeResultSchema,
   Profile: ProfileSchema,
   ReportBody: ReportBodySchema,
   ReportResult: ReportResultSchema,
@@ -83,7 +88,15 @@ type SchemaName = keyof typeof SCHEMAS;
 
 /** Words for readers that a schema cannot carry, by schema and property. */
 const DESCRIPTIONS: Partial<Record<SchemaName, Record<string, string>>> = {
-  Notification: { text: 'Plain text, never HTML.' },
+  Notification: {
+    text: 'Plain text, never HTML.',
+    snoozedUntil: 'When a snoozed notification wakes; null when it is not snoozed.',
+    sortedAt: 'The later of `createdAt` and the moment it last woke; the inbox is ordered by it.',
+  },
+  Count: { byType: 'Unread notifications not snoozed, of each type; every type is present.' },
+  SnoozeBody: {
+    until: `ISO 8601 with an offset (\`Z\` or \`±hh:mm\`), ${LIMITS.snoozeMinSeconds} s to 365 days ahead.`,
+  },
   Page: { cursor: 'null on the last page.' },
   BulkResult: { undo: 'Opaque; puts back what this call changed (`POST /inbox/undo`). null when `count` is 0.' },
   OperatorNotificationBody: {
@@ -117,13 +130,16 @@ function componentSchemas(): Record<SchemaName, JsonSchema> {
     overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
     // JSON Schema patterns have no flags; the one case-insensitive pattern is the UUID's.
     overrideAction: ({ valibotAction, jsonSchema }) => {
-      // A check written in code has no JSON Schema; DESCRIPTIONS says it in words.
-      if (valibotAction.type === 'check') return jsonSchema;
+      // A check written in code has no JSON Schema; DESCRIPTIONS says it in words. The one
+      // transform fills in what a service of the first wave leaves out.
+      if (valibotAction.type === 'check' || valibotAction.type === 'transform') return jsonSchema;
       if (!('requirement' in valibotAction) || valibotAction.requirement !== UUID_PATTERN) return undefined;
       const { pattern: _caseSensitive, ...uuid } = jsonSchema;
       return { ...uuid, format: 'uuid' };
     },
   });
+  // This service always sends them; the contract's schema also reads a first-wave service without them.
+  schemas.Notification.required = [...(schemas.Notification.required ?? []), 'snoozedUntil', 'sortedAt'];
   for (const [name, words] of Object.entries(DESCRIPTIONS)) {
     const properties = schemas[name as SchemaName].properties ?? {};
     for (const [property, description] of Object.entries(words)) {
@@ -207,6 +223,10 @@ const userNotFound = problem('No such user.', ['user_not_found']);
 const unsupportedMediaType = problem('The body was not sent as `application/json` (UTF-8).', [
   'unsupported_media_type',
 ]);
+/** For calls that take no body: one sent anyway must still be labelled JSON. */
+const strayBodyType = problem('A body was sent (none is needed), and not as `application/json`.', [
+  'unsupported_media_type',
+]);
 const retryAfter = { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' } };
 const followLimited = problem(
   `More than ${LIMITS.followCallsPerHour} follows and unfollows in an hour.`,
@@ -251,10 +271,12 @@ const paths: Record<string, PathItem> = {
   '/inbox/fetch': {
     get: {
       operationId: 'fetchInbox',
-      summary: 'One page of the inbox, newest first',
+      summary: 'One page of the inbox, newest first, or of the snoozed notifications',
       description:
+        'The inbox is ordered by `sortedAt`, then `id`, newest first, and leaves snoozed notifications out; ' +
+        'with `snoozed=true` only the snoozed ones are listed, soonest to wake first (then `id`). ' +
         'Keyset pagination: pass each answer’s `cursor` back until it is null. A cursor is valid only for ' +
-        'the user and the `unreadOnly` value it was issued for.',
+        'the user and the listing (`unreadOnly`, `snoozed`, `types`) it was issued for.',
       security: bearer,
       parameters: [
         {
@@ -269,6 +291,13 @@ const paths: Record<string, PathItem> = {
         },
         { name: 'cursor', in: 'query', schema: { type: 'string' } },
         { name: 'unreadOnly', in: 'query', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
+        { name: 'snoozed', in: 'query', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
+        {
+          name: 'types',
+          in: 'query',
+          description: `Only these types: a comma-separated list of ${NOTIFICATION_TYPES.join(', ')}, each at most once.`,
+          schema: { type: 'string' },
+        },
       ],
       responses: {
         200: answer('A page.', 'Page'),
@@ -280,7 +309,8 @@ const paths: Record<string, PathItem> = {
   '/inbox/count': {
     get: {
       operationId: 'countUnread',
-      summary: 'The unread count',
+      summary: 'The unread count, in all and of each type',
+      description: 'Snoozed notifications are not counted until they wake. The ETag covers `byType`.',
       security: bearer,
       parameters: [{ name: 'If-None-Match', in: 'header', schema: { type: 'string' } }],
       responses: {
@@ -315,6 +345,43 @@ const paths: Record<string, PathItem> = {
       all: false,
     }),
   },
+  '/inbox/snooze': {
+    post: {
+      operationId: 'snoozeNotifications',
+      summary: 'Snooze notifications until a time',
+      description:
+        'They leave the inbox and the count until `until`, then come back unread at the top; snoozing a ' +
+        'snoozed notification moves its wake time. One transaction. The answer’s `undo` token puts back the ' +
+        `snooze state each had before, once, for ${LIMITS.undoSeconds} seconds; it is null when nothing changed.`,
+      security: bearer,
+      requestBody: body('SnoozeBody'),
+      responses: {
+        200: answer('`count` notifications were snoozed.', 'BulkResult'),
+        400: problem(
+          '`ids` is not a list of at most 500 UUIDs (`invalid_ids`), or `until` is not ISO 8601 with an offset, ' +
+            `${LIMITS.snoozeMinSeconds} s to 365 days ahead (\`invalid_until\`).`,
+          ['invalid_ids', 'invalid_until'],
+        ),
+        401: unauthenticated,
+        415: unsupportedMediaType,
+      },
+    },
+  },
+  '/inbox/unsnooze': {
+    post: {
+      operationId: 'unsnoozeNotifications',
+      summary: 'Bring snoozed notifications back now',
+      description: 'They come back now, unread, as if woken. One transaction.',
+      security: bearer,
+      requestBody: body('IdsListBody'),
+      responses: {
+        200: answer('`count` notifications were woken.', 'UnsnoozeResult'),
+        400: problem('The body is not `{ "ids": [uuid, …] }` (`"all"` is refused).', ['invalid_ids']),
+        401: unauthenticated,
+        415: unsupportedMediaType,
+      },
+    },
+  },
   '/inbox/undo': {
     post: {
       operationId: 'undoTriage',
@@ -329,6 +396,7 @@ const paths: Record<string, PathItem> = {
         400: problem('Malformed, forged, unknown, or another user’s token.', ['invalid_undo']),
         401: unauthenticated,
         410: problem(`Already used, or more than ${LIMITS.undoSeconds} seconds old.`, ['undo_expired']),
+        415: unsupportedMediaType,
       },
     },
   },
@@ -343,6 +411,7 @@ const paths: Record<string, PathItem> = {
       responses: {
         201: answer('The ticket.', 'LiveTicket'),
         401: unauthenticated,
+        415: strayBodyType,
       },
     },
   },
@@ -383,6 +452,7 @@ const paths: Record<string, PathItem> = {
         401: unauthenticated,
         403: forbidden,
         404: problem('No such user or actor.', ['user_not_found']),
+        415: unsupportedMediaType,
       },
     },
   },
@@ -398,6 +468,7 @@ const paths: Record<string, PathItem> = {
         400: problem('The body is not `{ "token": "…" }`.', ['invalid_body']),
         401: unauthenticated,
         403: forbidden,
+        415: unsupportedMediaType,
       },
     },
   },
@@ -466,6 +537,7 @@ const paths: Record<string, PathItem> = {
         400: problem('Already following, or following yourself.', ['already_following', 'cannot_follow_self']),
         401: unauthenticated,
         404: userNotFound,
+        415: strayBodyType,
         429: followLimited,
       },
     },
@@ -478,6 +550,7 @@ const paths: Record<string, PathItem> = {
         400: problem('Not following, or yourself.', ['not_following', 'cannot_follow_self']),
         401: unauthenticated,
         404: userNotFound,
+        415: strayBodyType,
         429: followLimited,
       },
     },

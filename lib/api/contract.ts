@@ -33,6 +33,9 @@ export const LIMITS = {
   liveFrameMaxBytes: 1024,
   /** Seconds of client silence after which the service drops a live channel. */
   liveIdleSeconds: 75,
+  /** Seconds ahead a snooze may end, at least and at most (365 days). */
+  snoozeMinSeconds: 60,
+  snoozeMaxSeconds: 365 * 24 * 60 * 60,
   /** Seconds an OAuth authorization code stays valid; it works once. */
   oauthCodeSeconds: 60,
   /** Wrong passwords for one username within `signInWindowMinutes` before the sign-in form says to wait. */
@@ -53,6 +56,7 @@ export const ERROR_CODES = [
   'invalid_limit',
   'invalid_parameter',
   'invalid_ids',
+  'invalid_until',
   'invalid_report',
   'invalid_undo',
   'undo_expired',
@@ -87,15 +91,26 @@ export const ActorSchema = v.object({
   displayName: v.string(),
 });
 
-export const NotificationSchema = v.object({
-  id: Uuid,
-  read: v.boolean(),
-  type: v.picklist(NOTIFICATION_TYPES),
-  createdAt: Timestamp,
-  actor: v.nullable(ActorSchema),
-  text: v.string(),
-  url: v.nullable(v.string()),
-});
+/**
+ * A notification. `snoozedUntil` is when a snoozed one wakes (null when not snoozed); `sortedAt`
+ * is the later of `createdAt` and the moment it last woke, what the inbox is ordered by. A
+ * service of the first wave sends neither: the notification is then not snoozed and sorts by
+ * `createdAt`.
+ */
+export const NotificationSchema = v.pipe(
+  v.object({
+    id: Uuid,
+    read: v.boolean(),
+    type: v.picklist(NOTIFICATION_TYPES),
+    createdAt: Timestamp,
+    actor: v.nullable(ActorSchema),
+    text: v.string(),
+    url: v.nullable(v.string()),
+    snoozedUntil: v.optional(v.nullable(Timestamp), null),
+    sortedAt: v.optional(Timestamp),
+  }),
+  v.transform(({ sortedAt, ...rest }) => ({ ...rest, sortedAt: sortedAt ?? rest.createdAt })),
+);
 export type Notification = v.InferOutput<typeof NotificationSchema>;
 export type Actor = v.InferOutput<typeof ActorSchema>;
 
@@ -105,7 +120,14 @@ export const PageSchema = v.object({
 });
 export type Page = v.InferOutput<typeof PageSchema>;
 
-export const CountSchema = v.object({ count: Count });
+/** Unread notifications not snoozed, of each type; every type is present. */
+export const ByTypeSchema = v.object(
+  Object.fromEntries(NOTIFICATION_TYPES.map((type) => [type, Count])) as Record<NotificationType, typeof Count>,
+);
+export type ByType = v.InferOutput<typeof ByTypeSchema>;
+
+/** Answer of GET /inbox/count. A service of the first wave sends no `byType`. */
+export const CountSchema = v.object({ count: Count, byType: v.optional(ByTypeSchema) });
 export type CountResult = v.InferOutput<typeof CountSchema>;
 
 const UndoToken = v.pipe(v.string(), v.minLength(1), v.maxLength(LIMITS.undoTokenMax));
@@ -113,6 +135,10 @@ const UndoToken = v.pipe(v.string(), v.minLength(1), v.maxLength(LIMITS.undoToke
 /** Answer of read, delete and unread: `undo` puts back what the call changed; null when it changed nothing. */
 export const BulkResultSchema = v.object({ success: v.boolean(), count: Count, undo: v.nullable(UndoToken) });
 export type BulkResult = v.InferOutput<typeof BulkResultSchema>;
+
+/** Answer of POST /inbox/unsnooze: `count` notifications came back now. */
+export const UnsnoozeResultSchema = v.object({ success: v.boolean(), count: Count });
+export type UnsnoozeResult = v.InferOutput<typeof UnsnoozeResultSchema>;
 
 /** Answer of POST /inbox/undo: `count` notifications were put back. */
 export const UndoResultSchema = v.object({ success: v.boolean(), count: Count });
@@ -161,6 +187,52 @@ export const IdsListBodySchema = v.object({
   ids: v.pipe(v.array(Uuid), v.maxLength(LIMITS.idsPerCall)),
 });
 export type IdsList = v.InferOutput<typeof IdsListBodySchema>['ids'];
+
+/** An ISO 8601 date and time with its offset (`Z` or `±hh:mm`), as `until` must be. */
+export const OFFSET_TIMESTAMP_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|([+-])(\d{2}):(\d{2}))$/i;
+
+/** Milliseconds since the epoch of an ISO 8601 date and time with an offset; null for anything else. */
+export function parseOffsetTimestamp(text: unknown): number | null {
+  const match = typeof text === 'string' ? OFFSET_TIMESTAMP_PATTERN.exec(text) : null;
+  if (!match) return null;
+  const [, year, month, day, hour, minute, second = '0', , sign, offsetHours = '0', offsetMinutes = '0'] = match;
+  const offset = (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes));
+  const at = Date.parse(text as string);
+  if (Number.isNaN(at) || Number(offsetMinutes) > 59) return null;
+  // Date.parse rolls 30 February over into March; the wall clock read back must be the one written.
+  const wall = new Date(at + offset * 60_000);
+  const same =
+    wall.getUTCFullYear() === Number(year) &&
+    wall.getUTCMonth() + 1 === Number(month) &&
+    wall.getUTCDate() === Number(day) &&
+    wall.getUTCHours() === Number(hour) &&
+    wall.getUTCMinutes() === Number(minute) &&
+    wall.getUTCSeconds() === Number(second);
+  return same ? at : null;
+}
+
+/**
+ * Why `until` cannot end a snooze that starts at `now` (milliseconds), or null when it can: it
+ * must be a date and time with an offset, at least 60 s and at most 365 days ahead.
+ */
+export function untilProblem(until: unknown, now: number): string | null {
+  const at = parseOffsetTimestamp(until);
+  if (at === null) {
+    return 'until must be an ISO 8601 date and time with an offset, such as 2026-11-23T09:00:00+01:00.';
+  }
+  if (at - now < LIMITS.snoozeMinSeconds * 1000) {
+    return `until must be at least ${LIMITS.snoozeMinSeconds} seconds ahead.`;
+  }
+  if (at - now > LIMITS.snoozeMaxSeconds * 1000) return 'until must be at most 365 days ahead.';
+  return null;
+}
+
+/** Body of POST /inbox/snooze: ids only, and when they wake. */
+export const SnoozeBodySchema = v.object({
+  ids: v.pipe(v.array(Uuid), v.maxLength(LIMITS.idsPerCall)),
+  until: v.string(),
+});
 
 /** Body of POST /inbox/undo. */
 export const UndoBodySchema = v.object({ undo: UndoToken });
@@ -212,8 +284,12 @@ export const LiveTicketSchema = v.object({
 });
 export type LiveTicket = v.InferOutput<typeof LiveTicketSchema>;
 
-/** The unread count, at once on open and after every change. */
-export const LiveCountFrameSchema = v.object({ type: v.literal('count'), count: Count });
+/** The unread count and its part of each type, at once on open and after every change. */
+export const LiveCountFrameSchema = v.object({
+  type: v.literal('count'),
+  count: Count,
+  byType: v.optional(ByTypeSchema),
+});
 export const LiveNotificationFrameSchema = v.object({
   type: v.literal('notification'),
   notification: NotificationSchema,

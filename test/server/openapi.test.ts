@@ -130,12 +130,29 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
       await check('POST', path, path, { body: '{"ids":"all"}' });
       await check('POST', path, path, { ...json({ ids: 'all' }), headers: { 'content-type': 'text/plain' } });
     }
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+    await check('POST', '/inbox/snooze', '/inbox/snooze', json({ ids: [crypto.randomUUID()], until: inAnHour }));
+    await check('POST', '/inbox/snooze', '/inbox/snooze', json({ ids: [crypto.randomUUID()], until: '2020-01-01' }));
+    await check('POST', '/inbox/snooze', '/inbox/snooze', { body: JSON.stringify({ ids: [], until: inAnHour }) });
+    await check('POST', '/inbox/snooze', '/inbox/snooze', {
+      ...json({ ids: [], until: inAnHour }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    await check('POST', '/inbox/unsnooze', '/inbox/unsnooze', json({ ids: [crypto.randomUUID()] }));
+    await check('POST', '/inbox/unsnooze', '/inbox/unsnooze', json({ ids: 'all' }));
+    await check('POST', '/inbox/unsnooze', '/inbox/unsnooze', { body: '{"ids":[]}' });
+    await check('POST', '/inbox/unsnooze', '/inbox/unsnooze', {
+      ...json({ ids: [] }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    await check('GET', '/inbox/fetch', '/inbox/fetch?snoozed=true&types=mention,reply', auth);
     const [firstId = ''] = (await me.client.inbox.fetch()).data.map((n) => n.id);
     const { undo } = await me.client.inbox.markRead([firstId]);
     await check('POST', '/inbox/undo', '/inbox/undo', json({ undo }));
     await check('POST', '/inbox/undo', '/inbox/undo', json({ undo }));
     await check('POST', '/inbox/undo', '/inbox/undo', json({ undo: 'forged.token' }));
     await check('POST', '/inbox/undo', '/inbox/undo', { body: JSON.stringify({ undo }) });
+    await check('POST', '/inbox/undo', '/inbox/undo', { ...json({ undo }), headers: { 'content-type': 'text/plain' } });
 
     const profile = '/user/{username}';
     await check('GET', profile, `/user/${other.username}`);
@@ -149,6 +166,10 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
       await check(method, follow, `/user/${other.username}/follow`, auth);
       await check(method, follow, `/user/${other.username}/follow`);
       await check(method, follow, '/user/nobody_at_all/follow', auth);
+      await check(method, follow, `/user/${other.username}/follow`, {
+        ...json({}),
+        headers: { 'content-type': 'text/plain' },
+      });
     }
     const flooder = await service.newUser('docflood');
     for (let i = 0; i < LIMITS.followCallsPerHour; i++) {
@@ -171,6 +192,10 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     }
     await check('POST', '/inbox/live/ticket', '/inbox/live/ticket', auth);
     await check('POST', '/inbox/live/ticket', '/inbox/live/ticket');
+    await check('POST', '/inbox/live/ticket', '/inbox/live/ticket', {
+      ...json({}),
+      headers: { 'content-type': 'text/plain' },
+    });
     await check('GET', '/inbox/live', '/inbox/live?ticket=none');
     await checkUpgrade(await newTicket(service, me.token));
     await checkUpgrade('not-a-ticket');
@@ -187,6 +212,11 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     await check('POST', notifications, notifications, json(notification));
     await check('POST', notifications, notifications, {
       ...operator,
+      body: JSON.stringify(notification),
+      headers: { 'content-type': 'text/plain' },
+    });
+    await check('POST', notifications, notifications, {
+      ...operator,
       body: JSON.stringify({ ...notification, username: 'nobody_at_all' }),
     });
     const revoke = '/operator/tokens/revoke';
@@ -195,6 +225,7 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     await check('POST', revoke, revoke, { ...operator, body: '{}' });
     await check('POST', revoke, revoke, { body: JSON.stringify({ token: spare }) });
     await check('POST', revoke, revoke, json({ token: spare }));
+    await check('POST', revoke, revoke, { ...operator, body: '{}', headers: { 'content-type': 'text/plain' } });
 
     await check('GET', '/openapi.json', '/openapi.json');
     await check('GET', DISCOVERY_PATH, DISCOVERY_PATH);
