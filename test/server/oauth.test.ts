@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Window } from 'happy-dom';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -516,3 +517,54 @@ function expectLabelled(document: ReturnType<typeof parse>) {
     expect(label?.textContent?.trim(), control.id).toBeTruthy();
   }
 }
+
+describe.skipIf(!BACKENDS.includes('postgres'))('signing in through two services on one PostgreSQL database', () => {
+  const schema = `test_oauth_${randomBytes(5).toString('hex')}`;
+  let a: TestService;
+  let b: TestService;
+
+  beforeAll(async () => {
+    a = await startTestService({ backend: 'postgres', schema });
+    b = await startTestService({ backend: 'postgres', schema });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.server.database.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await a?.close();
+  });
+
+  it('takes the form shown by one at the other, and a code issued by one once, at either', async () => {
+    const user = await a.newUser('twice');
+    await a.server.admin.setPassword(user.username, PASSWORD);
+    const pkce = newPkce();
+    const page = await openAuthorize(a, authorizeParams(pkce));
+    // The form goes back to the other instance, as behind a load balancer.
+    const answer = await submitAuthorize(
+      b,
+      page,
+      { username: user.username, password: PASSWORD },
+      { origin: b.origin },
+    );
+    expect(answer.status).toBe(303);
+    const code = new URL(answer.headers.get('location') ?? '').searchParams.get('code') ?? '';
+    const answers = await Promise.all([
+      exchangeCode(a, { code, codeVerifier: pkce.verifier }),
+      exchangeCode(b, { code, codeVerifier: pkce.verifier }),
+    ]);
+    expect(answers.map((response) => response.status).sort()).toEqual([200, 400]);
+  });
+
+  it('counts wrong passwords for a username across both', async () => {
+    const user = await a.newUser('counted');
+    await a.server.admin.setPassword(user.username, PASSWORD);
+    for (let i = 0; i < LIMITS.signInAttempts; i++) {
+      const service = i % 2 === 0 ? a : b;
+      const page = await openAuthorize(service, authorizeParams(newPkce()));
+      expect((await submitAuthorize(service, page, { username: user.username, password: `no ${i}` })).status).toBe(400);
+    }
+    for (const service of [a, b]) {
+      const page = await openAuthorize(service, authorizeParams(newPkce()));
+      expect((await submitAuthorize(service, page, { username: user.username, password: PASSWORD })).status).toBe(429);
+    }
+  });
+});
