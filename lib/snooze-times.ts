@@ -127,7 +127,8 @@ export function wakeTimeProblem(until: number, now: number): 'tooSoon' | 'tooFar
  * The preset choices at `now` in `timeZone`, soonest first: later today (three hours from now,
  * on the next whole minute, while that is still today), this evening (18:00, while it is far
  * enough ahead), tomorrow morning (09:00 tomorrow) and next week (Monday 09:00 of the coming
- * week: tomorrow on a Sunday, a week ahead on a Monday).
+ * week, a week ahead on a Monday). On a Sunday next week is tomorrow morning, which is then the
+ * one choice for that time.
  */
 export function snoozeChoices(now: number, timeZone: string): SnoozeChoice[] {
   const today = wallTime(now, timeZone);
@@ -139,7 +140,11 @@ export function snoozeChoices(now: number, timeZone: string): SnoozeChoice[] {
     { preset: 'tomorrowMorning', until: instantOf(dayAt(today, 1, MORNING_HOUR), timeZone) },
     { preset: 'nextWeek', until: instantOf(dayAt(today, 8 - isoWeekday(today), MORNING_HOUR), timeZone) },
   );
-  return candidates.filter((choice) => wakeTimeProblem(choice.until, now) === null);
+  return candidates.filter(
+    (choice, index) =>
+      wakeTimeProblem(choice.until, now) === null &&
+      candidates.findIndex((other) => other.until === choice.until) === index,
+  );
 }
 
 /** A `datetime-local` value ("2026-11-24T09:00") for a wall time. */

@@ -186,6 +186,7 @@ export function Popup({ store }: { store: InboxStore }) {
             <SnoozedView online={state.online} now={now} onUnsnoozed={(ids) => void store.cameBack(ids)} />
           )}
         </div>
+        {snoozing && <SnoozeMenu anchor={snoozing.anchor} onChoose={snoozeUntil} onClose={() => setSnoozing(null)} />}
       </main>
       <UndoToast offer={state.undo} undoing={state.undoing} onUndo={() => void store.undo()} />
       {state.items.length > 0 && !blocked && inbox && (
@@ -196,7 +197,6 @@ export function Popup({ store }: { store: InboxStore }) {
       <div class="sr-only" role="status" aria-live="polite">
         {state.announcement && <span key={state.announcement.id}>{state.announcement.text}</span>}
       </div>
-      {snoozing && <SnoozeMenu anchor={snoozing.anchor} onChoose={snoozeUntil} onClose={() => setSnoozing(null)} />}
       {request && <ConfirmDelete request={request} onConfirm={confirm} onCancel={() => setRequest(null)} />}
     </div>
   );

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { act, screen, waitFor, within } from '@testing-library/preact';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import axe from 'axe-core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BadRequestError, NetworkError } from '../../../lib/api/errors';
 import { localInputValue, snoozeChoices } from '../../../lib/snooze-times';
 import { currentTimeZone, wakeLabel } from '../../../lib/wake-label';
@@ -12,7 +13,15 @@ vi.mock('../../../lib/messaging', async (importOriginal) => ({
   ask: vi.fn(),
 }));
 
-beforeEach(resetPopupWorld);
+beforeEach(() => {
+  resetPopupWorld();
+  // A Tuesday morning, so every preset is on offer; only the clock is fixed, timers run as ever.
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date('2026-11-24T10:00:00.000Z'));
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const text = (n: number) => `Notification number ${n}`;
 const checkbox = (n: number) => screen.getByRole('checkbox', { name: `Select: ${text(n)}` });
@@ -198,6 +207,7 @@ describe('the Snoozed view', () => {
     const list = await screen.findByRole('list', { name: 'Snoozed notifications' });
     await user.click(within(list).getByRole('button', { name: 'Unsnooze' }));
     await screen.findByText('Nothing snoozed');
+    await waitFor(() => expect(announced()).toBe('1 notification is back in your inbox.'));
     expect(background.inbox[0]?.text).toBe(text(3));
 
     await user.click(screen.getByRole('tab', { name: 'Inbox' }));
@@ -240,4 +250,33 @@ describe('the Snoozed view', () => {
     await waitFor(() => expect(screen.getByText('Nothing snoozed')).toBeTruthy());
     await act(settle);
   });
+});
+
+describe('accessibility', () => {
+  /** What axe finds wrong in the popup now; colour contrast needs layout, which happy-dom does not do. */
+  const problems = async () =>
+    (await axe.run(document.body, { rules: { 'color-contrast': { enabled: false } } })).violations.map(
+      (v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`,
+    );
+
+  it('has no violations with the menu open, the picker open, and the Snoozed view on show', async () => {
+    const inbox = [
+      ...makeInbox(3),
+      makeNotification(40, { snoozedUntil: new Date(Date.now() + 7_200_000).toISOString() }),
+    ];
+    const { user } = await openPopup({ inbox });
+    await waitForRows(3);
+    await user.click(snoozeButton(3));
+    await menu();
+    expect(await problems()).toEqual([]);
+    await user.click(await item('Pick a date and time'));
+    await screen.findByLabelText('Date and time');
+    expect(await problems()).toEqual([]);
+    await user.keyboard('{Escape}');
+    expect(document.activeElement).toBe(snoozeButton(3));
+
+    await user.click(screen.getByRole('tab', { name: 'Snoozed' }));
+    await screen.findByRole('list', { name: 'Snoozed notifications' });
+    expect(await problems()).toEqual([]);
+  }, 30_000);
 });
