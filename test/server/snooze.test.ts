@@ -172,6 +172,18 @@ describe.each(BACKENDS)('snooze on %s', (backend) => {
     expect(await user.client.inbox.count()).toBe(1);
   });
 
+  it('leaves snoozed notifications out of "all": mark all read and delete all touch the inbox as listed', async () => {
+    const { user, ids } = await userWith(service, 'allbut', ['mention', 'reply', 'like']);
+    await user.client.inbox.snooze([ids[0] as string], hoursAhead(1));
+    expect(await user.client.inbox.markRead('all')).toMatchObject({ count: 2 });
+    expect(await user.client.inbox.delete('all')).toMatchObject({ count: 2 });
+    const [snoozed] = (await user.client.inbox.fetch({ snoozed: true })).data;
+    expect(snoozed).toMatchObject({ id: ids[0], read: false });
+    await user.client.inbox.unsnooze([ids[0] as string]);
+    expect(await idsOf(service, user)).toEqual([ids[0]]);
+    expect(await user.client.inbox.countByType()).toEqual({ ...NONE, mention: 1 });
+  });
+
   it('skips ids that are not the caller’s', async () => {
     const { user: alice, ids } = await userWith(service, 'alice', ['mention']);
     const bob = await service.newUser('bob');
