@@ -24,13 +24,14 @@ import { createLiveHub } from './live/hub';
 import { createLiveUpgrade } from './live/upgrade';
 import { startWakeLoop, type WakeLoop } from './live/wake-loop';
 import { answerUnparsable, answerUnroutable, requireUsableHead } from './malformed';
+import { createFormTokens } from './oauth/form-token';
 import { type DemoActivity, startDemoActivity } from './seed/demo-activity';
-import { seedDemoData } from './seed/seed';
+import { seedDemoData, setDemoPasswords } from './seed/seed';
 import { serviceKey } from './store/keys';
 
 export type { NotificationInput, ServiceAdmin } from './admin';
 export type { Database, DatabaseOption } from './db/database';
-export { DEMO_USERNAME } from './seed/demo-data';
+export { DEMO_PASSWORD, DEMO_USERNAME } from './seed/demo-data';
 
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -84,6 +85,11 @@ export interface ServerOptions {
   publicOrigin?: string;
   /** Timeouts and the connection cap; each left out keeps `DEFAULT_CONNECTION_LIMITS`. */
   connections?: Partial<ConnectionLimits>;
+  /**
+   * The password seeded users sign in with on the site; default `demo`. Given, it is also set for
+   * the demo people of data seeded before.
+   */
+  demoPassword?: string;
   /** Seeded users mention, reply to, like and follow `demo` about once every this many seconds. */
   demoActivitySeconds?: number;
   /**
@@ -173,7 +179,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await migrate(db);
     const cursors = createCursors(await serviceKey(db, 'cursor'));
     const undoTokens = createUndoTokens(await serviceKey(db, 'undo'));
-    if (options.seed ?? true) demoTokens = await seedDemoData(db);
+    const formTokens = createFormTokens(await serviceKey(db, 'authorize-form'));
+    if (options.seed ?? true) demoTokens = await seedDemoData(db, Date.now(), options.demoPassword);
+    if (options.demoPassword !== undefined && demoTokens === null) await setDemoPasswords(db, options.demoPassword);
     stopListening = await listenForLiveEvents(db, {
       onEvent(event) {
         if (event.kind === 'snoozed') void wake?.look();
@@ -197,6 +205,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       db,
       cursors,
       undoTokens,
+      formTokens,
       now,
       origin: () => origin,
       pollIntervalSeconds: options.pollIntervalSeconds ?? DEFAULT_POLL_INTERVAL_SECONDS,

@@ -22,6 +22,8 @@ import {
   ActorSchema,
   BulkResultSchema,
   CountSchema,
+  DISCOVERY_PATH,
+  DiscoverySchema,
   ERROR_CODES,
   type ErrorCode,
   IdsBodySchema,
@@ -32,6 +34,11 @@ import {
   LiveTicketSchema,
   NOTIFICATION_TYPES,
   NotificationSchema,
+  OAUTH_ERROR_CODES,
+  OAuthErrorSchema,
+  OAuthRevokeRequestSchema,
+  OAuthTokenRequestSchema,
+  OAuthTokenSchema,
   OperatorNotificationBodySchema,
   OperatorRevokeBodySchema,
   OperatorRevokeResultSchema,
@@ -69,6 +76,11 @@ const SCHEMAS = {
   LiveClientFrame: LiveClientFrameSchema,
   OperatorNotificationBody: OperatorNotificationBodySchema,
   OperatorRevokeBody: OperatorRevokeBodySchema,
+  Discovery: DiscoverySchema,
+  OAuthTokenRequest: OAuthTokenRequestSchema,
+  OAuthToken: OAuthTokenSchema,
+  OAuthRevokeRequest: OAuthRevokeRequestSchema,
+  OAuthError: OAuthErrorSchema,
   OperatorRevokeResult: OperatorRevokeResultSchema,
   Problem: ProblemSchema,
 };
@@ -92,6 +104,24 @@ const DESCRIPTIONS: Partial<Record<SchemaName, Record<string, string>>> = {
     url: 'An http(s) URL; one on the service’s own site is kept as a path there.',
   },
   Problem: { code: `One of: ${ERROR_CODES.join(', ')}.` },
+  OAuthTokenRequest: {
+    code: `The code the authorize page sent to \`redirect_uri\`; valid for ${LIMITS.oauthCodeSeconds} s, once.`,
+    redirect_uri: 'Exactly the one given to the authorize page.',
+    code_verifier: 'The PKCE verifier whose S256 challenge the authorize page was given.',
+  },
+  OAuthToken: {
+    access_token: 'An ordinary user token: `Authorization: Bearer <access_token>`.',
+    created_at: 'Unix seconds.',
+  },
+  OAuthError: { error: `One of: ${OAUTH_ERROR_CODES.join(', ')}.` },
+  Discovery: {
+    siteOrigin: 'The web site; profile pages are `{siteOrigin}{profilePath}`.',
+    profilePath: 'The path of a profile page, with `:username` where the username stands.',
+    apiBaseUrl: 'The API base URL every API path is relative to.',
+    authorizationEndpoint: 'The authorize page (HTML, on the site) a browser opens to sign in.',
+    tokenEndpoint: 'Exchanges an authorization code for a token (`POST /oauth/token`).',
+    revocationEndpoint: 'Revokes a token (`POST /oauth/revoke`, RFC 7009).',
+  },
 };
 
 function componentSchemas(): Record<SchemaName, JsonSchema> {
@@ -134,7 +164,12 @@ interface Operation {
   requestBody?: object;
   responses: Record<number, Answer>;
 }
-type PathItem = { parameters?: object[] } & { [method in 'get' | 'post' | 'delete']?: Operation };
+type PathItem = { parameters?: object[]; servers?: object[] } & {
+  [method in 'get' | 'post' | 'delete']?: Operation;
+};
+
+/** The reference service's site origin, where the paths outside the API live. */
+const SITE_SERVER = { url: 'http://127.0.0.1:8787', description: 'The site origin (not under the API base URL)' };
 
 const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -149,6 +184,24 @@ const answer = (description: string, name: SchemaName, headers?: Headers): Answe
 });
 
 const noContent = (description: string): Answer => ({ description });
+
+/** A form request body (`application/x-www-form-urlencoded`) of the named contract schema. */
+const formBody = (name: SchemaName) => ({
+  required: true,
+  content: { 'application/x-www-form-urlencoded': { schema: ref(name) } },
+});
+
+/** OAuth's own error answer (RFC 6749 §5.2), whose `error` is one of `errors`. */
+const oauthError = (description: string, errors: readonly string[]): Answer => ({
+  description,
+  content: {
+    'application/json': { schema: { allOf: [ref('OAuthError'), { properties: { error: { enum: errors } } }] } },
+  },
+});
+
+const formOnly = problem('The body was not sent as `application/x-www-form-urlencoded` (UTF-8).', [
+  'unsupported_media_type',
+]);
 
 /** A problem+json answer whose `code` is one of `codes`. */
 function problem(description: string, codes: readonly ErrorCode[], headers?: Headers): Answer {
@@ -419,6 +472,43 @@ const paths: Record<string, PathItem> = {
       },
     },
   },
+  '/oauth/token': {
+    post: {
+      operationId: 'exchangeAuthorizationCode',
+      summary: 'Exchange an authorization code for a token (OAuth 2.1, PKCE)',
+      description:
+        'The code comes from the authorize page (`authorizationEndpoint` of the discovery document) through ' +
+        '`redirect_uri`. It works once: a second use fails and revokes the token the first one got. Answers ' +
+        'carry `Cache-Control: no-store`; any origin may call it (CORS).',
+      security: noAuth,
+      requestBody: formBody('OAuthTokenRequest'),
+      responses: {
+        200: answer('An ordinary user token.', 'OAuthToken'),
+        400: oauthError(
+          '`invalid_grant`: the code is unknown, expired or used, or the redirect URI or verifier does not match. ' +
+            '`invalid_client`: not the known client. `invalid_request`: a parameter is missing or repeated.',
+          OAUTH_ERROR_CODES,
+        ),
+        415: formOnly,
+      },
+    },
+  },
+  '/oauth/revoke': {
+    post: {
+      operationId: 'revokeToken',
+      summary: 'Revoke a token (RFC 7009)',
+      description:
+        'The token stops working at once and live channels opened with it close with 4401. The answer is the ' +
+        'same whether the token was valid, unknown or already revoked. Any origin may call it (CORS).',
+      security: noAuth,
+      requestBody: formBody('OAuthRevokeRequest'),
+      responses: {
+        200: noContent('The token, if it was one, no longer works.'),
+        400: oauthError('No `token` parameter, or more than one.', ['invalid_request']),
+        415: formOnly,
+      },
+    },
+  },
   '/user/{username}': {
     parameters: [usernameParameter],
     get: {
@@ -479,6 +569,22 @@ const paths: Record<string, PathItem> = {
         404: userNotFound,
         415: unsupportedMediaType,
         429: problem(`More than ${LIMITS.reportsPerHour} reports in an hour.`, ['rate_limited'], retryAfter),
+      },
+    },
+  },
+  [DISCOVERY_PATH]: {
+    servers: [SITE_SERVER],
+    get: {
+      operationId: 'discoverService',
+      summary: 'Where the API and the site are, and how to sign in',
+      description:
+        'On the site origin, not under the API base URL: a client finds it from any address of the service a ' +
+        'person types. Sign-in is OAuth 2.1 with PKCE (S256 only): open `authorizationEndpoint` (an HTML page) ' +
+        'with `response_type=code`, `client_id`, `redirect_uri`, `code_challenge`, `code_challenge_method=S256`, ' +
+        '`state` and `scope`, then exchange the code at `tokenEndpoint`. Any origin may read it (CORS).',
+      security: noAuth,
+      responses: {
+        200: answer('The discovery document.', 'Discovery'),
       },
     },
   },

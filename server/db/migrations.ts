@@ -344,6 +344,39 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION live_snoozed()`,
     ],
   },
+  {
+    version: 8,
+    name: 'passwords, OAuth authorization codes, sign-in attempts',
+    statements: [
+      // A slow hash with its parameters and salt (`server/store/passwords.ts`); null: no password,
+      // so the user cannot sign in on the site.
+      'ALTER TABLE users ADD COLUMN password_hash text',
+      // A code is kept hashed and taken once by an UPDATE that only one caller can win, whichever
+      // instance it reaches; a used code stays until long after it expired, so a second use is
+      // recognised and revokes the token the first one got.
+      `CREATE TABLE oauth_codes (
+        code_hash text PRIMARY KEY,
+        user_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        client_id text NOT NULL,
+        redirect_uri text NOT NULL,
+        code_challenge text NOT NULL,
+        scope text NOT NULL,
+        expires_at timestamptz(3) NOT NULL,
+        used_at timestamptz(3),
+        token_id text REFERENCES tokens ON DELETE SET NULL
+      )`,
+      'CREATE INDEX oauth_codes_expiry_idx ON oauth_codes (expires_at)',
+      'CREATE INDEX oauth_codes_token_idx ON oauth_codes (token_id) WHERE token_id IS NOT NULL',
+      // Each sign-in attempt with a password for a username (existing or not), as written: a
+      // row while it runs, kept when the password was wrong.
+      `CREATE TABLE sign_in_attempts (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        username_key text NOT NULL,
+        attempted_at timestamptz(3) NOT NULL
+      )`,
+      'CREATE INDEX sign_in_attempts_key_idx ON sign_in_attempts (username_key, attempted_at)',
+    ],
+  },
 ];
 
 /** Applies the missing migrations; safe to run at every start, and by several services at once. */
