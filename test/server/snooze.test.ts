@@ -244,18 +244,21 @@ describe.each(BACKENDS)('snooze on %s', (backend) => {
     }
   });
 
-  it('covers the counts by type with the ETag, even when the total stays the same', async () => {
+  it('covers the counts by type with the ETag and live frames, even when the total stays the same', async () => {
     const { user, ids } = await userWith(service, 'etag', ['mention', 'like']);
     await user.client.inbox.markRead([ids[1] as string]);
     const first = await user.client.inbox.checkCount();
-    expect(first).toMatchObject({ changed: true, count: 1 });
+    expect(first).toMatchObject({ changed: true, count: 1, byType: { ...NONE, mention: 1 } });
+    const channel = await openLive(service, user.token);
+    await channel.countOf(1);
     await service.server.database.transaction(async (tx) => {
       await tx.query('UPDATE notifications SET read = true WHERE id = $1', [ids[0]]);
       await tx.query('UPDATE notifications SET read = false WHERE id = $1', [ids[1]]);
     });
     const second = await user.client.inbox.checkCount(first.etag);
-    expect(second).toMatchObject({ changed: true, count: 1 });
-    expect(await user.client.inbox.countByType()).toEqual({ ...NONE, like: 1 });
+    expect(second).toMatchObject({ changed: true, count: 1, byType: { ...NONE, like: 1 } });
+    expect(await channel.next('count')).toEqual({ type: 'count', count: 1, byType: { ...NONE, like: 1 } });
+    channel.close();
   });
 
   it('wakes a snooze at its time: the count rises and live channels hear it, with no request', async () => {
