@@ -6,8 +6,9 @@
  */
 import { browser } from 'wxt/browser';
 import { accountLabel, DEFAULT_ADDRESSES } from './account-addresses';
+import type { Discovery } from './api/contract';
 import { ApiError } from './api/errors';
-import { type Discovery, discover, exchangeCode } from './api/oauth';
+import { discover, exchangeCode } from './api/oauth';
 import { t } from './i18n';
 import { ask } from './messaging';
 import { accountFailureText, missingPermissionText, type Notice, requestAccountPermissions } from './options';
@@ -67,11 +68,11 @@ export class SignInError extends Error {
  * Runs the service's sign-in page and gives the token it grants. The `state` that comes back must
  * be the one sent, so an answer meant for another sign-in is never taken.
  */
-export async function authorize(discovery: Discovery): Promise<{ token: string; username: string | null }> {
+export async function authorize(discovery: Discovery): Promise<string> {
   const { verifier, challenge } = await pkcePair();
   const state = randomText(16);
   const redirectUri = browser.identity.getRedirectURL();
-  const url = new URL(discovery.endpoints.authorize);
+  const url = new URL(discovery.authorizationEndpoint);
   url.search = new URLSearchParams({
     response_type: 'code',
     client_id: discovery.clientId,
@@ -79,7 +80,7 @@ export async function authorize(discovery: Discovery): Promise<{ token: string; 
     code_challenge: challenge,
     code_challenge_method: 'S256',
     state,
-    scope: 'inbox profile',
+    scope: discovery.scopes.join(' '),
   }).toString();
   let returned: string | undefined;
   try {
@@ -94,7 +95,7 @@ export async function authorize(discovery: Discovery): Promise<{ token: string; 
   const code = answer.get('code');
   if (!code) throw new SignInError(t('options_signInMismatch'));
   return exchangeCode({
-    tokenEndpoint: discovery.endpoints.token,
+    tokenEndpoint: discovery.tokenEndpoint,
     clientId: discovery.clientId,
     code,
     redirectUri,
@@ -114,14 +115,14 @@ export async function addWithSignIn(discovery: Discovery, granting: Promise<bool
   const missing = await missingPermissionText(discovery);
   if (missing) return { tone: 'error', lines: [missing] };
   try {
-    const { token, username } = await authorize(discovery);
+    const token = await authorize(discovery);
     const added = await ask('accounts.add', {
       apiBaseUrl: discovery.apiBaseUrl,
-      siteOrigin: discovery.siteOrigin,
-      profilePath: DEFAULT_ADDRESSES.profilePath,
+      siteOrigin: discovery.siteOrigin.replace(/\/$/, ''),
+      profilePath: discovery.profilePath,
       profileAnchor: DEFAULT_ADDRESSES.profileAnchor,
       token,
-      username,
+      username: null,
     });
     return { tone: 'info', lines: [t('options_accountAdded', accountLabel(added))] };
   } catch (error) {

@@ -6,7 +6,7 @@ import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
 import { DEFAULT_ADDRESSES } from '../../lib/account-addresses';
 import type { Account } from '../../lib/accounts';
-import type { Discovery } from '../../lib/api/oauth';
+import type { Discovery } from '../../lib/api/contract';
 import { t } from '../../lib/i18n';
 import { ask } from '../../lib/messaging';
 import {
@@ -89,7 +89,7 @@ export function AddAccount({ target, onNotice, onDone }: AddAccountProps) {
     void (async () => {
       await granting;
       try {
-        const { token } = await authorize(discovery);
+        const token = await authorize(discovery);
         await ask('accounts.signIn', { account: target.id, token });
         finish({ tone: 'info', lines: [t('options_statusSignedIn')] });
       } catch (error) {

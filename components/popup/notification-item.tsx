@@ -19,6 +19,8 @@ export interface ItemActions {
   markRead(id: string): void;
   markUnread(id: string): void;
   delete(id: string): void;
+  /** Opens the snooze menu beside `anchor`. */
+  snooze(id: string, anchor: HTMLElement): void;
 }
 
 interface Props {
@@ -132,6 +134,13 @@ function Row({ item, siteOrigin, position, total, active, selected, now, actions
           />
         )}
         <IconButton
+          icon="icon-snooze"
+          label={t('popup_snooze')}
+          tabIndex={tabIndex}
+          popup="menu"
+          onClick={(event) => actions.snooze(item.id, event.currentTarget)}
+        />
+        <IconButton
           icon="icon-trash danger"
           label={t('popup_delete')}
           tabIndex={tabIndex}
@@ -146,17 +155,20 @@ interface IconButtonProps {
   icon: string;
   label: string;
   tabIndex: number;
-  onClick: () => void;
+  /** The button opens a menu. */
+  popup?: 'menu';
+  onClick: (event: MouseEvent & { currentTarget: HTMLButtonElement }) => void;
 }
 
 /** A button drawn as an icon, named by its label for screen readers and as a tooltip. */
-function IconButton({ icon, label, tabIndex, onClick }: IconButtonProps) {
+function IconButton({ icon, label, tabIndex, popup, onClick }: IconButtonProps) {
   return (
     <button
       type="button"
       class={`icon ${icon}`}
       tabIndex={tabIndex}
       aria-label={label}
+      aria-haspopup={popup}
       title={label}
       onClick={onClick}
     />

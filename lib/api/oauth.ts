@@ -5,29 +5,8 @@
  */
 import ky, { HTTPError } from 'ky';
 import * as v from 'valibot';
+import { DISCOVERY_PATH, type Discovery, DiscoverySchema, OAuthErrorSchema, OAuthTokenSchema } from './contract';
 import { ApiError, InvalidResponseError, NetworkError, TimeoutError } from './errors';
-
-/** Where a service's discovery document is, under its site origin. */
-export const DISCOVERY_PATH = '/.well-known/inbox-companion';
-
-const HttpUrl = v.pipe(v.string(), v.url(), v.regex(/^https?:/));
-
-export const DiscoverySchema = v.object({
-  apiBaseUrl: HttpUrl,
-  siteOrigin: HttpUrl,
-  clientId: v.pipe(v.string(), v.minLength(1)),
-  endpoints: v.object({ authorize: HttpUrl, token: HttpUrl, revoke: HttpUrl }),
-});
-export type Discovery = v.InferOutput<typeof DiscoverySchema>;
-
-const TokenAnswerSchema = v.object({
-  access_token: v.pipe(v.string(), v.minLength(1)),
-  token_type: v.string(),
-  /** Not in the contract's answer, but taken when a service gives it, to name the account. */
-  username: v.optional(v.string()),
-});
-
-const OAuthErrorSchema = v.object({ error: v.string(), error_description: v.optional(v.string()) });
 
 const TIMEOUT_MS = 10_000;
 
@@ -75,7 +54,7 @@ export interface CodeExchange {
 }
 
 /** Exchanges an authorization code for a token; an OAuth refusal is an ApiError with its `error` as code. */
-export async function exchangeCode(exchange: CodeExchange): Promise<{ token: string; username: string | null }> {
+export async function exchangeCode(exchange: CodeExchange): Promise<string> {
   const body = new URLSearchParams({
     grant_type: 'authorization_code',
     code: exchange.code,
@@ -84,10 +63,10 @@ export async function exchangeCode(exchange: CodeExchange): Promise<{ token: str
     code_verifier: exchange.codeVerifier,
   });
   const answer = parse(
-    TokenAnswerSchema,
+    OAuthTokenSchema,
     await send(() => ky.post(exchange.tokenEndpoint, { body, fetch: exchange.fetch, timeout: TIMEOUT_MS, retry: 0 })),
   );
-  return { token: answer.access_token, username: answer.username ?? null };
+  return answer.access_token;
 }
 
 /** Revokes a token at the service (RFC 7009): from then on the service refuses it. */

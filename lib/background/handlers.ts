@@ -35,10 +35,13 @@ import {
   lastUndoItem,
   markRead,
   markUnread,
+  snooze,
   type TriageAccount,
   undoLast,
+  unsnooze,
 } from './triage';
 import { whoIs } from './who-is';
+
 export interface HandlerContext {
   runtimes: Runtimes;
   extension: Extension;
@@ -59,6 +62,9 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
   'inbox.markRead': Triage,
   'inbox.delete': Triage,
   'inbox.markUnread': ListTriage,
+  'inbox.snooze': v.object({ account: AccountId, ids: v.array(v.string()), until: Text, unread: Unread }),
+  'inbox.unsnooze': v.object({ account: AccountId, ids: v.array(v.string()) }),
+  'inbox.fetchSnoozed': v.object({ account: AccountId, cursor: v.nullable(Text) }),
   'inbox.undo': v.undefined(),
   'inbox.lastUndo': v.undefined(),
   'status.get': v.undefined(),
@@ -190,6 +196,18 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     'inbox.markRead': (request) => triage(request, (account) => markRead(account, request)),
     'inbox.delete': (request) => triage(request, (account) => deleteNotifications(account, request)),
     'inbox.markUnread': (request) => triage(request, (account) => markUnread(account, request)),
+    'inbox.snooze': (request) => triage(request, (account) => snooze(account, request)),
+    async 'inbox.unsnooze'(request) {
+      const { runtime, client } = await signedIn(request.account);
+      const count = await unsnooze({ id: runtime.id, client, status: runtime.status }, request);
+      // They come back unread: only the service knows the count they make.
+      const status = await runtime.poller.poll();
+      return { success: true, count, unreadCount: status.kind === 'ok' ? status.count : null, undo: null };
+    },
+    async 'inbox.fetchSnoozed'({ account, cursor }) {
+      const { client } = await signedIn(account);
+      return client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, snoozed: true });
+    },
     async 'inbox.undo'() {
       const { account, count } = await undoLast(async (id) => (await signedIn(id)).client);
       // The badge follows at once: only the service knows how many of those put back are unread.

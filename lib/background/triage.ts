@@ -1,5 +1,5 @@
 /**
- * Mark read, mark unread and delete on the popup's behalf, and their undo. The badge and the
+ * Mark read, mark unread, delete, snooze and unsnooze on the popup's behalf, and their undo. The badge and the
  * cached first pages change at once from the operation's result; the poller's next check
  * confirms the count. The undo tokens of the last action stay here, in session storage, so the
  * popup can close and open again and still offer Undo while the service takes it.
@@ -8,13 +8,12 @@ import { storage } from 'wxt/utils/storage';
 import type { BulkResult, Client, IdsSelection } from '../api';
 import { InvalidArgumentError, LIMITS, UndoExpiredError } from '../api';
 import { clearInboxCache, updateCachedPages } from '../inbox-cache';
-import type { TriageRequest, TriageResult, UndoableAction, UndoOffer } from '../messaging';
-
-/** What a triage action changes: the account it acts as is given apart. */
-type TriageSelection = Omit<TriageRequest, 'account'>;
-
+import type { SnoozeRequest, TriageRequest, TriageResult, UndoableAction, UndoOffer } from '../messaging';
 import { triagedPage, uniqueIds } from '../triage-patch';
 import type { StatusWriter } from './status-writer';
+
+/** What a triage action changes: the account it acts as is given apart. */
+type Selection<T extends { account: string }> = Omit<T, 'account'>;
 
 interface LastUndo extends UndoOffer {
   /** One token per call the action took (a selection of more than 500 takes several). */
@@ -63,6 +62,7 @@ async function offerUndo(
   action: UndoableAction,
   ids: IdsSelection,
   sent: { count: number; tokens: string[] },
+  extra: Pick<UndoOffer, 'until'> = {},
   now = Date.now(),
 ): Promise<UndoOffer | null> {
   if (sent.tokens.length === 0) return null;
@@ -72,6 +72,7 @@ async function offerUndo(
     all: ids === 'all',
     count: sent.count,
     expiresAt: now + LIMITS.undoSeconds * 1000 - OFFER_MARGIN_MS,
+    ...extra,
   };
   await lastUndoItem.setValue({ ...offer, tokens: sent.tokens });
   return offer;
@@ -81,7 +82,7 @@ const okCount = (status: { kind: string; count: number | null }) => (status.kind
 
 export async function markRead(
   { id, client, status: writer }: TriageAccount,
-  { ids }: TriageSelection,
+  { ids }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
   const sent = await inBatches(ids, client.inbox.markRead);
   const undo = await offerUndo(id, 'markRead', ids, sent);
@@ -93,7 +94,7 @@ export async function markRead(
 
 export async function markUnread(
   { id, client, status: writer }: TriageAccount,
-  { ids }: TriageSelection,
+  { ids }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
   if (ids === 'all') throw new InvalidArgumentError('invalid_ids', 'Mark unread takes a list of ids, never "all".');
   const sent = await inBatches(ids, client.inbox.markUnread);
@@ -104,17 +105,55 @@ export async function markUnread(
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
-export async function deleteNotifications(
-  { id, client, status: writer }: TriageAccount,
-  { ids, unread }: TriageSelection,
+/**
+ * After a delete or a snooze took notifications out of the inbox: out of the cached pages too,
+ * and the badge lower by the unread ones among them (at most as many as the service changed).
+ */
+async function takenOut(
+  { id, status: writer }: TriageAccount,
+  action: 'delete' | 'snooze',
+  ids: IdsSelection,
+  unread: number | undefined,
+  sent: { count: number },
+  undo: UndoOffer | null,
 ): Promise<TriageResult> {
-  const sent = await inBatches(ids, client.inbox.delete);
-  const undo = await offerUndo(id, 'delete', ids, sent);
-  await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'delete', ids, unreadOnly));
+  await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, action, ids, unreadOnly));
   const before = (await writer.get()).count;
   const gone = Math.min(sent.count, Math.max(0, Math.floor(unread ?? 0)));
   const status = await writer.showCount(ids === 'all' ? 0 : (before ?? 0) - gone);
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
+}
+
+export async function deleteNotifications(
+  account: TriageAccount,
+  { ids, unread }: Selection<TriageRequest>,
+): Promise<TriageResult> {
+  const sent = await inBatches(ids, account.client.inbox.delete);
+  return takenOut(account, 'delete', ids, unread, sent, await offerUndo(account.id, 'delete', ids, sent));
+}
+
+/** Snoozed notifications leave the inbox and the count until they wake; the service wakes them. */
+export async function snooze(
+  account: TriageAccount,
+  { ids, until, unread }: Selection<SnoozeRequest>,
+): Promise<TriageResult> {
+  const sent = await inBatches(ids, (batch) => account.client.inbox.snooze(batch, until));
+  const undo = await offerUndo(account.id, 'snooze', ids, sent, { until });
+  return takenOut(account, 'snooze', ids, unread, sent, undo);
+}
+
+/**
+ * Brings snoozed notifications back now, unread and at the top of the inbox, where no cached
+ * page has them: the cached pages are dropped. The number that came back.
+ */
+export async function unsnooze({ id, client }: TriageAccount, { ids }: { ids: string[] }): Promise<number> {
+  let count = 0;
+  try {
+    for (const batch of chunks(ids)) count += (await client.inbox.unsnooze(batch)).count;
+  } finally {
+    await clearInboxCache(id);
+  }
+  return count;
 }
 
 /** The last action, while it can still be undone. */

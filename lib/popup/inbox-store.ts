@@ -28,6 +28,11 @@ export interface InboxStore extends SelectionActions, Triage, Pick<Arrivals, 'sh
   start(signal: AbortSignal): Promise<void>;
   setOnline(online: boolean): void;
   setUnreadOnly(unreadOnly: boolean): Promise<void>;
+  /**
+   * Notifications came back to the inbox from elsewhere (unsnoozed): whatever this popup did to
+   * them before no longer holds, and the first page and the status load again.
+   */
+  cameBack(ids: readonly string[]): Promise<void>;
   /** Loads again what failed: the first page, or the next one. */
   retry(): Promise<void>;
   loadMore(): Promise<void>;
@@ -89,6 +94,14 @@ export function createInboxStore(): InboxStore {
       if (online && get().error) void retry();
     },
     setUnreadOnly: paging.setUnreadOnly,
+    async cameBack(ids) {
+      for (const id of ids) {
+        cell.changes.deleted.delete(id);
+        cell.changes.read.delete(id);
+      }
+      void refreshStatus();
+      await paging.fetchFirst();
+    },
     retry,
     loadMore: paging.loadMore,
     ...createSelectionActions(cell, paging.loadMore),

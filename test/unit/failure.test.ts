@@ -9,6 +9,7 @@ import {
   InvalidArgumentError,
   InvalidResponseError,
   InvalidUndoError,
+  InvalidUntilError,
   NetworkError,
   NotFollowingError,
   NotFoundError,
@@ -50,6 +51,13 @@ const rows: Record<string, Row> = {
   BadRequestError: {
     error: new BadRequestError(fields(400, 'invalid_body')),
     kind: 'invalidRequest',
+    badge: 'notThisService',
+    popup: 'failed',
+    options: 'notThisService',
+  },
+  'a wake time the client refuses before sending': {
+    error: new InvalidArgumentError('invalid_until', SAID),
+    kind: 'invalidTime',
     badge: 'notThisService',
     popup: 'failed',
     options: 'notThisService',
@@ -106,6 +114,13 @@ const rows: Record<string, Row> = {
   InvalidUndoError: {
     error: new InvalidUndoError(fields(400, 'invalid_undo')),
     kind: 'invalidRequest',
+    badge: 'notThisService',
+    popup: 'failed',
+    options: 'notThisService',
+  },
+  InvalidUntilError: {
+    error: new InvalidUntilError(fields(400, 'invalid_until')),
+    kind: 'invalidTime',
     badge: 'notThisService',
     popup: 'failed',
     options: 'notThisService',

@@ -46,14 +46,16 @@ async function open() {
 
 const SOCIAL = 'https://example.social';
 const DISCOVERY = {
-  apiBaseUrl: `${SOCIAL}/api`,
+  name: 'Example Social',
   siteOrigin: SOCIAL,
+  profilePath: '/@:username',
+  apiBaseUrl: `${SOCIAL}/api`,
+  authorizationEndpoint: `${SOCIAL}/oauth/authorize`,
+  tokenEndpoint: `${SOCIAL}/api/oauth/token`,
+  revocationEndpoint: `${SOCIAL}/api/oauth/revoke`,
   clientId: 'inbox-companion',
-  endpoints: {
-    authorize: `${SOCIAL}/oauth/authorize`,
-    token: `${SOCIAL}/api/oauth/token`,
-    revoke: `${SOCIAL}/api/oauth/revoke`,
-  },
+  scopes: ['inbox', 'profile'],
+  codeChallengeMethods: ['S256'],
 };
 const REDIRECT = 'https://extension-id.chromiumapp.org/';
 
@@ -68,7 +70,7 @@ function signInService(person: 'allows' | 'denies' | 'closes' | 'forges') {
   stub('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
     if (request.url === `${SOCIAL}/.well-known/inbox-companion`) return json(DISCOVERY);
-    if (request.url === DISCOVERY.endpoints.token && request.method === 'POST') {
+    if (request.url === DISCOVERY.tokenEndpoint && request.method === 'POST') {
       const form = new URLSearchParams(await request.text());
       exchanged.push(form);
       const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(form.get('code_verifier') ?? ''));
