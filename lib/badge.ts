@@ -3,6 +3,7 @@
  * and one `render` decides how the badge looks, so the states cannot drift apart.
  */
 import { browser } from 'wxt/browser';
+import { SIGNED_OUT } from './connection-status';
 import { type MessageKey, t, tn, uiLanguage } from './i18n';
 import type { ConnectionStatus, LiveMode, StatusKind } from './messaging';
 
@@ -94,7 +95,7 @@ function accountLine({ label, status }: BadgeRow): string {
  */
 export function badgeForAccounts(rows: readonly BadgeRow[]): { text: string; color: string; title: string } {
   const [only] = rows;
-  if (rows.length <= 1) return badgeFor(only?.status ?? SIGNED_OUT_STATUS, only?.live);
+  if (rows.length <= 1) return badgeFor(only?.status ?? SIGNED_OUT, only?.live);
   const answering = rows.filter((row) => row.status.kind === 'ok');
   const first = rows.find((row) => row.status.kind !== 'signedOut') ?? rows[0];
   if (answering.length === 0 && first) {
@@ -105,14 +106,6 @@ export function badgeForAccounts(rows: readonly BadgeRow[]): { text: string; col
   const lines = [t('extName'), sum === 0 ? t('badge_noUnread') : tn('badge_unread', sum), ...rows.map(accountLine)];
   return { text: countText(sum), color: BLUE, title: lines.join('\n') };
 }
-
-const SIGNED_OUT_STATUS: ConnectionStatus = {
-  kind: 'signedOut',
-  count: null,
-  checkedAt: null,
-  nextCheckAt: null,
-  detail: null,
-};
 
 /** Shows one status, or several accounts' (see `badgeForAccounts`). */
 export async function renderBadge(

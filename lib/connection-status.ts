@@ -47,10 +47,9 @@ export function summaryStatus(statuses: readonly ConnectionStatus[]): Connection
   };
 }
 
-/** The live mode of all accounts together: live only when every answering account is. */
+/** The live mode of all accounts together: live only when every account that answers is. */
 export function summaryLiveMode(modes: readonly LiveMode[]): LiveMode {
   const on = modes.filter((mode) => mode !== 'off');
-  if (on.length === 0) return 'off';
-  if (on.every((mode) => mode === 'live')) return 'live';
-  return on.includes('reconnecting') ? 'reconnecting' : 'unavailable';
+  if (on.includes('reconnecting')) return 'reconnecting';
+  return on.find((mode) => mode !== 'live') ?? on[0] ?? 'off';
 }

@@ -193,7 +193,7 @@ export interface ProtocolMap {
   'status.refresh'(): ConnectionStatus;
   /** One account's status. */
   'status.account'(request: AccountRequest): ConnectionStatus;
-  /** Checks an address and token without saving them. A null token tests the one stored for that address. */
+  /** Checks an address and token without saving them; without a token, whether the address is the service. */
   'connection.test'(request: { apiBaseUrl: string; token: string | null }): ConnectionTest;
   /** Adds an account, signed in with the token; checks the token first and learns who it is. */
   'accounts.add'(request: NewAccountRequest): Account;
@@ -218,8 +218,6 @@ export interface NewAccountRequest {
   profilePath: string;
   profileAnchor: string;
   token: string;
-  /** The username the service gave with the token, when it gave one. */
-  username: string | null;
 }
 
 export type MessageType = keyof ProtocolMap;

@@ -190,14 +190,14 @@ export async function testConnectionNotice(apiBaseUrl: string, token: string, gr
 
 /** Adds an account with a pasted token, once the person answered the permission prompt. */
 export async function addWithToken(
-  request: Omit<NewAccountRequest, 'username'>,
+  request: NewAccountRequest,
   granting: Promise<boolean>,
 ): Promise<{ added: Account | null; notice: Notice }> {
   await granting.catch(() => false);
   const missing = await missingPermissionText(request);
   if (missing) return { added: null, notice: { tone: 'error', lines: [missing] } };
   try {
-    const added = await ask('accounts.add', { ...request, token: request.token.trim(), username: null });
+    const added = await ask('accounts.add', { ...request, token: request.token.trim() });
     return { added, notice: { tone: 'info', lines: [t('options_accountAdded', accountLabel(added))] } };
   } catch (error) {
     return { added: null, notice: { tone: 'error', lines: [accountFailureText(error, request.apiBaseUrl)] } };

@@ -6,9 +6,9 @@
  */
 import { browser } from 'wxt/browser';
 import { accountLabel, DEFAULT_ADDRESSES } from './account-addresses';
-import type { Discovery } from './api/contract';
 import { ApiError } from './api/errors';
 import { discover, exchangeCode } from './api/oauth';
+import type { Discovery } from './api/oauth-contract';
 import { t } from './i18n';
 import { ask } from './messaging';
 import { accountFailureText, missingPermissionText, type Notice, requestAccountPermissions } from './options';
@@ -122,7 +122,6 @@ export async function addWithSignIn(discovery: Discovery, granting: Promise<bool
       profilePath: discovery.profilePath,
       profileAnchor: DEFAULT_ADDRESSES.profileAnchor,
       token,
-      username: null,
     });
     return { tone: 'info', lines: [t('options_accountAdded', accountLabel(added))] };
   } catch (error) {

@@ -9,7 +9,7 @@ import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
-import { DISCOVERY_PATH } from '../lib/api/contract';
+import { DISCOVERY_PATH } from '../lib/api/oauth-contract';
 import type { ApiDeps } from './api/context';
 import { inboxHandlers } from './api/inbox';
 import { liveHandlers } from './api/live';

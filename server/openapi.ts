@@ -22,8 +22,6 @@ import {
   ActorSchema,
   BulkResultSchema,
   CountSchema,
-  DISCOVERY_PATH,
-  DiscoverySchema,
   ERROR_CODES,
   type ErrorCode,
   IdsBodySchema,
@@ -34,11 +32,6 @@ import {
   LiveTicketSchema,
   NOTIFICATION_TYPES,
   NotificationSchema,
-  OAUTH_ERROR_CODES,
-  OAuthErrorSchema,
-  OAuthRevokeRequestSchema,
-  OAuthTokenRequestSchema,
-  OAuthTokenSchema,
   OperatorNotificationBodySchema,
   OperatorRevokeBodySchema,
   OperatorRevokeResultSchema,
@@ -54,6 +47,15 @@ import {
   USERNAME_PATTERN,
   UUID_PATTERN,
 } from '../lib/api/contract';
+import {
+  DISCOVERY_PATH,
+  DiscoverySchema,
+  OAUTH_ERROR_CODES,
+  OAuthErrorSchema,
+  OAuthRevokeRequestSchema,
+  OAuthTokenRequestSchema,
+  OAuthTokenSchema,
+} from '../lib/api/oauth-contract';
 
 /** The contract's schemas the document names, under the names it gives them. */
 const SCHEMAS = {

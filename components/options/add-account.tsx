@@ -6,7 +6,7 @@ import type { TargetedSubmitEvent } from 'preact';
 import { useState } from 'preact/hooks';
 import { DEFAULT_ADDRESSES } from '../../lib/account-addresses';
 import type { Account } from '../../lib/accounts';
-import type { Discovery } from '../../lib/api/contract';
+import type { Discovery } from '../../lib/api/oauth-contract';
 import { t } from '../../lib/i18n';
 import { ask } from '../../lib/messaging';
 import {

@@ -5,8 +5,8 @@
  */
 import ky, { HTTPError } from 'ky';
 import * as v from 'valibot';
-import { DISCOVERY_PATH, type Discovery, DiscoverySchema, OAuthErrorSchema, OAuthTokenSchema } from './contract';
 import { ApiError, InvalidResponseError, NetworkError, TimeoutError } from './errors';
+import { DISCOVERY_PATH, type Discovery, DiscoverySchema, OAuthErrorSchema, OAuthTokenSchema } from './oauth-contract';
 
 const TIMEOUT_MS = 10_000;
 
@@ -68,11 +68,3 @@ export async function exchangeCode(exchange: CodeExchange): Promise<string> {
   );
   return answer.access_token;
 }
-
-/** Revokes a token at the service (RFC 7009): from then on the service refuses it. */
-export async function revokeToken(revokeEndpoint: string, token: string, fetch?: typeof globalThis.fetch) {
-  await ky.post(revokeEndpoint, { body: new URLSearchParams({ token }), fetch, timeout: TIMEOUT_MS, retry: 0 });
-}
-
-/** The revoke endpoint of a service the contract's way, under its API base URL. */
-export const revokeEndpointOf = (apiBaseUrl: string) => `${apiBaseUrl.replace(/\/$/, '')}/oauth/revoke`;

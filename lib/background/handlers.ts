@@ -10,7 +10,7 @@ import { browser } from 'wxt/browser';
 import { accountLabel, DEFAULT_ADDRESSES, validateAddresses } from '../account-addresses';
 import type { Account } from '../accounts';
 import { ApiError, InvalidArgumentError, REPORT_REASONS, reviveError, UnauthenticatedError } from '../api';
-import { revokeEndpointOf, revokeToken } from '../api/oauth';
+import { revokeEndpointOf, revokeToken } from '../api/revoke';
 import { statusItem } from '../connection-status';
 import { clearInboxCache, writeCachedFirstPage } from '../inbox-cache';
 import {
@@ -25,10 +25,11 @@ import {
 import { isSiteUrl, usernameFromUrl } from '../profile-url';
 import { settingsErrorText } from '../settings';
 import type { AccountRuntime, Runtimes } from './account-runtime';
-import { accounts, accountToken, addAccount, apiOrigin, removeAccount } from './account-store';
+import { accounts, addAccount, removeAccount } from './account-store';
 import { testConnection } from './connection-test';
 import { giveBackPermissions } from './permissions';
 import { type Extension, mayAsk, type Sender, type SenderKind, senderKind } from './sender';
+import { checkToken } from './token-check';
 import {
   deleteNotifications,
   lastUndo,
@@ -40,7 +41,6 @@ import {
   undoLast,
   unsnooze,
 } from './triage';
-import { whoIs } from './who-is';
 
 export interface HandlerContext {
   runtimes: Runtimes;
@@ -77,7 +77,6 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
     profilePath: Text,
     profileAnchor: Text,
     token: Token,
-    username: v.nullable(Text),
   }),
   'accounts.signIn': v.object({ account: AccountId, token: Token }),
   'accounts.signOut': v.object({ account: AccountId }),
@@ -121,7 +120,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   async function runtimeOf(id: string): Promise<AccountRuntime> {
     await runtimes.sync();
     const runtime = runtimes.get(id);
-    if (!runtime) throw new InvalidArgumentError('unknown_account', 'There is no such account.');
+    if (!runtime) throw new InvalidArgumentError('unknown_account', 'No such account.');
     return runtime;
   }
 
@@ -141,7 +140,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     const runtime = await runtimeOf(id);
     const account = await runtime.session.account();
     if (sender?.kind === 'profile' && (!account || !isSiteUrl(sender.url, account))) {
-      throw new ApiError({ status: 403, code: 'forbidden', detail: 'This page is not on that account’s site.' });
+      throw new ApiError({ status: 403, code: 'forbidden', detail: 'Not that account’s site.' });
     }
     return runtime;
   }
@@ -220,24 +219,13 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     async 'status.account'({ account }) {
       return (await runtimeOf(account)).status.get();
     },
-    async 'connection.test'({ apiBaseUrl, token }) {
-      let stored = token;
-      if (stored === null) {
-        const origin = apiOrigin(apiBaseUrl);
-        for (const account of await accounts()) {
-          if (apiOrigin(account.apiBaseUrl) !== origin) continue;
-          stored = await accountToken({ id: account.id, apiBaseUrl });
-          if (stored) break;
-        }
-      }
-      return testConnection({ apiBaseUrl, token: stored, fetch: ctx.fetch });
-    },
-    async 'accounts.add'({ token, username, ...addresses }) {
+    'connection.test': ({ apiBaseUrl, token }) => testConnection({ apiBaseUrl, token, fetch: ctx.fetch }),
+    async 'accounts.add'({ token, ...addresses }) {
       const errors = validateAddresses(addresses);
       const first = Object.values(errors)[0];
       if (first) throw new InvalidArgumentError('invalid_address', settingsErrorText(first));
-      const who = await whoIs({ apiBaseUrl: addresses.apiBaseUrl, token, username, fetch: ctx.fetch });
-      const account = await addAccount({ ...addresses, ...who }, token);
+      await checkToken(addresses.apiBaseUrl, token, ctx.fetch);
+      const account = await addAccount(addresses, token);
       await runtimes.sync();
       await runtimes.get(account.id)?.poller.poll();
       return account;

@@ -206,9 +206,11 @@ describe('background against the reference service', () => {
   });
 
   it('tests a connection without saving it', async () => {
-    const { value } = await deliver('connection.test', { apiBaseUrl: service.apiBaseUrl, token: null }, optionsSender);
-    expect(value).toEqual({ ok: true, unreadCount: 32 });
-    const site = await deliver('connection.test', { apiBaseUrl: service.origin, token: null }, optionsSender);
+    const test = (apiBaseUrl: string, token: string | null) =>
+      deliver('connection.test', { apiBaseUrl, token }, optionsSender);
+    expect((await test(service.apiBaseUrl, me.token)).value).toEqual({ ok: true, unreadCount: 32 });
+    expect((await test(service.apiBaseUrl, null)).value).toMatchObject({ ok: false, problem: 'noToken' });
+    const site = await test(service.origin, null);
     expect(site.value).toMatchObject({ ok: false, problem: 'notThisService' });
   });
 });

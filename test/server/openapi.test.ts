@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../lib/api';
-import { DISCOVERY_PATH, OAUTH_CLIENT_ID } from '../../lib/api/contract';
+import { DISCOVERY_PATH, OAUTH_CLIENT_ID } from '../../lib/api/oauth-contract';
 import { createApp } from '../../server/app';
 import { openApiJson } from '../../server/openapi';
 import { BACKENDS, startTestService, type TestService } from '../support/service';

@@ -5,8 +5,9 @@ import { startBackground } from '../../../lib/background';
 import { pollAlarmName, pollStateItem } from '../../../lib/background/poller';
 import { statusItem } from '../../../lib/connection-status';
 import { messaging } from '../../../lib/messaging';
-import { ACCOUNT, badge, grant, signedIn, storedToken } from '../../support/background';
-import { json, recordingFetch } from '../../support/recording-fetch';
+import { ACCOUNT, anotherAccount, badge, grant, pollAlarm, signedIn, storedToken } from '../../support/background';
+import { json, problem, recordingFetch } from '../../support/recording-fetch';
+import { until } from '../../support/until';
 
 const count = (n: number) => json({ count: n }, { headers: { etag: `"${n}"` } });
 const settle = () => new Promise((resolve) => setTimeout(resolve, 250));
@@ -114,5 +115,84 @@ describe('background', () => {
     await fakeBrowser.permissions.remove({ origins: ['http://127.0.0.1/*'] });
     await settle();
     expect(await fakeBrowser.scripting.getRegisteredContentScripts()).toEqual([]);
+  });
+});
+
+describe('background with two accounts', () => {
+  let running: AbortController | undefined;
+  const HOME = { apiBaseUrl: 'http://localhost:9000/api', siteOrigin: 'http://localhost:9000' };
+
+  /** Each account's service answers the count in its own way. */
+  function serve(answers: Record<string, () => Response | Promise<Response>>) {
+    const asked: string[] = [];
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const origin = new URL(request.url).origin;
+      asked.push(`${origin} ${request.headers.get('authorization')}`);
+      const answer = answers[origin];
+      if (!answer) throw new TypeError('fetch failed');
+      return answer();
+    };
+    running = new AbortController();
+    startBackground({ fetch, isOnline: () => true, signal: running.signal });
+    return asked;
+  }
+
+  beforeEach(() => {
+    fakeBrowser.reset();
+    messaging.removeAllListeners();
+  });
+  afterEach(() => running?.abort());
+
+  it('shows the sum of both counts, and each account’s count in the tooltip, each checked with its own token', async () => {
+    await signedIn('tok-work');
+    await anotherAccount('home', 'tok-home', HOME);
+    const asked = serve({
+      'http://127.0.0.1:8787': () => json({ count: 3 }),
+      'http://localhost:9000': () => json({ count: 4 }),
+    });
+    await until(async () => (await badge()).text === '7');
+    const { title } = await badge();
+    expect(title.split('\n')).toEqual([
+      'Inbox Companion',
+      '7 unread notifications',
+      '127.0.0.1:8787: 3 unread notifications',
+      'localhost:9000: 4 unread notifications',
+    ]);
+    expect(new Set(asked)).toEqual(
+      new Set(['http://127.0.0.1:8787 Bearer tok-work', 'http://localhost:9000 Bearer tok-home']),
+    );
+    expect(await pollAlarm(ACCOUNT)).toBeDefined();
+    expect(await pollAlarm('home')).toBeDefined();
+    expect(await statusItem.getValue()).toMatchObject({ kind: 'ok', count: 7 });
+  });
+
+  it('keeps showing one account’s count while the other is signed out or failing, and says which', async () => {
+    await signedIn('tok-work');
+    await anotherAccount('home', 'tok-home', HOME);
+    await anotherAccount('old', null, { apiBaseUrl: 'http://localhost:9100/api', siteOrigin: 'http://localhost:9100' });
+    serve({
+      'http://127.0.0.1:8787': () => json({ count: 5 }),
+      'http://localhost:9000': () => problem(401, 'unauthenticated'),
+    });
+    await until(async () => (await badge()).title.includes('localhost:9000: Your token was not accepted'));
+    const { text, title } = await badge();
+    expect(text).toBe('5');
+    expect(title).toContain('127.0.0.1:8787: 5 unread notifications');
+    expect(title).toContain('localhost:9100: Signed out');
+    // A signed-out account sends nothing and has no check scheduled.
+    expect(await pollAlarm('old')).toBeUndefined();
+  });
+
+  it('stops checking a removed account, and forgets what it kept', async () => {
+    await signedIn('tok-work');
+    await anotherAccount('home', 'tok-home', HOME);
+    serve({ 'http://127.0.0.1:8787': () => json({ count: 1 }), 'http://localhost:9000': () => json({ count: 2 }) });
+    await until(async () => (await badge()).text === '3');
+    await accountsItem.setValue((await listAccounts()).filter((account) => account.id !== 'home'));
+    await until(async () => (await badge()).text === '1');
+    expect(await pollAlarm('home')).toBeUndefined();
+    expect(await fakeBrowser.storage.local.get('connectionStatus:home')).toEqual({});
+    expect(await fakeBrowser.storage.local.get('pollState:home')).toEqual({});
   });
 });

@@ -78,7 +78,6 @@ describe('background messages', () => {
         siteOrigin: 'http://evil.test',
         profilePath: '/@:username',
         profileAnchor: 'x',
-        username: null,
       },
       profileTabSender(),
     );

@@ -40,7 +40,6 @@ const VALID: Record<MessageType, unknown> = {
     profilePath: '/@:username',
     profileAnchor: 'main',
     token: 'another-token',
-    username: null,
   },
   'accounts.signIn': { account: ACCOUNT, token: 'another-token' },
   'accounts.signOut': { account: ACCOUNT },
