@@ -5,7 +5,9 @@
  * `lib/background/api-session.ts`, which only the background loads.
  */
 import { storage } from 'wxt/utils/storage';
+import { NOTIFICATION_TYPES, type NotificationType } from './api/contract';
 import { type MessageKey, t } from './i18n';
+import { type QuietHours, type QuietHoursProblem, quietHoursProblem } from './quiet-hours';
 
 export interface Settings {
   /** The API base URL, for example `https://example.social/api`. */
@@ -20,6 +22,10 @@ export interface Settings {
   pollIntervalSeconds: number;
   /** Show a system notification when new unread notifications arrive. */
   desktopNotifications: boolean;
+  /** Which types of notification may raise a desktop alert. */
+  alertTypes: Record<NotificationType, boolean>;
+  /** When no desktop alert is raised; one digest says what came once they end. */
+  quietHours: QuietHours;
   /** The popup lists only unread notifications. */
   unreadOnly: boolean;
 }
@@ -33,8 +39,16 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   profileAnchor: '[data-profile-actions]',
   pollIntervalSeconds: 60,
   desktopNotifications: false,
+  alertTypes: Object.freeze({ mention: true, reply: true, follow: true, system: true, like: false }),
+  quietHours: Object.freeze({ enabled: false, days: [0, 1, 2, 3, 4, 5, 6], start: '22:00', end: '07:00' }),
   unreadOnly: false,
 });
+
+const QUIET_HOURS_ERROR: Record<QuietHoursProblem, MessageKey> = {
+  time: 'settings_errorQuietHoursTime',
+  sameTime: 'settings_errorQuietHoursSameTime',
+  noDays: 'settings_errorQuietHoursDays',
+};
 
 /** For each invalid setting, the catalogue key of words a person can act on. */
 export type SettingsErrors = Partial<Record<keyof Settings, MessageKey>>;
@@ -78,12 +92,38 @@ export function validateSettings(settings: Settings): SettingsErrors {
   if (!Number.isInteger(settings.pollIntervalSeconds) || settings.pollIntervalSeconds < MIN_POLL_INTERVAL_SECONDS) {
     errors.pollIntervalSeconds = 'settings_errorPollInterval';
   }
+  const quiet = quietHoursProblem(settings.quietHours);
+  if (quiet) errors.quietHours = QUIET_HOURS_ERROR[quiet];
   return errors;
 }
 
 /** The words for a setting's error, in the browser's language. */
 export function settingsErrorText(key: MessageKey): string {
   return t(key, MIN_POLL_INTERVAL_SECONDS);
+}
+
+/** Each type's switch as stored, or its default. */
+function normalizeAlertTypes(stored: unknown): Settings['alertTypes'] {
+  const value = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
+  const types = { ...DEFAULT_SETTINGS.alertTypes };
+  for (const type of NOTIFICATION_TYPES) {
+    if (typeof value[type] === 'boolean') types[type] = value[type];
+  }
+  return types;
+}
+
+function normalizeQuietHours(stored: unknown): QuietHours {
+  const value = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
+  const fallback = DEFAULT_SETTINGS.quietHours;
+  const days = Array.isArray(value.days)
+    ? [...new Set(value.days.filter((day): day is number => Number.isInteger(day) && day >= 0 && day <= 6))].sort()
+    : fallback.days;
+  return {
+    enabled: typeof value.enabled === 'boolean' ? value.enabled : fallback.enabled,
+    days,
+    start: typeof value.start === 'string' ? value.start : fallback.start,
+    end: typeof value.end === 'string' ? value.end : fallback.end,
+  };
 }
 
 /**
@@ -97,6 +137,8 @@ export function normalizeSettings(stored: unknown): Settings {
     if (typeof value[key] === typeof DEFAULT_SETTINGS[key]) Object.assign(settings, { [key]: value[key] });
   }
   settings.siteOrigin = settings.siteOrigin.replace(/\/$/, '');
+  settings.alertTypes = normalizeAlertTypes(value.alertTypes);
+  settings.quietHours = normalizeQuietHours(value.quietHours);
   const errors = validateSettings(settings);
   for (const key of Object.keys(errors) as (keyof Settings)[]) {
     Object.assign(settings, { [key]: DEFAULT_SETTINGS[key] });

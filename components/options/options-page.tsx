@@ -22,6 +22,7 @@ import {
   settingsErrorText,
   validateSettings,
 } from '../../lib/settings';
+import { AlertSettings } from './alert-settings';
 import { Check, Field } from './field';
 
 export function OptionsPage() {
@@ -46,10 +47,12 @@ export function OptionsPage() {
   if (!current || !draft) return <main class="options" aria-busy="true" />;
 
   const signedIn = status !== null && status.kind !== 'signedOut';
-  const edit = (key: keyof Draft) => (value: string | boolean) => {
-    setDraft({ ...draft, [key]: value });
-    if (errors[key]) setErrors({ ...errors, [key]: undefined });
+  const change = (patch: Partial<Draft>) => {
+    setDraft({ ...draft, ...patch });
+    const cleared = Object.keys(patch).filter((key) => errors[key as keyof Settings]);
+    if (cleared.length) setErrors({ ...errors, ...Object.fromEntries(cleared.map((key) => [key, undefined])) });
   };
+  const edit = (key: keyof Draft) => (value: string | boolean) => change({ [key]: value });
 
   function check(): Settings | null {
     if (!current || !draft) return null;
@@ -183,6 +186,7 @@ export function OptionsPage() {
             onChange={edit('unreadOnly')}
           />
         </fieldset>
+        <AlertSettings draft={draft} error={error('quietHours')} onChange={change} />
         <div class="actions">
           <button type="submit" class="primary" disabled={busy !== null}>
             {t('options_save')}

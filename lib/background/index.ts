@@ -10,7 +10,7 @@ import { createSession } from './api-session';
 import { syncProfileScript } from './content-script';
 import { registerHandlers } from './handlers';
 import { type Clock, canHoldChannel, createLiveUpdates, LIVE_ALARM, type LiveUpdates } from './live';
-import { createNotifier } from './notifier';
+import { ALERT_FLUSH_ALARM, createNotifier, QUIET_HOURS_ALARM } from './notifier';
 import { createPoller, POLL_ALARM } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';
 
@@ -41,7 +41,7 @@ function restrictStorageToTrustedContexts() {
 export function startBackground(options: BackgroundOptions = {}) {
   const WebSocket = options.WebSocket ?? (globalThis.WebSocket as WebSocketConstructor | undefined);
   const session = createSession({ fetch: options.fetch, WebSocket });
-  const notifier = createNotifier(async () => (await session.client()).client, options.clock?.now);
+  const notifier = createNotifier(async () => (await session.client()).client, options.clock);
   let live: LiveUpdates | undefined;
   const poller = createPoller({
     session,
@@ -81,6 +81,9 @@ export function startBackground(options: BackgroundOptions = {}) {
   listen(browser.alarms.onAlarm, (alarm) => {
     if (alarm.name === POLL_ALARM) void poller.poll();
     if (alarm.name === LIVE_ALARM) live?.onAlarm();
+    if (alarm.name === ALERT_FLUSH_ALARM || alarm.name === QUIET_HOURS_ALARM) {
+      void getSettings().then((settings) => notifier.onAlarm(alarm.name, settings).catch(() => undefined));
+    }
   });
   listen(browser.runtime.onInstalled, ({ reason }) => {
     void (async () => {
@@ -112,6 +115,7 @@ export function startBackground(options: BackgroundOptions = {}) {
       if (new URL(before.apiBaseUrl).origin !== new URL(after.apiBaseUrl).origin) {
         await Promise.all([poller.reset(), clearInboxCache(), notifier.reset()]);
       }
+      await notifier.onSettings(after).catch(() => undefined);
       await refresh();
     })();
   });
