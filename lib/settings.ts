@@ -28,6 +28,10 @@ export interface Settings {
   quietHours: QuietHours;
   /** The popup lists only unread notifications. */
   unreadOnly: boolean;
+  /** The popup shows neighbours of the same type about the same thing as one row. */
+  groupNotifications: boolean;
+  /** Opening a notification from the popup marks it read. */
+  markReadOnOpen: boolean;
 }
 
 export const MIN_POLL_INTERVAL_SECONDS = 30;
@@ -42,6 +46,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   alertTypes: Object.freeze({ mention: true, reply: true, follow: true, system: true, like: false }),
   quietHours: Object.freeze({ enabled: false, days: [0, 1, 2, 3, 4, 5, 6], start: '22:00', end: '07:00' }),
   unreadOnly: false,
+  groupNotifications: true,
+  markReadOnOpen: true,
 });
 
 const QUIET_HOURS_ERROR: Record<QuietHoursProblem, MessageKey> = {

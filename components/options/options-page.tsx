@@ -185,6 +185,18 @@ export function OptionsPage() {
             checked={draft.unreadOnly}
             onChange={edit('unreadOnly')}
           />
+          <Check
+            name="groupNotifications"
+            label={t('options_groupNotifications')}
+            checked={draft.groupNotifications}
+            onChange={edit('groupNotifications')}
+          />
+          <Check
+            name="markReadOnOpen"
+            label={t('options_markReadOnOpen')}
+            checked={draft.markReadOnOpen}
+            onChange={edit('markReadOnOpen')}
+          />
         </fieldset>
         <AlertSettings draft={draft} error={error('quietHours')} onChange={change} />
         <div class="actions">

@@ -74,6 +74,8 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
       </div>
       <NotificationFeed
         items={state.items}
+        grouping={state.grouping}
+        expanded={state.expanded}
         siteOrigin={state.siteOrigin}
         selected={state.selection.ids}
         activeId={state.activeId}

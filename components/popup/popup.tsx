@@ -85,6 +85,11 @@ export function Popup({ store }: { store: InboxStore }) {
       markRead: (id) => void store.markRead([id]),
       markUnread: (id) => void store.markUnread([id]),
       delete: (id) => void store.delete([id]),
+      markGroupRead: (ids) => void store.markRead(ids),
+      markGroupUnread: (ids) => void store.markUnread(ids),
+      deleteGroup: (ids) => void store.delete(ids),
+      openMember: (id, background) => void store.open(id, { background, single: true }),
+      expand: (key, expanded) => store.setExpanded(key, expanded),
     }),
     [store],
   );

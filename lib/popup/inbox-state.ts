@@ -19,6 +19,12 @@ export interface InboxState {
   /** Settings, status and cache have been read; before that there is nothing to show. */
   started: boolean;
   unreadOnly: boolean;
+  /** Neighbours about the same thing show as one row (see `inbox-groups`). */
+  grouping: boolean;
+  /** Keys of the groups shown with their members. */
+  expanded: ReadonlySet<string>;
+  /** Opening a notification marks it read. */
+  markReadOnOpen: boolean;
   /** The site's origin from the settings: a link elsewhere shows its host in the row. */
   siteOrigin: string;
   items: readonly Notification[];
@@ -56,6 +62,9 @@ export interface InboxState {
 export const INITIAL_STATE: InboxState = Object.freeze({
   started: false,
   unreadOnly: false,
+  grouping: true,
+  expanded: new Set<string>(),
+  markReadOnOpen: true,
   siteOrigin: '',
   items: [],
   cursor: null,

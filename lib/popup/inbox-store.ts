@@ -27,6 +27,8 @@ export interface InboxStore extends SelectionActions, Triage, Pick<Arrivals, 'sh
   start(signal: AbortSignal): Promise<void>;
   setOnline(online: boolean): void;
   setUnreadOnly(unreadOnly: boolean): Promise<void>;
+  /** Shows a group's members, or hides them again. */
+  setExpanded(key: string, expanded: boolean): void;
   /** Loads again what failed: the first page, or the next one. */
   retry(): Promise<void>;
   loadMore(): Promise<void>;
@@ -62,6 +64,8 @@ export function createInboxStore(): InboxStore {
       set({
         started: true,
         unreadOnly: settings.unreadOnly,
+        grouping: settings.groupNotifications,
+        markReadOnOpen: settings.markReadOnOpen,
         siteOrigin: settings.siteOrigin,
         status: current,
         loading: 'first',
@@ -81,6 +85,12 @@ export function createInboxStore(): InboxStore {
       if (online && get().error) void retry();
     },
     setUnreadOnly: paging.setUnreadOnly,
+    setExpanded(key, expanded) {
+      const next = new Set(get().expanded);
+      if (expanded) next.add(key);
+      else next.delete(key);
+      set({ expanded: next });
+    },
     retry,
     loadMore: paging.loadMore,
     ...createSelectionActions(cell, paging.loadMore),

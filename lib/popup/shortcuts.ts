@@ -38,6 +38,7 @@ const plain: Record<string, Command> = {
   x: 'toggle',
   ' ': 'toggle',
   e: 'markRead',
+  o: 'open',
   u: 'markUnread',
   z: 'undo',
   Delete: 'delete',
