@@ -37,10 +37,10 @@ const WALK_PAGE = 100;
 async function offsetPage(db: Queryable, userId: number, offset: number): Promise<StoredNotification[]> {
   const { rows } = await db.query<NotificationRecord>(
     `SELECT n.id, n.read, n.type, n.created_at, n.text, n.path,
-       a.username AS actor_username, a.display_name AS actor_display_name
+       a.username AS actor_username, a.display_name AS actor_display_name, n.snoozed_until, n.sorted_at
      FROM notifications n LEFT JOIN users a ON a.id = n.actor_id
-     WHERE n.user_id = $1
-     ORDER BY n.created_at DESC, n.id DESC
+     WHERE n.user_id = $1 AND n.deleted_at IS NULL AND n.snoozed_until IS NULL
+     ORDER BY n.sorted_at DESC, n.id DESC
      LIMIT $2 OFFSET $3`,
     [userId, INBOX_PAGE_SIZE + 1, offset],
   );
@@ -58,14 +58,14 @@ function shuffled<T>(items: readonly T[]): T[] {
 
 /** The position just before the notification at `depth`, read directly, for the store-level query. */
 async function positionAt(db: Queryable, userId: number, depth: number): Promise<PagePosition> {
-  const { rows } = await db.query<{ created_at: Date; id: string }>(
-    `SELECT created_at, id FROM notifications WHERE user_id = $1
-     ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
+  const { rows } = await db.query<{ sorted_at: Date; id: string }>(
+    `SELECT sorted_at, id FROM notifications WHERE user_id = $1 AND deleted_at IS NULL AND snoozed_until IS NULL
+     ORDER BY sorted_at DESC, id DESC OFFSET $2 LIMIT 1`,
     [userId, depth - 1],
   );
   const row = rows[0];
   if (!row) throw new Error(`The inbox has fewer than ${depth} notifications.`);
-  return { createdAt: toIso(row.created_at), id: row.id };
+  return { at: toIso(row.sorted_at), id: row.id };
 }
 
 /** The cursor a client holds after reading `depth` notifications, got the way a client gets it. */
@@ -92,7 +92,13 @@ export async function measureDepth(options: DepthOptions = DEPTH_DEFAULTS): Prom
       const cursor = await cursorAt(service, options.depth);
       const position = await positionAt(db, userId, options.depth);
       const page = (after: PagePosition | null) =>
-        listNotifications(db, userId, { limit: INBOX_PAGE_SIZE + 1, unreadOnly: false, after });
+        listNotifications(db, userId, {
+          limit: INBOX_PAGE_SIZE + 1,
+          unreadOnly: false,
+          snoozed: false,
+          types: null,
+          after,
+        });
 
       const variants = {
         apiTop: () => service.client.inbox.fetch({ limit: INBOX_PAGE_SIZE }),

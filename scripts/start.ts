@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'wxt';
-import { curlExample, startServer } from '../server/index';
+import { curlExample, DEMO_PASSWORD, startServer } from '../server/index';
 import { extensionArgs, findChromium } from './chromium';
 
 const { values } = parseArgs({
@@ -82,6 +82,7 @@ if (!values['no-browser'] && chromium && hasDisplay()) {
 say();
 say(`Token: ${token}   (user demo${values.memory ? ', valid while this service runs' : ''})`);
 say(`Try:   ${curlExample(server.apiBaseUrl, token)}`);
+say(`Sign-in: demo / ${DEMO_PASSWORD}   (every seeded user has this password, for signing in through the browser)`);
 say();
 say(`The service keeps running at ${server.origin}. Press Ctrl-C to stop.`);
 

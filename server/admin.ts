@@ -6,6 +6,7 @@ import type { NotificationType } from '../lib/api/contract';
 import type { Database } from './db/database';
 import { addNotifications, fillInbox } from './store/notifications';
 import { issueOperatorToken } from './store/operator-tokens';
+import { setPassword } from './store/passwords';
 import { issueToken, revokeToken } from './store/tokens';
 import { purgeExpiredOperations } from './store/triage-operations';
 import { createUser, findUser, type NewUser, type User } from './store/users';
@@ -29,6 +30,8 @@ export interface ServiceAdmin {
   issueToken(username: string): Promise<string>;
   /** Revokes a token; false when it was unknown or already revoked. */
   revokeToken(token: string): Promise<boolean>;
+  /** Sets the password a user signs in with on the site (the OAuth authorize page). */
+  setPassword(username: string, password: string): Promise<void>;
   /** A new operator token, for the operator API. */
   issueOperatorToken(): Promise<string>;
   /** Puts notifications into a user's inbox in one statement; their ids, in the order given. */
@@ -57,6 +60,9 @@ export function createAdmin(db: Database, now: () => number = Date.now): Service
       return issueToken(db, (await existing(username)).id);
     },
     revokeToken: (token) => revokeToken(db, token),
+    async setPassword(username, password) {
+      await setPassword(db, (await existing(username)).id, password);
+    },
     issueOperatorToken: () => issueOperatorToken(db),
     async addNotifications(username, notifications) {
       const user = await existing(username);

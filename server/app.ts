@@ -7,14 +7,20 @@
 import type { IncomingMessage } from 'node:http';
 import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import { DISCOVERY_PATH } from '../lib/api/contract';
 import type { ApiDeps } from './api/context';
 import { inboxHandlers } from './api/inbox';
 import { liveHandlers } from './api/live';
 import { JSON_MEDIA_TYPE, requireBodyType } from './api/media-type';
+import { oauthHandlers } from './api/oauth';
 import { operatorHandlers } from './api/operator';
 import { ProblemError, problemResponse } from './api/problem';
 import { userHandlers } from './api/users';
+import { AUTHORIZE_PATH, discoveryDocument } from './oauth/discovery';
 import openApiDocument from './openapi.json' with { type: 'json' };
+import { authorizeHandlers } from './site/authorize';
 import { notFoundHtml, siteHandlers } from './site/routes';
 
 export const API_PREFIX = '/api';
@@ -119,10 +125,17 @@ export function createApp(options: AppOptions) {
     });
   }
 
+  // What a client reads before it signs in, or with no credentials but what it sends: any page
+  // may read it. A form body is a simple request, so no preflight is needed.
+  const anyOrigin = cors({ origin: '*' });
+
   const inbox = inboxHandlers(options);
   const users = userHandlers(options);
   const live = liveHandlers(options);
   const operator = operatorHandlers(options);
+  const oauth = oauthHandlers(options);
+  const authorize = authorizeHandlers(options);
+  const form = { bodyType: 'application/x-www-form-urlencoded' };
   const site = siteHandlers(options.db, () => `${options.origin()}${API_PREFIX}`);
 
   route(`${API_PREFIX}/inbox/fetch`, { GET: inbox.fetchPage });
@@ -130,15 +143,29 @@ export function createApp(options: AppOptions) {
   route(`${API_PREFIX}/inbox/read`, { POST: inbox.markRead });
   route(`${API_PREFIX}/inbox/delete`, { POST: inbox.delete });
   route(`${API_PREFIX}/inbox/unread`, { POST: inbox.markUnread });
+  route(`${API_PREFIX}/inbox/snooze`, { POST: inbox.snooze });
+  route(`${API_PREFIX}/inbox/unsnooze`, { POST: inbox.unsnooze });
   route(`${API_PREFIX}/inbox/undo`, { POST: inbox.undo });
   route(`${API_PREFIX}/inbox/live/ticket`, { POST: live.ticket });
   route(`${API_PREFIX}/inbox/live`, { GET: live.withoutUpgrade });
   route(`${API_PREFIX}/operator/notifications`, { POST: operator.notify });
   route(`${API_PREFIX}/operator/tokens/revoke`, { POST: operator.revoke });
+  route(`${API_PREFIX}/oauth/token`, { POST: [anyOrigin, oauth.token] }, form);
+  route(`${API_PREFIX}/oauth/revoke`, { POST: [anyOrigin, oauth.revoke] }, form);
   route(`${API_PREFIX}/user/:username`, { GET: users.profile });
   route(`${API_PREFIX}/user/:username/follow`, { POST: users.follow, DELETE: users.unfollow });
   route(`${API_PREFIX}/user/:username/report`, { POST: users.report });
   route(`${API_PREFIX}/openapi.json`, { GET: (c) => c.json(openApiDocument) });
+  route(DISCOVERY_PATH, {
+    GET: [
+      anyOrigin,
+      (c) => {
+        c.header('cache-control', 'no-cache');
+        return c.json(discoveryDocument(options.origin(), `${options.origin()}${API_PREFIX}`));
+      },
+    ],
+  });
+  route(AUTHORIZE_PATH, { GET: authorize.show, POST: authorize.decide }, form);
   route('/', { GET: site.home });
   route('/:handle{@[^/]*}', { GET: site.profile });
 
@@ -149,6 +176,8 @@ export function createApp(options: AppOptions) {
 
   app.onError((error, c) => {
     if (error instanceof ProblemError) return problemResponse(error);
+    // Hono's own middleware (the authorize form's origin check) refuses with a ready answer.
+    if (error instanceof HTTPException) return error.getResponse();
     if (isDataError(error)) {
       return problemResponse(
         new ProblemError(400, 'invalid_parameter', 'The request carries a value the service cannot store.'),

@@ -22,14 +22,16 @@ import { migrate } from './db/migrations';
 import { listenForLiveEvents } from './live/events';
 import { createLiveHub } from './live/hub';
 import { createLiveUpgrade } from './live/upgrade';
+import { startWakeLoop, type WakeLoop } from './live/wake-loop';
 import { answerUnparsable, answerUnroutable, requireUsableHead } from './malformed';
+import { createFormTokens } from './oauth/form-token';
 import { type DemoActivity, startDemoActivity } from './seed/demo-activity';
-import { seedDemoData } from './seed/seed';
+import { seedDemoData, setDemoPasswords } from './seed/seed';
 import { serviceKey } from './store/keys';
 
 export type { NotificationInput, ServiceAdmin } from './admin';
 export type { Database, DatabaseOption } from './db/database';
-export { DEMO_USERNAME } from './seed/demo-data';
+export { DEMO_PASSWORD, DEMO_USERNAME } from './seed/demo-data';
 
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -83,13 +85,24 @@ export interface ServerOptions {
   publicOrigin?: string;
   /** Timeouts and the connection cap; each left out keeps `DEFAULT_CONNECTION_LIMITS`. */
   connections?: Partial<ConnectionLimits>;
+  /**
+   * The password seeded users sign in with on the site; default `demo`. Given, it is also set for
+   * the demo people of data seeded before.
+   */
+  demoPassword?: string;
   /** Seeded users mention, reply to, like and follow `demo` about once every this many seconds. */
   demoActivitySeconds?: number;
   /**
-   * Milliseconds now, for undo windows and the live channels' idle and rate limits. Default
-   * `Date.now`; tests pass a clock they move.
+   * Milliseconds now, for undo windows, the bounds of a snooze's `until` and the live channels'
+   * idle and rate limits. Default `Date.now`; tests pass a clock they move. Snoozes wake by the
+   * database's clock, which every instance shares.
    */
   now?: () => number;
+}
+
+export interface Snoozes {
+  /** Notifications this instance has woken since it started. */
+  readonly woken: number;
 }
 
 export interface LiveChannels {
@@ -118,6 +131,8 @@ export interface RunningServer {
   httpServer: Server;
   /** The live channels open on this instance. */
   live: LiveChannels;
+  /** This instance's share of waking snoozed notifications. */
+  snoozes: Snoozes;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -159,25 +174,38 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let stopListening = async () => {};
   let liveUpgrade: ReturnType<typeof createLiveUpgrade>;
   let activity: DemoActivity | null = null;
+  let wake: WakeLoop | null = null;
   try {
     await migrate(db);
     const cursors = createCursors(await serviceKey(db, 'cursor'));
     const undoTokens = createUndoTokens(await serviceKey(db, 'undo'));
-    if (options.seed ?? true) demoTokens = await seedDemoData(db);
+    const formTokens = createFormTokens(await serviceKey(db, 'authorize-form'));
+    if (options.seed ?? true) demoTokens = await seedDemoData(db, Date.now(), options.demoPassword);
+    if (options.demoPassword !== undefined && demoTokens === null) await setDemoPasswords(db, options.demoPassword);
     stopListening = await listenForLiveEvents(db, {
-      onEvent: hub.onEvent,
+      onEvent(event) {
+        if (event.kind === 'snoozed') void wake?.look();
+        else hub.onEvent(event);
+      },
       onLost() {
         listening = false;
         hub.lost();
       },
       onListening() {
         listening = true;
+        // Snoozes made while this instance heard nothing may wake sooner than it thinks.
+        void wake?.look();
       },
     });
+    // After listening starts, so a snooze made meanwhile is heard; the first look wakes what
+    // came due while no instance ran, before this one answers anything.
+    wake = startWakeLoop(db, log);
+    await wake.look();
     const app = createApp({
       db,
       cursors,
       undoTokens,
+      formTokens,
       now,
       origin: () => origin,
       pollIntervalSeconds: options.pollIntervalSeconds ?? DEFAULT_POLL_INTERVAL_SECONDS,
@@ -224,6 +252,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     if (options.demoActivitySeconds) activity = startDemoActivity(db, options.demoActivitySeconds);
   } catch (error) {
+    await wake?.stop();
     await stopListening().catch(() => {});
     await hub.closeAll();
     await db.close().catch(() => {});
@@ -252,6 +281,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await hub.closeAll();
       await liveUpgrade.close();
       await stopListening();
+      await wake?.stop();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           server.closeAllConnections();
@@ -284,6 +314,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         return hub.channels;
       },
       sweepIdle: hub.sweepIdle,
+    },
+    snoozes: {
+      get woken() {
+        return wake?.woken ?? 0;
+      },
     },
     close,
   };

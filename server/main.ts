@@ -1,7 +1,8 @@
 /**
  * The command line of the reference service.
  *
- *   npm run server [-- --port 8787 --host 127.0.0.1 --data .data | --memory --no-seed --demo-tokens FILE]
+ *   npm run server [-- --port 8787 --host 127.0.0.1 --data .data | --memory --no-seed --demo-tokens FILE
+ *                     --demo-password PASSWORD]
  *   npm run server -- token USERNAME
  *   npm run server -- operator-token
  *
@@ -15,7 +16,8 @@ import { openDatabase } from './db/database';
 import { migrate } from './db/migrations';
 import { DataFolderInUseError } from './db/pglite';
 import { curlExample, DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from './index';
-import { DEMO_PEOPLE, DEMO_USERNAME } from './seed/demo-data';
+import { DEMO_PASSWORD, DEMO_PEOPLE, DEMO_USERNAME } from './seed/demo-data';
+import { PASSWORD_MAX_LENGTH } from './store/passwords';
 
 const USAGE = `Usage: npm run server -- [options]
        npm run server -- token USERNAME
@@ -29,6 +31,8 @@ Options:
   --no-seed           do not seed demo data into an empty database
   --demo-tokens FILE  write {"<username>": "<token>"} for every demo user, and an
                       operator token under "@operator", to FILE
+  --demo-password P   the password seeded users sign in with on the site
+                      (default ${DEMO_PASSWORD}); also set for data seeded before
   --demo-activity S   seeded users mention, reply to, like and follow demo about
                       once every S seconds
   --poll-interval S   seconds sent as X-Poll-Interval (default 30)
@@ -50,6 +54,7 @@ function parse(argv: string[]) {
       memory: { type: 'boolean' },
       seed: { type: 'boolean', default: true },
       'demo-tokens': { type: 'string' },
+      'demo-password': { type: 'string' },
       'poll-interval': { type: 'string' },
       'demo-activity': { type: 'string' },
       quiet: { type: 'boolean' },
@@ -64,6 +69,10 @@ function parse(argv: string[]) {
     return n;
   };
   if (values.memory && values.data) throw new UsageError('Give --memory or --data, not both.');
+  const demoPassword = values['demo-password'];
+  if (demoPassword !== undefined && (demoPassword.length === 0 || demoPassword.length > PASSWORD_MAX_LENGTH)) {
+    throw new UsageError(`--demo-password must have 1 to ${PASSWORD_MAX_LENGTH} characters.`);
+  }
   return {
     values,
     positionals,
@@ -126,6 +135,7 @@ async function serve(options: ReturnType<typeof parse>): Promise<void> {
     seed: values.seed,
     pollIntervalSeconds: options.pollInterval,
     demoActivitySeconds: options.demoActivity,
+    demoPassword: values['demo-password'],
     log: !values.quiet,
   });
 
@@ -165,6 +175,11 @@ async function serve(options: ReturnType<typeof parse>): Promise<void> {
   }
   if (demo) {
     console.log(`Token: ${demo}   (user ${DEMO_USERNAME})`);
+    if (service.demoTokens || values['demo-password'] !== undefined) {
+      console.log(
+        `Sign-in: ${DEMO_USERNAME} / ${values['demo-password'] ?? DEMO_PASSWORD}   (every seeded user has this password)`,
+      );
+    }
     console.log(`Try:   ${curlExample(service.apiBaseUrl, demo)}`);
   }
 }

@@ -22,6 +22,8 @@ import {
   ActorSchema,
   BulkResultSchema,
   CountSchema,
+  DISCOVERY_PATH,
+  DiscoverySchema,
   ERROR_CODES,
   type ErrorCode,
   IdsBodySchema,
@@ -30,7 +32,13 @@ import {
   LiveClientFrameSchema,
   LiveServerFrameSchema,
   LiveTicketSchema,
+  NOTIFICATION_TYPES,
   NotificationSchema,
+  OAUTH_ERROR_CODES,
+  OAuthErrorSchema,
+  OAuthRevokeRequestSchema,
+  OAuthTokenRequestSchema,
+  OAuthTokenSchema,
   OperatorNotificationBodySchema,
   OperatorRevokeBodySchema,
   OperatorRevokeResultSchema,
@@ -39,8 +47,10 @@ import {
   ProfileSchema,
   ReportBodySchema,
   ReportResultSchema,
+  SnoozeBodySchema,
   UndoBodySchema,
   UndoResultSchema,
+  UnsnoozeResultSchema,
   USERNAME_PATTERN,
   UUID_PATTERN,
 } from '../lib/api/contract';
@@ -56,6 +66,8 @@ const SCHEMAS = {
   IdsListBody: IdsListBodySchema,
   UndoBody: UndoBodySchema,
   UndoResult: UndoResultSchema,
+  SnoozeBody: SnoozeBodySchema,
+  UnsnoozeResult: UnsnoozeResultSchema,
   Profile: ProfileSchema,
   ReportBody: ReportBodySchema,
   ReportResult: ReportResultSchema,
@@ -64,6 +76,11 @@ const SCHEMAS = {
   LiveClientFrame: LiveClientFrameSchema,
   OperatorNotificationBody: OperatorNotificationBodySchema,
   OperatorRevokeBody: OperatorRevokeBodySchema,
+  Discovery: DiscoverySchema,
+  OAuthTokenRequest: OAuthTokenRequestSchema,
+  OAuthToken: OAuthTokenSchema,
+  OAuthRevokeRequest: OAuthRevokeRequestSchema,
+  OAuthError: OAuthErrorSchema,
   OperatorRevokeResult: OperatorRevokeResultSchema,
   Problem: ProblemSchema,
 };
@@ -71,7 +88,15 @@ type SchemaName = keyof typeof SCHEMAS;
 
 /** Words for readers that a schema cannot carry, by schema and property. */
 const DESCRIPTIONS: Partial<Record<SchemaName, Record<string, string>>> = {
-  Notification: { text: 'Plain text, never HTML.' },
+  Notification: {
+    text: 'Plain text, never HTML.',
+    snoozedUntil: 'When a snoozed notification wakes; null when it is not snoozed.',
+    sortedAt: 'The later of `createdAt` and the moment it last woke; the inbox is ordered by it.',
+  },
+  Count: { byType: 'Unread notifications not snoozed, of each type; every type is present.' },
+  SnoozeBody: {
+    until: `ISO 8601 with an offset (\`Z\` or \`±hh:mm\`), ${LIMITS.snoozeMinSeconds} s to 365 days ahead.`,
+  },
   Page: { cursor: 'null on the last page.' },
   BulkResult: { undo: 'Opaque; puts back what this call changed (`POST /inbox/undo`). null when `count` is 0.' },
   OperatorNotificationBody: {
@@ -79,6 +104,24 @@ const DESCRIPTIONS: Partial<Record<SchemaName, Record<string, string>>> = {
     url: 'An http(s) URL; one on the service’s own site is kept as a path there.',
   },
   Problem: { code: `One of: ${ERROR_CODES.join(', ')}.` },
+  OAuthTokenRequest: {
+    code: `The code the authorize page sent to \`redirect_uri\`; valid for ${LIMITS.oauthCodeSeconds} s, once.`,
+    redirect_uri: 'Exactly the one given to the authorize page.',
+    code_verifier: 'The PKCE verifier whose S256 challenge the authorize page was given.',
+  },
+  OAuthToken: {
+    access_token: 'An ordinary user token: `Authorization: Bearer <access_token>`.',
+    created_at: 'Unix seconds.',
+  },
+  OAuthError: { error: `One of: ${OAUTH_ERROR_CODES.join(', ')}.` },
+  Discovery: {
+    siteOrigin: 'The web site; profile pages are `{siteOrigin}{profilePath}`.',
+    profilePath: 'The path of a profile page, with `:username` where the username stands.',
+    apiBaseUrl: 'The API base URL every API path is relative to.',
+    authorizationEndpoint: 'The authorize page (HTML, on the site) a browser opens to sign in.',
+    tokenEndpoint: 'Exchanges an authorization code for a token (`POST /oauth/token`).',
+    revocationEndpoint: 'Revokes a token (`POST /oauth/revoke`, RFC 7009).',
+  },
 };
 
 function componentSchemas(): Record<SchemaName, JsonSchema> {
@@ -87,13 +130,16 @@ function componentSchemas(): Record<SchemaName, JsonSchema> {
     overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
     // JSON Schema patterns have no flags; the one case-insensitive pattern is the UUID's.
     overrideAction: ({ valibotAction, jsonSchema }) => {
-      // A check written in code has no JSON Schema; DESCRIPTIONS says it in words.
-      if (valibotAction.type === 'check') return jsonSchema;
+      // A check written in code has no JSON Schema; DESCRIPTIONS says it in words. The one
+      // transform fills in what a service of the first wave leaves out.
+      if (valibotAction.type === 'check' || valibotAction.type === 'transform') return jsonSchema;
       if (!('requirement' in valibotAction) || valibotAction.requirement !== UUID_PATTERN) return undefined;
       const { pattern: _caseSensitive, ...uuid } = jsonSchema;
       return { ...uuid, format: 'uuid' };
     },
   });
+  // This service always sends them; the contract's schema also reads a first-wave service without them.
+  schemas.Notification.required = [...(schemas.Notification.required ?? []), 'snoozedUntil', 'sortedAt'];
   for (const [name, words] of Object.entries(DESCRIPTIONS)) {
     const properties = schemas[name as SchemaName].properties ?? {};
     for (const [property, description] of Object.entries(words)) {
@@ -118,7 +164,12 @@ interface Operation {
   requestBody?: object;
   responses: Record<number, Answer>;
 }
-type PathItem = { parameters?: object[] } & { [method in 'get' | 'post' | 'delete']?: Operation };
+type PathItem = { parameters?: object[]; servers?: object[] } & {
+  [method in 'get' | 'post' | 'delete']?: Operation;
+};
+
+/** The reference service's site origin, where the paths outside the API live. */
+const SITE_SERVER = { url: 'http://127.0.0.1:8787', description: 'The site origin (not under the API base URL)' };
 
 const ref = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -133,6 +184,24 @@ const answer = (description: string, name: SchemaName, headers?: Headers): Answe
 });
 
 const noContent = (description: string): Answer => ({ description });
+
+/** A form request body (`application/x-www-form-urlencoded`) of the named contract schema. */
+const formBody = (name: SchemaName) => ({
+  required: true,
+  content: { 'application/x-www-form-urlencoded': { schema: ref(name) } },
+});
+
+/** OAuth's own error answer (RFC 6749 §5.2), whose `error` is one of `errors`. */
+const oauthError = (description: string, errors: readonly string[]): Answer => ({
+  description,
+  content: {
+    'application/json': { schema: { allOf: [ref('OAuthError'), { properties: { error: { enum: errors } } }] } },
+  },
+});
+
+const formOnly = problem('The body was not sent as `application/x-www-form-urlencoded` (UTF-8).', [
+  'unsupported_media_type',
+]);
 
 /** A problem+json answer whose `code` is one of `codes`. */
 function problem(description: string, codes: readonly ErrorCode[], headers?: Headers): Answer {
@@ -152,6 +221,10 @@ const unauthenticated = problem('Missing, unknown or revoked token.', ['unauthen
 });
 const userNotFound = problem('No such user.', ['user_not_found']);
 const unsupportedMediaType = problem('The body was not sent as `application/json` (UTF-8).', [
+  'unsupported_media_type',
+]);
+/** For calls that take no body: one sent anyway must still be labelled JSON. */
+const strayBodyType = problem('A body was sent (none is needed), and not as `application/json`.', [
   'unsupported_media_type',
 ]);
 const retryAfter = { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait.' } };
@@ -198,10 +271,12 @@ const paths: Record<string, PathItem> = {
   '/inbox/fetch': {
     get: {
       operationId: 'fetchInbox',
-      summary: 'One page of the inbox, newest first',
+      summary: 'One page of the inbox, newest first, or of the snoozed notifications',
       description:
+        'The inbox is ordered by `sortedAt`, then `id`, newest first, and leaves snoozed notifications out; ' +
+        'with `snoozed=true` only the snoozed ones are listed, soonest to wake first (then `id`). ' +
         'Keyset pagination: pass each answer’s `cursor` back until it is null. A cursor is valid only for ' +
-        'the user and the `unreadOnly` value it was issued for.',
+        'the user and the listing (`unreadOnly`, `snoozed`, `types`) it was issued for.',
       security: bearer,
       parameters: [
         {
@@ -216,6 +291,13 @@ const paths: Record<string, PathItem> = {
         },
         { name: 'cursor', in: 'query', schema: { type: 'string' } },
         { name: 'unreadOnly', in: 'query', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
+        { name: 'snoozed', in: 'query', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
+        {
+          name: 'types',
+          in: 'query',
+          description: `Only these types: a comma-separated list of ${NOTIFICATION_TYPES.join(', ')}, each at most once.`,
+          schema: { type: 'string' },
+        },
       ],
       responses: {
         200: answer('A page.', 'Page'),
@@ -227,7 +309,8 @@ const paths: Record<string, PathItem> = {
   '/inbox/count': {
     get: {
       operationId: 'countUnread',
-      summary: 'The unread count',
+      summary: 'The unread count, in all and of each type',
+      description: 'Snoozed notifications are not counted until they wake. The ETag covers `byType`.',
       security: bearer,
       parameters: [{ name: 'If-None-Match', in: 'header', schema: { type: 'string' } }],
       responses: {
@@ -262,6 +345,43 @@ const paths: Record<string, PathItem> = {
       all: false,
     }),
   },
+  '/inbox/snooze': {
+    post: {
+      operationId: 'snoozeNotifications',
+      summary: 'Snooze notifications until a time',
+      description:
+        'They leave the inbox and the count until `until`, then come back unread at the top; snoozing a ' +
+        'snoozed notification moves its wake time. One transaction. The answer’s `undo` token puts back the ' +
+        `snooze state each had before, once, for ${LIMITS.undoSeconds} seconds; it is null when nothing changed.`,
+      security: bearer,
+      requestBody: body('SnoozeBody'),
+      responses: {
+        200: answer('`count` notifications were snoozed.', 'BulkResult'),
+        400: problem(
+          '`ids` is not a list of at most 500 UUIDs (`invalid_ids`), or `until` is not ISO 8601 with an offset, ' +
+            `${LIMITS.snoozeMinSeconds} s to 365 days ahead (\`invalid_until\`).`,
+          ['invalid_ids', 'invalid_until'],
+        ),
+        401: unauthenticated,
+        415: unsupportedMediaType,
+      },
+    },
+  },
+  '/inbox/unsnooze': {
+    post: {
+      operationId: 'unsnoozeNotifications',
+      summary: 'Bring snoozed notifications back now',
+      description: 'They come back now, unread, as if woken. One transaction.',
+      security: bearer,
+      requestBody: body('IdsListBody'),
+      responses: {
+        200: answer('`count` notifications were woken.', 'UnsnoozeResult'),
+        400: problem('The body is not `{ "ids": [uuid, …] }` (`"all"` is refused).', ['invalid_ids']),
+        401: unauthenticated,
+        415: unsupportedMediaType,
+      },
+    },
+  },
   '/inbox/undo': {
     post: {
       operationId: 'undoTriage',
@@ -276,6 +396,7 @@ const paths: Record<string, PathItem> = {
         400: problem('Malformed, forged, unknown, or another user’s token.', ['invalid_undo']),
         401: unauthenticated,
         410: problem(`Already used, or more than ${LIMITS.undoSeconds} seconds old.`, ['undo_expired']),
+        415: unsupportedMediaType,
       },
     },
   },
@@ -290,6 +411,7 @@ const paths: Record<string, PathItem> = {
       responses: {
         201: answer('The ticket.', 'LiveTicket'),
         401: unauthenticated,
+        415: strayBodyType,
       },
     },
   },
@@ -330,6 +452,7 @@ const paths: Record<string, PathItem> = {
         401: unauthenticated,
         403: forbidden,
         404: problem('No such user or actor.', ['user_not_found']),
+        415: unsupportedMediaType,
       },
     },
   },
@@ -345,6 +468,44 @@ const paths: Record<string, PathItem> = {
         400: problem('The body is not `{ "token": "…" }`.', ['invalid_body']),
         401: unauthenticated,
         403: forbidden,
+        415: unsupportedMediaType,
+      },
+    },
+  },
+  '/oauth/token': {
+    post: {
+      operationId: 'exchangeAuthorizationCode',
+      summary: 'Exchange an authorization code for a token (OAuth 2.1, PKCE)',
+      description:
+        'The code comes from the authorize page (`authorizationEndpoint` of the discovery document) through ' +
+        '`redirect_uri`. It works once: a second use fails and revokes the token the first one got. Answers ' +
+        'carry `Cache-Control: no-store`; any origin may call it (CORS).',
+      security: noAuth,
+      requestBody: formBody('OAuthTokenRequest'),
+      responses: {
+        200: answer('An ordinary user token.', 'OAuthToken'),
+        400: oauthError(
+          '`invalid_grant`: the code is unknown, expired or used, or the redirect URI or verifier does not match. ' +
+            '`invalid_client`: not the known client. `invalid_request`: a parameter is missing or repeated.',
+          OAUTH_ERROR_CODES,
+        ),
+        415: formOnly,
+      },
+    },
+  },
+  '/oauth/revoke': {
+    post: {
+      operationId: 'revokeToken',
+      summary: 'Revoke a token (RFC 7009)',
+      description:
+        'The token stops working at once and live channels opened with it close with 4401. The answer is the ' +
+        'same whether the token was valid, unknown or already revoked. Any origin may call it (CORS).',
+      security: noAuth,
+      requestBody: formBody('OAuthRevokeRequest'),
+      responses: {
+        200: noContent('The token, if it was one, no longer works.'),
+        400: oauthError('No `token` parameter, or more than one.', ['invalid_request']),
+        415: formOnly,
       },
     },
   },
@@ -376,6 +537,7 @@ const paths: Record<string, PathItem> = {
         400: problem('Already following, or following yourself.', ['already_following', 'cannot_follow_self']),
         401: unauthenticated,
         404: userNotFound,
+        415: strayBodyType,
         429: followLimited,
       },
     },
@@ -388,6 +550,7 @@ const paths: Record<string, PathItem> = {
         400: problem('Not following, or yourself.', ['not_following', 'cannot_follow_self']),
         401: unauthenticated,
         404: userNotFound,
+        415: strayBodyType,
         429: followLimited,
       },
     },
@@ -406,6 +569,22 @@ const paths: Record<string, PathItem> = {
         404: userNotFound,
         415: unsupportedMediaType,
         429: problem(`More than ${LIMITS.reportsPerHour} reports in an hour.`, ['rate_limited'], retryAfter),
+      },
+    },
+  },
+  [DISCOVERY_PATH]: {
+    servers: [SITE_SERVER],
+    get: {
+      operationId: 'discoverService',
+      summary: 'Where the API and the site are, and how to sign in',
+      description:
+        'On the site origin, not under the API base URL: a client finds it from any address of the service a ' +
+        'person types. Sign-in is OAuth 2.1 with PKCE (S256 only): open `authorizationEndpoint` (an HTML page) ' +
+        'with `response_type=code`, `client_id`, `redirect_uri`, `code_challenge`, `code_challenge_method=S256`, ' +
+        '`state` and `scope`, then exchange the code at `tokenEndpoint`. Any origin may read it (CORS).',
+      security: noAuth,
+      responses: {
+        200: answer('The discovery document.', 'Discovery'),
       },
     },
   },

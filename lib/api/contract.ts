@@ -33,6 +33,14 @@ export const LIMITS = {
   liveFrameMaxBytes: 1024,
   /** Seconds of client silence after which the service drops a live channel. */
   liveIdleSeconds: 75,
+  /** Seconds ahead a snooze may end, at least and at most (365 days). */
+  snoozeMinSeconds: 60,
+  snoozeMaxSeconds: 365 * 24 * 60 * 60,
+  /** Seconds an OAuth authorization code stays valid; it works once. */
+  oauthCodeSeconds: 60,
+  /** Wrong passwords for one username within `signInWindowMinutes` before the sign-in form says to wait. */
+  signInAttempts: 5,
+  signInWindowMinutes: 15,
 } as const;
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]{1,30}$/;
@@ -48,6 +56,7 @@ export const ERROR_CODES = [
   'invalid_limit',
   'invalid_parameter',
   'invalid_ids',
+  'invalid_until',
   'invalid_report',
   'invalid_undo',
   'undo_expired',
@@ -82,15 +91,26 @@ export const ActorSchema = v.object({
   displayName: v.string(),
 });
 
-export const NotificationSchema = v.object({
-  id: Uuid,
-  read: v.boolean(),
-  type: v.picklist(NOTIFICATION_TYPES),
-  createdAt: Timestamp,
-  actor: v.nullable(ActorSchema),
-  text: v.string(),
-  url: v.nullable(v.string()),
-});
+/**
+ * A notification. `snoozedUntil` is when a snoozed one wakes (null when not snoozed); `sortedAt`
+ * is the later of `createdAt` and the moment it last woke, what the inbox is ordered by. A
+ * service of the first wave sends neither: the notification is then not snoozed and sorts by
+ * `createdAt`.
+ */
+export const NotificationSchema = v.pipe(
+  v.object({
+    id: Uuid,
+    read: v.boolean(),
+    type: v.picklist(NOTIFICATION_TYPES),
+    createdAt: Timestamp,
+    actor: v.nullable(ActorSchema),
+    text: v.string(),
+    url: v.nullable(v.string()),
+    snoozedUntil: v.optional(v.nullable(Timestamp), null),
+    sortedAt: v.optional(Timestamp),
+  }),
+  v.transform(({ sortedAt, ...rest }) => ({ ...rest, sortedAt: sortedAt ?? rest.createdAt })),
+);
 export type Notification = v.InferOutput<typeof NotificationSchema>;
 export type Actor = v.InferOutput<typeof ActorSchema>;
 
@@ -100,7 +120,20 @@ export const PageSchema = v.object({
 });
 export type Page = v.InferOutput<typeof PageSchema>;
 
-export const CountSchema = v.object({ count: Count });
+/** Unread notifications not snoozed, of each type; every type is present. */
+export const ByTypeSchema = v.object({
+  // Written out rather than built from NOTIFICATION_TYPES, so that bundles that do not use it can
+  // leave it out; `satisfies` keeps it to exactly the types.
+  follow: Count,
+  mention: Count,
+  reply: Count,
+  like: Count,
+  system: Count,
+} satisfies Record<NotificationType, typeof Count>);
+export type ByType = v.InferOutput<typeof ByTypeSchema>;
+
+/** Answer of GET /inbox/count. A service of the first wave sends no `byType`. */
+export const CountSchema = v.object({ count: Count, byType: v.optional(ByTypeSchema) });
 export type CountResult = v.InferOutput<typeof CountSchema>;
 
 const UndoToken = v.pipe(v.string(), v.minLength(1), v.maxLength(LIMITS.undoTokenMax));
@@ -108,6 +141,10 @@ const UndoToken = v.pipe(v.string(), v.minLength(1), v.maxLength(LIMITS.undoToke
 /** Answer of read, delete and unread: `undo` puts back what the call changed; null when it changed nothing. */
 export const BulkResultSchema = v.object({ success: v.boolean(), count: Count, undo: v.nullable(UndoToken) });
 export type BulkResult = v.InferOutput<typeof BulkResultSchema>;
+
+/** Answer of POST /inbox/unsnooze: `count` notifications came back now. */
+export const UnsnoozeResultSchema = v.object({ success: v.boolean(), count: Count });
+export type UnsnoozeResult = v.InferOutput<typeof UnsnoozeResultSchema>;
 
 /** Answer of POST /inbox/undo: `count` notifications were put back. */
 export const UndoResultSchema = v.object({ success: v.boolean(), count: Count });
@@ -156,6 +193,52 @@ export const IdsListBodySchema = v.object({
   ids: v.pipe(v.array(Uuid), v.maxLength(LIMITS.idsPerCall)),
 });
 export type IdsList = v.InferOutput<typeof IdsListBodySchema>['ids'];
+
+/** An ISO 8601 date and time with its offset (`Z` or `±hh:mm`), as `until` must be. */
+export const OFFSET_TIMESTAMP_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|([+-])(\d{2}):(\d{2}))$/i;
+
+/** Milliseconds since the epoch of an ISO 8601 date and time with an offset; null for anything else. */
+export function parseOffsetTimestamp(text: unknown): number | null {
+  const match = typeof text === 'string' ? OFFSET_TIMESTAMP_PATTERN.exec(text) : null;
+  if (!match) return null;
+  const [, year, month, day, hour, minute, second = '0', , sign, offsetHours = '0', offsetMinutes = '0'] = match;
+  const offset = (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes));
+  const at = Date.parse(text as string);
+  if (Number.isNaN(at) || Number(offsetMinutes) > 59) return null;
+  // Date.parse rolls 30 February over into March; the wall clock read back must be the one written.
+  const wall = new Date(at + offset * 60_000);
+  const same =
+    wall.getUTCFullYear() === Number(year) &&
+    wall.getUTCMonth() + 1 === Number(month) &&
+    wall.getUTCDate() === Number(day) &&
+    wall.getUTCHours() === Number(hour) &&
+    wall.getUTCMinutes() === Number(minute) &&
+    wall.getUTCSeconds() === Number(second);
+  return same ? at : null;
+}
+
+/**
+ * Why `until` cannot end a snooze that starts at `now` (milliseconds), or null when it can: it
+ * must be a date and time with an offset, at least 60 s and at most 365 days ahead.
+ */
+export function untilProblem(until: unknown, now: number): string | null {
+  const at = parseOffsetTimestamp(until);
+  if (at === null) {
+    return 'until must be an ISO 8601 date and time with an offset, such as 2026-11-23T09:00:00+01:00.';
+  }
+  if (at - now < LIMITS.snoozeMinSeconds * 1000) {
+    return `until must be at least ${LIMITS.snoozeMinSeconds} seconds ahead.`;
+  }
+  if (at - now > LIMITS.snoozeMaxSeconds * 1000) return 'until must be at most 365 days ahead.';
+  return null;
+}
+
+/** Body of POST /inbox/snooze: ids only, and when they wake. */
+export const SnoozeBodySchema = v.object({
+  ids: v.pipe(v.array(Uuid), v.maxLength(LIMITS.idsPerCall)),
+  until: v.string(),
+});
 
 /** Body of POST /inbox/undo. */
 export const UndoBodySchema = v.object({ undo: UndoToken });
@@ -207,8 +290,12 @@ export const LiveTicketSchema = v.object({
 });
 export type LiveTicket = v.InferOutput<typeof LiveTicketSchema>;
 
-/** The unread count, at once on open and after every change. */
-export const LiveCountFrameSchema = v.object({ type: v.literal('count'), count: Count });
+/** The unread count and its part of each type, at once on open and after every change. */
+export const LiveCountFrameSchema = v.object({
+  type: v.literal('count'),
+  count: Count,
+  byType: v.optional(ByTypeSchema),
+});
 export const LiveNotificationFrameSchema = v.object({
   type: v.literal('notification'),
   notification: NotificationSchema,
@@ -240,3 +327,83 @@ export const LIVE_CLOSE_CODES = {
   /** The token behind the channel was revoked or its user deleted: sign in again. */
   unauthenticated: 4401,
 } as const;
+
+/** Where a service describes itself, on its site origin: `GET {site origin}/.well-known/inbox-companion`. */
+export const DISCOVERY_PATH = '/.well-known/inbox-companion';
+
+/** The one OAuth client the service knows: the extension, a public client that proves itself with PKCE (S256). */
+export const OAUTH_CLIENT_ID = 'inbox-companion';
+/** What a token issued through OAuth may do: read and triage the inbox; follow, unfollow and report. */
+export const OAUTH_SCOPES = ['inbox', 'profile'] as const;
+export type OAuthScope = (typeof OAUTH_SCOPES)[number];
+
+const HttpUrl = v.pipe(
+  v.string(),
+  v.url(),
+  v.check((url) => /^https?:\/\//i.test(url), 'must be an http(s) URL'),
+);
+
+/**
+ * The discovery document: everything a client needs to sign in to a service and talk to it,
+ * found from the address a person types. Unknown properties are ignored, so a service may add more.
+ */
+export const DiscoverySchema = v.object({
+  /** The service's name, for people. */
+  name: v.pipe(v.string(), v.maxLength(200)),
+  /** The web site: profile pages are `{siteOrigin}{profilePath}`. */
+  siteOrigin: HttpUrl,
+  /** The path of a profile page, with `:username` where the username stands, such as `/@:username`. */
+  profilePath: v.pipe(v.string(), v.regex(/^\/.*:username/)),
+  /** The API base URL that every API path is relative to. */
+  apiBaseUrl: HttpUrl,
+  /** The authorize page (HTML, on the site) that a browser opens. */
+  authorizationEndpoint: HttpUrl,
+  /** `POST`, form body: exchanges a code for a token. */
+  tokenEndpoint: HttpUrl,
+  /** `POST`, form body `token=…`: the token stops working (RFC 7009). */
+  revocationEndpoint: HttpUrl,
+  clientId: v.string(),
+  scopes: v.array(v.string()),
+  codeChallengeMethods: v.array(v.string()),
+});
+export type Discovery = v.InferOutput<typeof DiscoverySchema>;
+
+/** Form body of `POST /oauth/token` (application/x-www-form-urlencoded). */
+export const OAuthTokenRequestSchema = v.object({
+  grant_type: v.literal('authorization_code'),
+  code: v.pipe(v.string(), v.minLength(1)),
+  redirect_uri: v.pipe(v.string(), v.minLength(1)),
+  client_id: v.literal(OAUTH_CLIENT_ID),
+  code_verifier: v.pipe(v.string(), v.regex(/^[A-Za-z0-9._~-]{43,128}$/)),
+});
+
+/** Answer of `POST /oauth/token`: an ordinary user token. */
+export const OAuthTokenSchema = v.object({
+  access_token: v.pipe(v.string(), v.minLength(1)),
+  token_type: v.literal('Bearer'),
+  scope: v.string(),
+  /** Unix seconds. */
+  created_at: v.pipe(v.number(), v.integer()),
+});
+export type OAuthToken = v.InferOutput<typeof OAuthTokenSchema>;
+
+/** Form body of `POST /oauth/revoke` (RFC 7009). */
+export const OAuthRevokeRequestSchema = v.object({
+  token: v.pipe(v.string(), v.minLength(1)),
+  token_type_hint: v.optional(v.string()),
+});
+
+export const OAUTH_ERROR_CODES = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unsupported_grant_type',
+] as const;
+
+/** An OAuth error answer (RFC 6749 §5.2), which the token and revoke endpoints give instead of problem details. */
+export const OAuthErrorSchema = v.object({
+  /** One of `OAUTH_ERROR_CODES` from this service; other services may send others. */
+  error: v.string(),
+  error_description: v.optional(v.string()),
+});
+export type OAuthError = v.InferOutput<typeof OAuthErrorSchema>;

@@ -57,6 +57,11 @@ export class InvalidUndoError extends BadRequestError {
   override name = 'InvalidUndoError';
 }
 
+/** 400: a snooze's `until` is not a date and time with an offset, or not 60 s to 365 days ahead. */
+export class InvalidUntilError extends BadRequestError {
+  override name = 'InvalidUntilError';
+}
+
 /** 410: the undo token was already used, or its 60 seconds have passed; nothing was changed. */
 export class UndoExpiredError extends ApiError {
   override name = 'UndoExpiredError';
@@ -147,6 +152,7 @@ const classByCode: Record<string, ErrorClass> = {
   cannot_follow_self: CannotFollowSelfError,
   cannot_report_self: CannotReportSelfError,
   invalid_undo: InvalidUndoError,
+  invalid_until: InvalidUntilError,
   undo_expired: UndoExpiredError,
   unauthenticated: UnauthenticatedError,
   user_not_found: UserNotFoundError,

@@ -1,16 +1,22 @@
 import {
   type BulkResult,
   BulkResultSchema,
+  type ByType,
   CountSchema,
   type IdsList,
   type IdsSelection,
   isUuid,
   LIMITS,
+  NOTIFICATION_TYPES,
   type Notification,
+  type NotificationType,
   type Page,
   PageSchema,
+  parseOffsetTimestamp,
   type UndoResult,
   UndoResultSchema,
+  type UnsnoozeResult,
+  UnsnoozeResultSchema,
 } from './contract';
 import { InvalidArgumentError, InvalidResponseError } from './errors';
 import { parseAnswer, type Transport } from './http';
@@ -21,6 +27,10 @@ export interface FetchOptions {
   /** A cursor from an earlier page's answer; the first page when left out. */
   cursor?: string | null;
   unreadOnly?: boolean;
+  /** Only the snoozed notifications, soonest to wake first; otherwise snoozed ones are left out. */
+  snoozed?: boolean;
+  /** Only notifications of these types; all types when left out. */
+  types?: readonly NotificationType[];
 }
 
 export type WalkOptions = Omit<FetchOptions, 'cursor'>;
@@ -39,7 +49,23 @@ function checkLimit(limit: number | undefined): void {
   }
 }
 
-function fetchQuery({ limit, cursor, unreadOnly }: FetchOptions): Record<string, string> {
+function typesQuery(types: readonly NotificationType[]): string {
+  const known: readonly string[] = NOTIFICATION_TYPES;
+  if (
+    !Array.isArray(types) ||
+    types.length === 0 ||
+    types.some((type) => !known.includes(type)) ||
+    new Set(types).size !== types.length
+  ) {
+    throw new InvalidArgumentError(
+      'invalid_parameter',
+      `types must name each of ${NOTIFICATION_TYPES.join(', ')} at most once, and at least one.`,
+    );
+  }
+  return types.join(',');
+}
+
+function fetchQuery({ limit, cursor, unreadOnly, snoozed, types }: FetchOptions): Record<string, string> {
   checkLimit(limit);
   if (cursor !== undefined && cursor !== null && (typeof cursor !== 'string' || cursor === '')) {
     throw new InvalidArgumentError('invalid_cursor', 'cursor must be a cursor the service gave.');
@@ -47,10 +73,15 @@ function fetchQuery({ limit, cursor, unreadOnly }: FetchOptions): Record<string,
   if (unreadOnly !== undefined && typeof unreadOnly !== 'boolean') {
     throw new InvalidArgumentError('invalid_parameter', 'unreadOnly must be true or false.');
   }
+  if (snoozed !== undefined && typeof snoozed !== 'boolean') {
+    throw new InvalidArgumentError('invalid_parameter', 'snoozed must be true or false.');
+  }
   const query: Record<string, string> = {};
   if (limit !== undefined) query.limit = String(limit);
   if (cursor) query.cursor = cursor;
   if (unreadOnly !== undefined) query.unreadOnly = String(unreadOnly);
+  if (snoozed) query.snoozed = 'true';
+  if (types !== undefined) query.types = typesQuery(types);
   return query;
 }
 
@@ -77,6 +108,24 @@ export function checkIdList(ids: IdsList): IdsList {
   return checkSelection(ids) as IdsList;
 }
 
+/**
+ * `until` as the service takes it: a Date becomes UTC ISO 8601; a string must already carry its
+ * offset. The 60 s to 365 days window is the service's to judge, by its own clock.
+ */
+function untilText(until: Date | string): string {
+  if (until instanceof Date) {
+    if (Number.isNaN(until.getTime())) throw new InvalidArgumentError('invalid_until', 'until is an invalid Date.');
+    return until.toISOString();
+  }
+  if (parseOffsetTimestamp(until) === null) {
+    throw new InvalidArgumentError(
+      'invalid_until',
+      'until must be a Date or an ISO 8601 date and time with an offset, such as 2026-11-23T09:00:00+01:00.',
+    );
+  }
+  return until;
+}
+
 function checkUndoToken(token: string): string {
   if (typeof token !== 'string' || token === '' || token.length > LIMITS.undoTokenMax) {
     throw new InvalidArgumentError('invalid_undo', 'undo must be a token from a triage answer.');
@@ -97,6 +146,33 @@ export function createInbox(transport: Transport) {
 
   async function count(): Promise<number> {
     return parseAnswer(CountSchema, await transport.send({ method: 'GET', path: 'inbox/count' }, 'json')).count;
+  }
+
+  /** Unread notifications not snoozed, of each type. */
+  async function countByType(): Promise<ByType> {
+    const answer = await transport.send({ method: 'GET', path: 'inbox/count' }, 'json');
+    const { byType } = parseAnswer(CountSchema, answer);
+    if (!byType) throw new InvalidResponseError(answer.status, 'The count answer has no byType.');
+    return byType;
+  }
+
+  /**
+   * Takes notifications out of the inbox and the count until `until` (a Date, or ISO 8601 with
+   * an offset, 60 s to 365 days ahead); a snoozed one gets its wake time moved. Throws
+   * InvalidUntilError when the service finds `until` out of bounds.
+   */
+  async function snooze(ids: IdsList, until: Date | string): Promise<BulkResult> {
+    const json = { ids: checkIdList(ids), until: untilText(until) };
+    return parseAnswer(BulkResultSchema, await transport.send({ method: 'POST', path: 'inbox/snooze', json }, 'json'));
+  }
+
+  /** Brings snoozed notifications back now, unread, as if they woke. */
+  async function unsnooze(ids: IdsList): Promise<UnsnoozeResult> {
+    const json = { ids: checkIdList(ids) };
+    return parseAnswer(
+      UnsnoozeResultSchema,
+      await transport.send({ method: 'POST', path: 'inbox/unsnooze', json }, 'json'),
+    );
   }
 
   /**
@@ -155,10 +231,13 @@ export function createInbox(transport: Transport) {
   return {
     fetch,
     count,
+    countByType,
     checkCount,
     markRead: bulk('inbox/read', checkSelection),
     markUnread: bulk('inbox/unread', checkIdList),
     delete: bulk('inbox/delete', checkSelection),
+    snooze,
+    unsnooze,
     undo,
     pages,
     items,

@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import {
+  type ByType,
   LiveClientFrameSchema,
   type LiveServerFrame,
   LiveServerFrameSchema,
@@ -34,6 +35,8 @@ export interface LiveClose {
 export interface LiveEvents {
   /** The unread count: at once on open, then on every change. */
   count: number;
+  /** The unread count of each type, with every count frame that carries it. */
+  countByType: ByType;
   notification: Notification;
   /** The service's answer to `ping()`. */
   pong: undefined;
@@ -101,7 +104,8 @@ function wrap(socket: WebSocketLike): LiveChannel {
   function emit<K extends keyof LiveEvents>(type: K, value: LiveEvents[K]): void {
     const set = listeners.get(type);
     if (!set) {
-      held.set(type, [...(held.get(type) ?? []), value]);
+      // Counts by type matter only as the latest; a caller that never asks for them holds one.
+      held.set(type, type === 'countByType' ? [value] : [...(held.get(type) ?? []), value]);
       return;
     }
     for (const listener of [...set]) (listener as (value: LiveEvents[K]) => void)(value);
@@ -110,8 +114,10 @@ function wrap(socket: WebSocketLike): LiveChannel {
   function receive(data: unknown): void {
     const frame = parseFrame(data);
     if (frame instanceof InvalidResponseError) emit('error', frame);
-    else if (frame.type === 'count') emit('count', frame.count);
-    else if (frame.type === 'notification') emit('notification', frame.notification);
+    else if (frame.type === 'count') {
+      emit('count', frame.count);
+      if (frame.byType) emit('countByType', frame.byType);
+    } else if (frame.type === 'notification') emit('notification', frame.notification);
     else emit('pong', undefined);
   }
 

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database';
+import type { FormTokens } from '../oauth/form-token';
 import type { Cursors } from './cursor';
 import type { UndoTokens } from './undo-token';
 
@@ -7,7 +8,9 @@ export interface ApiDeps {
   db: Database;
   cursors: Cursors;
   undoTokens: UndoTokens;
-  /** The service's clock, in milliseconds since the epoch: undo windows are measured with it. */
+  /** Signs and checks the authorize form, so it can only be sent from the page the service served. */
+  formTokens: FormTokens;
+  /** The service's clock, in milliseconds since the epoch: undo windows, codes and sign-in limits use it. */
   now: () => number;
   /** The site origin that notification URLs point into, such as `http://127.0.0.1:8787`. */
   origin: () => string;

@@ -1,26 +1,29 @@
 /**
  * Page cursors: the position after a page's last notification, signed with the service's key
- * together with the user and the `unreadOnly` value it was issued for. A cursor that was built,
- * altered, or issued to another user or for the other listing fails the signature check.
+ * together with the user and the listing it was issued for (`unreadOnly`, `snoozed`, `types`).
+ * A cursor that was built, altered, or issued to another user or for another listing fails the
+ * signature check.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isUuid } from '../../lib/api/contract';
-import type { PagePosition } from '../store/notifications';
+import type { Listing, PagePosition } from '../store/notifications';
 
 const MAX_CURSOR_LENGTH = 256;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-export interface CursorScope {
+export interface CursorScope extends Listing {
   userId: number;
-  unreadOnly: boolean;
 }
 
 export function createCursors(key: Buffer) {
   const sign = (payload: string, scope: CursorScope) =>
-    createHmac('sha256', key).update(`v1|${scope.userId}|${scope.unreadOnly}|${payload}`).digest().subarray(0, 18);
+    createHmac('sha256', key)
+      .update(`v2|${scope.userId}|${scope.unreadOnly}|${scope.snoozed}|${scope.types?.join(',') ?? '*'}|${payload}`)
+      .digest()
+      .subarray(0, 18);
 
   function encode(position: PagePosition, scope: CursorScope): string {
-    const payload = Buffer.from(`${position.createdAt}|${position.id}`).toString('base64url');
+    const payload = Buffer.from(`${position.at}|${position.id}`).toString('base64url');
     return `${payload}.${sign(payload, scope).toString('base64url')}`;
   }
 
@@ -32,10 +35,10 @@ export function createCursors(key: Buffer) {
     if (cursor.length > MAX_CURSOR_LENGTH) return null;
     const [payload, signature, ...rest] = cursor.split('.');
     if (!payload || !signature || rest.length > 0) return null;
-    const [createdAt, id] = Buffer.from(payload, 'base64url').toString().split('|');
-    if (!createdAt || !ISO_TIMESTAMP.test(createdAt) || !isUuid(id)) return null;
+    const [at, id] = Buffer.from(payload, 'base64url').toString().split('|');
+    if (!at || !ISO_TIMESTAMP.test(at) || !isUuid(id)) return null;
     return {
-      position: { createdAt, id },
+      position: { at, id },
       signedFor(scope) {
         // Compared as text: base64url decoding skips characters it does not know and ignores
         // trailing bits, so comparing decoded bytes would take many spellings of one cursor.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { createFactory } from 'hono/factory';
+import * as v from 'valibot';
 import {
   type BulkResult,
   type CountResult,
@@ -9,25 +10,33 @@ import {
   IdsListBodySchema,
   type IdsSelection,
   LIMITS,
+  NOTIFICATION_TYPES,
+  type NotificationType,
   type Page,
   UndoBodySchema,
   type UndoResult,
+  type UnsnoozeResult,
+  untilProblem,
 } from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
 import {
   countUnreadAs,
   deleteNotifications,
+  type Listing,
   listNotificationsAs,
   markRead,
   markUnread,
   type StoredNotification,
+  snoozeNotifications,
   type TriageStamp,
+  type UnreadCounts,
+  unsnoozeNotifications,
 } from '../store/notifications';
 import { runOperation, type TriageKind, undoOperation } from '../store/triage-operations';
 import { bearerToken, invalidToken, requireCaller, type SignedInEnv, signedIn } from './auth';
 import type { ApiDeps } from './context';
 import { ProblemError } from './problem';
-import { singleQuery, validBody } from './request';
+import { jsonBody, singleQuery, validBody } from './request';
 import { toWireNotification } from './wire';
 
 const LIMIT_PATTERN = /^[0-9]{1,3}$/;
@@ -46,16 +55,34 @@ function pageSize(c: Context): number {
   return limit;
 }
 
-function unreadOnly(c: Context): boolean {
-  const value = singleQuery(c, 'unreadOnly', 'invalid_parameter');
+function booleanQuery(c: Context, name: string): boolean {
+  const value = singleQuery(c, name, 'invalid_parameter');
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
-  throw new ProblemError(400, 'invalid_parameter', 'unreadOnly must be true or false.');
+  throw new ProblemError(400, 'invalid_parameter', `${name} must be true or false.`);
 }
 
-/** Strong ETag of the unread count, bound to the user so a change of account revalidates. */
-function countTag(userId: number, count: number): string {
-  return `"${createHash('sha256').update(`${userId}:${count}`).digest('base64url').slice(0, 22)}"`;
+/** The `types` filter, in the contract's order of types; null for none, or for every type. */
+function typesFilter(c: Context): NotificationType[] | null {
+  const value = singleQuery(c, 'types', 'invalid_parameter');
+  if (value === undefined) return null;
+  const named = value.split(',');
+  const known: readonly string[] = NOTIFICATION_TYPES;
+  if (named.some((type) => !known.includes(type)) || new Set(named).size !== named.length) {
+    throw new ProblemError(
+      400,
+      'invalid_parameter',
+      `types must be a comma-separated list of ${NOTIFICATION_TYPES.join(', ')}, each at most once.`,
+    );
+  }
+  const types = NOTIFICATION_TYPES.filter((type) => named.includes(type));
+  return types.length === NOTIFICATION_TYPES.length ? null : types;
+}
+
+/** Strong ETag of the unread counts, bound to the user so a change of account revalidates. */
+function countTag(userId: number, { unread, byType }: UnreadCounts): string {
+  const counted = `${userId}:${unread}:${NOTIFICATION_TYPES.map((type) => byType[type]).join(',')}`;
+  return `"${createHash('sha256').update(counted).digest('base64url').slice(0, 22)}"`;
 }
 
 function matchesTag(ifNoneMatch: string | undefined, tag: string): boolean {
@@ -79,10 +106,22 @@ async function idsSelection(c: Context): Promise<IdsSelection> {
   return (await validBody(c, IdsBodySchema, { code: 'invalid_ids', shape, refusal })).ids;
 }
 
+const IDS_LIST_SHAPE = '{ "ids": ["<uuid>", ...] }';
+const idsListRefusal = (shape: string) =>
+  `ids must be an array of at most ${LIMITS.idsPerCall} notification UUIDs ("all" is refused): ${shape}.`;
+
 async function idsList(c: Context): Promise<IdsList> {
-  const shape = '{ "ids": ["<uuid>", ...] }';
-  const refusal = `ids must be an array of at most ${LIMITS.idsPerCall} notification UUIDs ("all" is refused): ${shape}.`;
-  return (await validBody(c, IdsListBodySchema, { code: 'invalid_ids', shape, refusal })).ids;
+  const refusal = idsListRefusal(IDS_LIST_SHAPE);
+  return (await validBody(c, IdsListBodySchema, { code: 'invalid_ids', shape: IDS_LIST_SHAPE, refusal })).ids;
+}
+
+const SNOOZE_SHAPE = '{ "ids": ["<uuid>", ...], "until": "<ISO 8601 with offset>" }';
+
+/** The ids of a parsed snooze body. */
+function idsListOf(body: unknown): { ids: IdsList } {
+  const result = v.safeParse(IdsListBodySchema, body);
+  if (!result.success) throw new ProblemError(400, 'invalid_ids', idsListRefusal(SNOOZE_SHAPE));
+  return result.output;
 }
 
 const UNDO_SHAPE = '{ "undo": "<token from a triage answer>" }';
@@ -105,11 +144,15 @@ export function inboxHandlers(deps: ApiDeps) {
   async function pageRequest(c: Context) {
     try {
       const limit = pageSize(c);
-      const onlyUnread = unreadOnly(c);
+      const listing: Listing = {
+        unreadOnly: booleanQuery(c, 'unreadOnly'),
+        snoozed: booleanQuery(c, 'snoozed'),
+        types: typesFilter(c),
+      };
       const cursor = singleQuery(c, 'cursor', 'invalid_cursor');
       const after = cursor === undefined ? null : cursors.read(cursor);
       if (cursor !== undefined && after === null) throw invalidCursor();
-      return { limit, unreadOnly: onlyUnread, after };
+      return { limit, listing, after };
     } catch (error) {
       await requireCaller(c, db);
       throw error;
@@ -119,21 +162,22 @@ export function inboxHandlers(deps: ApiDeps) {
   // The token lookup and the page or count are one statement: one round trip per request.
   async function fetchPage(c: Context) {
     const token = bearerToken(c);
-    const { limit, unreadOnly, after } = await pageRequest(c);
+    const { limit, listing, after } = await pageRequest(c);
     const found = await listNotificationsAs(db, token, {
+      ...listing,
       limit: limit + 1,
-      unreadOnly,
       after: after?.position ?? null,
     });
     if (!found) throw invalidToken();
-    const scope = { userId: found.owner.userId, unreadOnly };
+    const scope = { ...listing, userId: found.owner.userId };
     if (after && !after.signedFor(scope)) throw invalidCursor();
     const rows = found.notifications;
     const data = rows.slice(0, limit);
     const last = data[data.length - 1];
+    const at = last && (listing.snoozed ? last.snoozedUntil : last.sortedAt);
     const page: Page = {
       data: data.map(toWire),
-      cursor: rows.length > limit && last ? cursors.encode({ createdAt: last.createdAt, id: last.id }, scope) : null,
+      cursor: rows.length > limit && last && at ? cursors.encode({ at, id: last.id }, scope) : null,
     };
     c.header('cache-control', 'no-store');
     return c.json(page);
@@ -142,14 +186,14 @@ export function inboxHandlers(deps: ApiDeps) {
   async function count(c: Context) {
     const found = await countUnreadAs(db, bearerToken(c));
     if (!found) throw invalidToken();
-    const { owner, unread } = found;
-    const tag = countTag(owner.userId, unread);
+    const { owner, counts } = found;
+    const tag = countTag(owner.userId, counts);
     c.header('etag', tag);
     c.header('x-poll-interval', String(deps.pollIntervalSeconds));
     c.header('cache-control', 'private, no-cache');
     c.header('vary', 'Authorization');
     if (matchesTag(c.req.header('if-none-match'), tag)) return c.body(null, 304);
-    const body: CountResult = { count: unread };
+    const body: CountResult = { count: counts.unread, byType: counts.byType };
     return c.json(body);
   }
 
@@ -176,6 +220,23 @@ export function inboxHandlers(deps: ApiDeps) {
     };
   }
 
+  /** The ids and wake time of a snooze; `until` is judged by the service's clock. */
+  async function snoozeRequest(c: Context): Promise<{ ids: IdsList; until: string }> {
+    const body = await jsonBody(c, 'invalid_ids', SNOOZE_SHAPE);
+    const { ids } = await idsListOf(body);
+    const until = (body as { until?: unknown }).until;
+    const problem = untilProblem(until, deps.now());
+    if (problem) throw new ProblemError(400, 'invalid_until', problem);
+    return { ids, until: new Date(until as string).toISOString() };
+  }
+
+  async function unsnooze(c: Context<SignedInEnv>) {
+    const ids = await idsList(c);
+    const result: UnsnoozeResult = { success: true, count: await unsnoozeNotifications(db, c.var.caller.userId, ids) };
+    c.header('cache-control', 'no-store');
+    return c.json(result);
+  }
+
   async function undo(c: Context<SignedInEnv>) {
     const { caller } = c.var;
     const body = await validBody(c, UndoBodySchema, { code: 'invalid_undo', shape: UNDO_SHAPE, refusal: UNDO_REFUSAL });
@@ -198,6 +259,13 @@ export function inboxHandlers(deps: ApiDeps) {
     markRead: createHandlers(auth, triage('read', idsSelection, markRead)),
     markUnread: createHandlers(auth, triage('unread', idsList, markUnread)),
     delete: createHandlers(auth, triage('delete', idsSelection, deleteNotifications)),
+    snooze: createHandlers(
+      auth,
+      triage('snooze', snoozeRequest, (tx, userId, { ids, until }, stamp) =>
+        snoozeNotifications(tx, userId, ids, stamp, until),
+      ),
+    ),
+    unsnooze: createHandlers(auth, unsnooze),
     undo: createHandlers(auth, undo),
   };
 }

@@ -13,6 +13,7 @@ const TITLES: Record<ErrorCode, string> = {
   invalid_limit: 'Invalid limit',
   invalid_parameter: 'Invalid parameter',
   invalid_ids: 'Invalid ids',
+  invalid_until: 'Invalid snooze time',
   invalid_report: 'Invalid report',
   invalid_undo: 'Invalid undo token',
   undo_expired: 'Undo expired',

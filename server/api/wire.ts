@@ -11,5 +11,7 @@ export function toWireNotification(n: StoredNotification, origin: string): Notif
     actor: n.actor,
     text: n.text,
     url: n.path === null ? null : n.path.startsWith('/') ? `${origin}${n.path}` : n.path,
+    snoozedUntil: n.snoozedUntil,
+    sortedAt: n.sortedAt,
   };
 }

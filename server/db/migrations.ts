@@ -8,6 +8,17 @@ import type { Database } from './database';
 
 const quoteList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(', ');
 
+/** The columns of `unread_counts` that count each type, in the contract's order of types. */
+export const TYPE_COUNT_COLUMNS = NOTIFICATION_TYPES.map((type) => `unread_${type}`);
+/** What the unread counts count: unread rows still in the inbox, not snoozed. */
+const COUNTED = 'NOT read AND deleted_at IS NULL AND snoozed_until IS NULL';
+const countsByType = NOTIFICATION_TYPES.map(
+  (type) => `count(*) FILTER (WHERE type = '${type}') AS unread_${type}`,
+).join(', ');
+/** `json_build_object` arguments of the counts by type, from a row of `unread_counts` called `row`. */
+export const byTypeJson = (row: string) =>
+  NOTIFICATION_TYPES.map((type) => `'${type}', ${row}.unread_${type}`).join(', ');
+
 export const MIGRATIONS: readonly { version: number; name: string; statements: readonly string[] }[] = [
   {
     version: 1,
@@ -249,6 +260,121 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
         RETURN NULL;
       END
       $$`,
+    ],
+  },
+  {
+    version: 6,
+    name: 'snooze, the inbox ordered by when a notification last came in, unread counts by type',
+    // A snoozed row keeps `snoozed_until` until it wakes; `woken_at` is when it last woke, and
+    // `sorted_at` (the later of `created_at` and `woken_at`) orders the inbox, so a woken row comes
+    // back at the top. `snoozed_before` is the wake time a snooze replaced, for its undo.
+    // Counts leave snoozed rows out, and are kept per type in the same row as the total, so the
+    // count endpoint still reads one row.
+    statements: [
+      `ALTER TABLE notifications ADD COLUMN snoozed_until timestamptz(3), ADD COLUMN snoozed_before timestamptz(3),
+       ADD COLUMN woken_at timestamptz(3)`,
+      `ALTER TABLE notifications
+       ADD COLUMN sorted_at timestamptz(3) NOT NULL GENERATED ALWAYS AS (greatest(created_at, woken_at)) STORED`,
+      'DROP INDEX notifications_page_idx',
+      'DROP INDEX notifications_unread_idx',
+      `CREATE INDEX notifications_page_idx ON notifications (user_id, sorted_at DESC, id DESC)
+       WHERE deleted_at IS NULL AND snoozed_until IS NULL`,
+      `CREATE INDEX notifications_unread_idx ON notifications (user_id, sorted_at DESC, id DESC)
+       WHERE NOT read AND deleted_at IS NULL AND snoozed_until IS NULL`,
+      // A type filter walks one of these per type and merges them, never the whole inbox.
+      `CREATE INDEX notifications_type_page_idx ON notifications (user_id, type, sorted_at DESC, id DESC)
+       WHERE deleted_at IS NULL AND snoozed_until IS NULL`,
+      `CREATE INDEX notifications_type_unread_idx ON notifications (user_id, type, sorted_at DESC, id DESC)
+       WHERE NOT read AND deleted_at IS NULL AND snoozed_until IS NULL`,
+      `CREATE INDEX notifications_snoozed_idx ON notifications (user_id, snoozed_until, id)
+       WHERE deleted_at IS NULL AND snoozed_until IS NOT NULL`,
+      // What every instance's wake loop asks: the soonest wake time of anyone, and what is due.
+      `CREATE INDEX notifications_wake_idx ON notifications (snoozed_until)
+       WHERE deleted_at IS NULL AND snoozed_until IS NOT NULL`,
+      ...TYPE_COUNT_COLUMNS.map(
+        (column) => `ALTER TABLE unread_counts ADD COLUMN ${column} integer NOT NULL DEFAULT 0 CHECK (${column} >= 0)`,
+      ),
+      `UPDATE unread_counts AS c SET ${TYPE_COUNT_COLUMNS.map((column) => `${column} = t.${column}`).join(', ')}
+       FROM (SELECT user_id, ${countsByType} FROM notifications WHERE NOT read AND deleted_at IS NULL GROUP BY user_id) AS t
+       WHERE c.user_id = t.user_id`,
+      `CREATE OR REPLACE FUNCTION unread_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          INSERT INTO unread_counts AS c (user_id, unread, ${TYPE_COUNT_COLUMNS.join(', ')})
+          SELECT user_id, count(*), ${countsByType} FROM new_rows WHERE ${COUNTED} GROUP BY user_id ORDER BY user_id
+          ON CONFLICT (user_id) DO UPDATE SET unread = c.unread + excluded.unread,
+            ${TYPE_COUNT_COLUMNS.map((column) => `${column} = c.${column} + excluded.${column}`).join(', ')};
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          UPDATE unread_counts AS c SET unread = c.unread - gone.n,
+            ${TYPE_COUNT_COLUMNS.map((column) => `${column} = c.${column} - gone.${column}`).join(', ')}
+          FROM (
+            SELECT user_id, count(*) AS n, ${countsByType} FROM old_rows WHERE ${COUNTED} GROUP BY user_id
+          ) AS gone
+          WHERE c.user_id = gone.user_id;
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      // Live count events carry the counts by type too.
+      `CREATE OR REPLACE FUNCTION live_count_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE now_counts unread_counts;
+      BEGIN
+        SELECT * INTO now_counts FROM unread_counts WHERE user_id = NEW.user_id;
+        IF FOUND THEN
+          PERFORM pg_notify(live_channel(TG_TABLE_SCHEMA), json_build_object('kind', 'count', 'user', NEW.user_id,
+            'count', now_counts.unread, 'byType', json_build_object(${byTypeJson('now_counts')}))::text);
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      // A snooze that may now be the soonest re-arms every instance's wake loop: a statement that
+      // leaves rows snoozed (a snooze, or the undo of a delete) says its soonest wake time.
+      `CREATE FUNCTION live_snoozed() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE soonest timestamptz;
+      BEGIN
+        SELECT min(snoozed_until) INTO soonest FROM new_rows WHERE snoozed_until IS NOT NULL AND deleted_at IS NULL;
+        IF soonest IS NOT NULL THEN
+          PERFORM pg_notify(live_channel(TG_TABLE_SCHEMA), json_build_object('kind', 'snoozed', 'at', soonest)::text);
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER notifications_live_snoozed AFTER UPDATE ON notifications
+       REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION live_snoozed()`,
+    ],
+  },
+  {
+    version: 8,
+    name: 'passwords, OAuth authorization codes, sign-in attempts',
+    statements: [
+      // A slow hash with its parameters and salt (`server/store/passwords.ts`); null: no password,
+      // so the user cannot sign in on the site.
+      'ALTER TABLE users ADD COLUMN password_hash text',
+      // A code is kept hashed and taken once by an UPDATE that only one caller can win, whichever
+      // instance it reaches; a used code stays until long after it expired, so a second use is
+      // recognised and revokes the token the first one got.
+      `CREATE TABLE oauth_codes (
+        code_hash text PRIMARY KEY,
+        user_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        client_id text NOT NULL,
+        redirect_uri text NOT NULL,
+        code_challenge text NOT NULL,
+        scope text NOT NULL,
+        expires_at timestamptz(3) NOT NULL,
+        used_at timestamptz(3),
+        token_id text REFERENCES tokens ON DELETE SET NULL
+      )`,
+      'CREATE INDEX oauth_codes_expiry_idx ON oauth_codes (expires_at)',
+      'CREATE INDEX oauth_codes_token_idx ON oauth_codes (token_id) WHERE token_id IS NOT NULL',
+      // Each sign-in attempt with a password for a username (existing or not), as written: a
+      // row while it runs, kept when the password was wrong.
+      `CREATE TABLE sign_in_attempts (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        username_key text NOT NULL,
+        attempted_at timestamptz(3) NOT NULL
+      )`,
+      'CREATE INDEX sign_in_attempts_key_idx ON sign_in_attempts (username_key, attempted_at)',
     ],
   },
 ];

@@ -4,12 +4,16 @@
  * ends. One listening connection per service instance; when it drops (a PostgreSQL restart),
  * the instance says so and listens again until the database is back.
  */
+import * as v from 'valibot';
+import { type ByType, ByTypeSchema } from '../../lib/api/contract';
 import type { Database, Unlisten } from '../db/database';
 
 export type LiveEvent =
-  | { kind: 'count'; user: number; count: number }
+  | { kind: 'count'; user: number; count: number; byType: ByType }
   | { kind: 'notification'; user: number; id: string }
-  | { kind: 'revoked'; user: number; token: string };
+  | { kind: 'revoked'; user: number; token: string }
+  /** A snooze was made that wakes at `at`: the wake loops look whether it is their soonest. */
+  | { kind: 'snoozed'; at: string };
 
 export interface LiveEventHandlers {
   onEvent(event: LiveEvent): void;
@@ -24,10 +28,11 @@ const RETRY_MAX_MS = 5_000;
 function parseEvent(payload: string): LiveEvent | null {
   try {
     const event = JSON.parse(payload) as Record<string, unknown>;
+    if (event.kind === 'snoozed' && typeof event.at === 'string') return { kind: 'snoozed', at: event.at };
     if (!Number.isInteger(event.user)) return null;
     const user = event.user as number;
-    if (event.kind === 'count' && Number.isInteger(event.count))
-      return { kind: 'count', user, count: event.count as number };
+    if (event.kind === 'count' && Number.isInteger(event.count) && v.is(ByTypeSchema, event.byType))
+      return { kind: 'count', user, count: event.count as number, byType: event.byType };
     if (event.kind === 'notification' && typeof event.id === 'string')
       return { kind: 'notification', user, id: event.id };
     if (event.kind === 'revoked' && typeof event.token === 'string')

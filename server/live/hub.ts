@@ -11,7 +11,7 @@ import { LIMITS, LIVE_CLOSE_CODES, LiveClientFrameSchema, type LiveServerFrame }
 import { toWireNotification } from '../api/wire';
 import type { Database } from '../db/database';
 import { type LiveTicketOwner, liveChannelState } from '../store/live-tickets';
-import { findNotification } from '../store/notifications';
+import { findNotification, NO_UNREAD, type UnreadCounts } from '../store/notifications';
 import type { LiveEvent } from './events';
 
 /** Count frames for one user are at most this often; the last change still goes out after it. */
@@ -38,7 +38,7 @@ interface Channel {
 
 interface UserChannels {
   channels: Set<Channel>;
-  latest: number;
+  latest: UnreadCounts;
   dirty: boolean;
   timer: NodeJS.Timeout | null;
 }
@@ -76,22 +76,24 @@ export function createLiveHub(options: LiveHubOptions) {
     setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
   }
 
-  function sendCount(entry: UserChannels, count: number) {
+  const countFrame = ({ unread, byType }: UnreadCounts): LiveServerFrame => ({ type: 'count', count: unread, byType });
+
+  function sendCount(entry: UserChannels, counts: UnreadCounts) {
     for (const channel of entry.channels) {
       channel.countSent = true;
-      send(channel, { type: 'count', count });
+      send(channel, countFrame(counts));
     }
   }
 
-  function countChanged(userId: number, count: number) {
+  function countChanged(userId: number, counts: UnreadCounts) {
     const entry = users.get(userId);
     if (!entry) return;
-    entry.latest = count;
+    entry.latest = counts;
     if (entry.timer) {
       entry.dirty = true;
       return;
     }
-    sendCount(entry, count);
+    sendCount(entry, counts);
     const tick = () => {
       if (!entry.dirty) {
         entry.timer = null;
@@ -125,9 +127,9 @@ export function createLiveHub(options: LiveHubOptions) {
   }
 
   function onEvent(event: LiveEvent) {
-    if (event.kind === 'count') countChanged(event.user, event.count);
+    if (event.kind === 'count') countChanged(event.user, { unread: event.count, byType: event.byType });
     else if (event.kind === 'notification') void notificationArrived(event.user, event.id);
-    else tokenEnded(event.user, event.token);
+    else if (event.kind === 'revoked') tokenEnded(event.user, event.token);
   }
 
   function heard(channel: Channel, data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) {
@@ -169,7 +171,7 @@ export function createLiveHub(options: LiveHubOptions) {
     const channel: Channel = { ws, owner, lastHeard: at, windowStart: at, framesInWindow: 0, countSent: false };
     let entry = users.get(owner.userId);
     if (!entry) {
-      entry = { channels: new Set(), latest: 0, dirty: false, timer: null };
+      entry = { channels: new Set(), latest: NO_UNREAD, dirty: false, timer: null };
       users.set(owner.userId, entry);
     }
     entry.channels.add(channel);
@@ -181,11 +183,11 @@ export function createLiveHub(options: LiveHubOptions) {
     // Registered before this read, so a change committed meanwhile is heard as an event, and a
     // token revoked meanwhile is seen here.
     liveChannelState(db, owner).then(
-      ({ count, tokenValid }) => {
+      ({ counts, tokenValid }) => {
         if (!tokenValid) close(channel, LIVE_CLOSE_CODES.unauthenticated, 'The token was revoked.');
         else if (!channel.countSent) {
           channel.countSent = true;
-          send(channel, { type: 'count', count });
+          send(channel, countFrame(counts));
         }
       },
       () => close(channel, LIVE_CLOSE_CODES.tryAgainLater, 'The service cannot reach its database.'),

@@ -7,6 +7,8 @@ export interface DemoPerson {
 }
 
 export const DEMO_USERNAME = 'demo';
+/** What every seeded person signs in with on the site, unless the service is started with another. */
+export const DEMO_PASSWORD = 'demo';
 
 export const DEMO_PEOPLE: readonly DemoPerson[] = [
   { username: 'demo', displayName: 'Demo User', bio: 'The account the Inbox Companion demo signs in as. Say hi!' },

@@ -6,11 +6,13 @@
 import type { NotificationType } from '../../lib/api/contract';
 import type { Database, Queryable } from '../db/database';
 import { addNotifications, type NewNotification } from '../store/notifications';
+import { setPasswords } from '../store/passwords';
 import { issueToken } from '../store/tokens';
 import { createUser, type User } from '../store/users';
 import {
   DEMO_FOLLOWERS,
   DEMO_FOLLOWS,
+  DEMO_PASSWORD,
   DEMO_PEOPLE,
   DEMO_USERNAME,
   MENTIONS,
@@ -97,10 +99,15 @@ function inbox(
 }
 
 /**
- * Seeds the demo data when the database has no users, in one transaction. The tokens it issued,
- * one per demo user; null when the database already had users.
+ * Seeds the demo data when the database has no users, in one transaction. Everyone signs in on
+ * the site with `password`. The tokens it issued, one per demo user; null when the database
+ * already had users.
  */
-export async function seedDemoData(db: Database, now = Date.now()): Promise<Record<string, string> | null> {
+export async function seedDemoData(
+  db: Database,
+  now = Date.now(),
+  password = DEMO_PASSWORD,
+): Promise<Record<string, string> | null> {
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':seed'))");
     const existing = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM users');
@@ -114,6 +121,11 @@ export async function seedDemoData(db: Database, now = Date.now()): Promise<Reco
     }
     const user = (name: string) => users.get(name) as User;
     const everyone = [...users.values()];
+    await setPasswords(
+      tx,
+      everyone.map((person) => person.id),
+      password,
+    );
 
     const follows = new Set<string>();
     const follow = (from: User, to: User) => {
@@ -164,5 +176,17 @@ async function insertFollows(db: Queryable, follows: ReadonlySet<string>, now: n
      SELECT follower_id, followee_id, created_at
      FROM jsonb_to_recordset($1::jsonb) AS x(follower_id integer, followee_id integer, created_at timestamptz)`,
     [JSON.stringify(rows)],
+  );
+}
+
+/** Gives the demo people who exist this password, as `--demo-password` does for data seeded before. */
+export async function setDemoPasswords(db: Queryable, password: string): Promise<void> {
+  const found = await db.query<{ id: number }>('SELECT id FROM users WHERE lower(username) = ANY($1::text[])', [
+    DEMO_PEOPLE.map((person) => person.username.toLowerCase()),
+  ]);
+  await setPasswords(
+    db,
+    found.rows.map((row) => row.id),
+    password,
   );
 }

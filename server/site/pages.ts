@@ -6,13 +6,13 @@ import type { User, UserWithCounts } from '../store/users';
 import { cspHash, escapeHtml } from './html';
 import { PROFILE_SCRIPT } from './profile-script';
 
-const SITE_NAME = 'Inbox Companion demo';
+export const SITE_NAME = 'Inbox Companion demo';
 
 const STYLE = `
 :root { color-scheme: light dark; --fg: #1d2330; --muted: #5d6678; --line: #dde1ea; --bg: #f6f7fb; --card: #fff;
-  --accent: #3b5bdb; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+  --accent: #3b5bdb; --error: #c92a2a; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 @media (prefers-color-scheme: dark) { :root { --fg: #e7e9ef; --muted: #a3abbd; --line: #30364a; --bg: #151923;
-  --card: #1e2331; --accent: #8ea6ff; } }
+  --card: #1e2331; --accent: #8ea6ff; --error: #ff8787; } }
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--fg); }
 a { color: var(--accent); }
@@ -37,6 +37,25 @@ main.wide { grid-template-columns: minmax(0, 1fr); }
 .people a[aria-current="page"] { font-weight: 600; color: var(--fg); }
 .users li { display: grid; gap: 0.1rem; }
 .users .bio { margin: 0; color: var(--muted); }
+.narrow { max-width: 30rem; margin-inline: auto; width: 100%; }
+.card h1 { margin-top: 0; font-size: 1.5rem; }
+.permissions { padding-left: 1.25rem; }
+.field { display: grid; gap: 0.3rem; margin: 0 0 1rem; }
+.field label { font-weight: 600; }
+.field input { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--muted);
+  border-radius: 8px; padding: 0.55rem 0.7rem; }
+.field input[aria-invalid="true"] { border: 2px solid var(--error); }
+.field-error { color: var(--error); margin: 0; font-weight: 600; }
+.error-summary { border: 2px solid var(--error); border-radius: 8px; padding: 1rem 1.25rem; margin: 0 0 1.25rem; }
+.error-summary h2 { font-size: 1.1rem; margin: 0 0 0.5rem; }
+.error-summary ul { margin: 0; padding-left: 1.25rem; }
+.error-summary a { color: var(--error); font-weight: 600; }
+.actions { display: flex; flex-wrap: wrap; gap: 0.75rem; margin-top: 1.25rem; }
+.actions button { font: inherit; font-weight: 600; border-radius: 8px; padding: 0.55rem 1.1rem; cursor: pointer;
+  border: 1px solid var(--accent); background: var(--card); color: var(--accent); }
+.actions button.primary { background: var(--accent); color: var(--card); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.return-to { color: var(--muted); font-size: 0.9rem; word-break: break-all; }
 `;
 
 const STYLE_ELEMENT = `<style>${STYLE}</style>`;
@@ -57,6 +76,21 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The authorize page runs no script and connects nowhere; its form goes to the page itself, and
+ * the redirect that answers it to the app's redirect URI, which browsers check against
+ * form-action too.
+ */
+export const formPagePolicy = (redirectOrigin: string) =>
+  [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    `form-action 'self' ${redirectOrigin}`,
+    "frame-ancestors 'none'",
+  ].join('; ');
+
 const joinedDate = (iso: string) =>
   new Date(iso).toLocaleDateString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
@@ -70,7 +104,7 @@ const initials = (name: string) =>
 
 const displayName = (user: User) => user.displayName || user.username;
 
-function layout(title: string, body: string, options: { script?: boolean; wide?: boolean } = {}): string {
+export function layout(title: string, body: string, options: { script?: boolean; wide?: boolean } = {}): string {
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -7,15 +7,24 @@ import { CONTENT_SECURITY_POLICY, notFoundPage, profilePage, userListPage } from
 const PEOPLE_ON_A_PAGE = 12;
 const USERS_ON_THE_LIST = 200;
 
-function html(c: Context, page: string, status: 200 | 404 = 200) {
-  c.header('content-security-policy', CONTENT_SECURITY_POLICY);
+/** A page of the site, with its Content-Security-Policy, never in a frame. */
+export function html(
+  c: Context,
+  page: string,
+  {
+    status = 200,
+    csp = CONTENT_SECURITY_POLICY,
+    cacheControl = 'no-cache',
+  }: { status?: 200 | 400 | 403 | 404 | 429; csp?: string; cacheControl?: string } = {},
+) {
+  c.header('content-security-policy', csp);
   c.header('x-frame-options', 'DENY');
-  c.header('cache-control', 'no-cache');
+  c.header('cache-control', cacheControl);
   return c.html(page, status);
 }
 
 export function notFoundHtml(c: Context, message: string) {
-  return html(c, notFoundPage(message), 404);
+  return html(c, notFoundPage(message), { status: 404 });
 }
 
 export function siteHandlers(db: Queryable, apiBaseUrl: () => string) {

@@ -4,9 +4,10 @@
  * upgrade; single-use, because taking one deletes it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { LIMITS } from '../../lib/api/contract';
+import { type ByType, LIMITS } from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
 import { toIso } from '../db/values';
+import { NO_UNREAD, toUnreadCounts, UNREAD_COUNTS, type UnreadCounts } from './notifications';
 
 const TICKET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -47,16 +48,21 @@ export async function redeemLiveTicket(db: Queryable, ticket: string): Promise<L
   return row?.valid ? { userId: row.user_id, tokenId: row.token_id } : null;
 }
 
-/** The unread count, and whether the token is still good: what a channel checks once it is open. */
+/** The unread counts, and whether the token is still good: what a channel checks once it is open. */
 export async function liveChannelState(
   db: Queryable,
   owner: LiveTicketOwner,
-): Promise<{ count: number; tokenValid: boolean }> {
-  const result = await db.query<{ count: number | null; token_valid: boolean }>(
-    `SELECT (SELECT unread FROM unread_counts WHERE user_id = $1) AS count,
-       EXISTS (SELECT 1 FROM tokens WHERE id = $2 AND user_id = $1 AND revoked_at IS NULL) AS token_valid`,
+): Promise<{ counts: UnreadCounts; tokenValid: boolean }> {
+  const result = await db.query<{ unread: number | null; by_type: ByType | null; token_valid: boolean }>(
+    `SELECT counts.unread, counts.by_type,
+       EXISTS (SELECT 1 FROM tokens WHERE id = $2 AND user_id = $1 AND revoked_at IS NULL) AS token_valid
+     FROM (SELECT 1) AS one LEFT JOIN (${UNREAD_COUNTS('$1')}) AS counts ON true`,
     [owner.userId, owner.tokenId],
   );
   const row = result.rows[0];
-  return { count: row?.count ?? 0, tokenValid: row?.token_valid === true };
+  const counts =
+    row && row.unread !== null && row.by_type !== null
+      ? toUnreadCounts({ unread: row.unread, by_type: row.by_type })
+      : NO_UNREAD;
+  return { counts, tokenValid: row?.token_valid === true };
 }

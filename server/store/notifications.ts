@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { IdsList, IdsSelection, NotificationType } from '../../lib/api/contract';
+import {
+  type ByType,
+  type IdsList,
+  type IdsSelection,
+  NOTIFICATION_TYPES,
+  type NotificationType,
+} from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
+import { byTypeJson } from '../db/migrations';
 import { toIso } from '../db/values';
 import { authenticatedQuery, type TokenOwner } from './tokens';
 
@@ -13,11 +20,18 @@ export interface StoredNotification {
   text: string;
   /** A path on the service's own site, an http(s) URL elsewhere, or null. */
   path: string | null;
+  /** When a snoozed notification wakes; null when it is not snoozed. */
+  snoozedUntil: string | null;
+  /** The later of `createdAt` and the moment it last woke: what the inbox is ordered by. */
+  sortedAt: string;
 }
 
-/** Where a page starts: just after this notification in newest-first order. */
+/**
+ * Where a page starts: just after this notification in its listing's order. `at` is its
+ * `sortedAt` in the inbox, its `snoozedUntil` in the snoozed listing.
+ */
 export interface PagePosition {
-  createdAt: string;
+  at: string;
   id: string;
 }
 
@@ -41,6 +55,8 @@ export interface NotificationRecord {
   path: string | null;
   actor_username: string | null;
   actor_display_name: string | null;
+  snoozed_until: Date | null;
+  sorted_at: Date;
 }
 
 export const toNotification = (row: NotificationRecord): StoredNotification => ({
@@ -52,35 +68,70 @@ export const toNotification = (row: NotificationRecord): StoredNotification => (
     row.actor_username === null ? null : { username: row.actor_username, displayName: row.actor_display_name ?? '' },
   text: row.text,
   path: row.path,
+  snoozedUntil: row.snoozed_until === null ? null : toIso(row.snoozed_until),
+  sortedAt: toIso(row.sorted_at),
 });
 
 const NOTIFICATION_COLUMNS = `n.id, n.read, n.type, n.created_at, n.text, n.path,
-  a.username AS actor_username, a.display_name AS actor_display_name`;
+  a.username AS actor_username, a.display_name AS actor_display_name, n.snoozed_until, n.sorted_at`;
 
-type PageOptions = { limit: number; unreadOnly: boolean; after: PagePosition | null };
+/** Which notifications a listing shows: the inbox (or its unread part), or the snoozed ones; of some types only. */
+export interface Listing {
+  unreadOnly: boolean;
+  snoozed: boolean;
+  /** Only these types; null for every type. */
+  types: readonly NotificationType[] | null;
+}
+
+export type PageOptions = Listing & { limit: number; after: PagePosition | null };
+
+/** The order of a listing: the inbox newest first, the snoozed ones soonest to wake first. */
+export function listingOrder(listing: Pick<Listing, 'snoozed'>, alias?: string): string {
+  const column = (name: string) => (alias ? `${alias}.${name}` : name);
+  return listing.snoozed
+    ? `${column('snoozed_until')}, ${column('id')}`
+    : `${column('sorted_at')} DESC, ${column('id')} DESC`;
+}
 
 /**
- * The statement of a page of `user`'s notifications, newest first, with its parameters numbered
- * from `$first`. Each variant is its own statement so the planner always walks the matching
- * index instead of filtering.
+ * The statement of a page of `user`'s notifications in its listing's order, with its parameters
+ * numbered from `$first`. Each variant walks an index in order instead of filtering: a type
+ * filter on the inbox is one walk of the type index per type, merged.
  */
 function pageStatement(user: string, first: number, options: PageOptions) {
   const params: unknown[] = [options.limit];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${first + params.length - 1}`;
+  };
   let where = `n.user_id = ${user} AND n.deleted_at IS NULL`;
   if (options.unreadOnly) where += ' AND NOT n.read';
-  if (options.after) {
-    params.push(options.after.createdAt, options.after.id);
-    where += ` AND (n.created_at, n.id) < ($${first + 1}::timestamptz, $${first + 2}::uuid)`;
+  if (options.snoozed) {
+    where += ' AND n.snoozed_until IS NOT NULL';
+    if (options.types) where += ` AND n.type = ANY(${param(options.types)}::text[])`;
+    if (options.after) {
+      where += ` AND (n.snoozed_until, n.id) > (${param(options.after.at)}::timestamptz, ${param(options.after.id)}::uuid)`;
+    }
+  } else {
+    where += ' AND n.snoozed_until IS NULL';
+    if (options.after) {
+      where += ` AND (n.sorted_at, n.id) < (${param(options.after.at)}::timestamptz, ${param(options.after.id)}::uuid)`;
+    }
   }
-  const sql = `SELECT ${NOTIFICATION_COLUMNS}
+  const page = (condition: string) => `SELECT ${NOTIFICATION_COLUMNS}
      FROM notifications n LEFT JOIN users a ON a.id = n.actor_id
-     WHERE ${where}
-     ORDER BY n.created_at DESC, n.id DESC
+     WHERE ${condition}
+     ORDER BY ${listingOrder(options, 'n')}
      LIMIT $${first}`;
-  return { sql, params };
+  if (options.snoozed || !options.types) return { sql: page(where), params };
+  const conditions = options.types.map((type) => `${where} AND n.type = ${param(type)}`);
+  const [only] = conditions;
+  if (only !== undefined && conditions.length === 1) return { sql: page(only), params };
+  const branches = conditions.map((condition) => `(${page(condition)})`).join(' UNION ALL ');
+  return { sql: `${branches} ORDER BY ${listingOrder(options)} LIMIT $${first}`, params };
 }
 
-/** Up to `limit` notifications, newest first, after `position` when given. */
+/** Up to `limit` notifications of a listing, after `position` when given. */
 export async function listNotifications(
   db: Queryable,
   userId: number,
@@ -98,7 +149,7 @@ export async function listNotificationsAs(
   options: PageOptions,
 ): Promise<{ owner: TokenOwner; notifications: StoredNotification[] } | null> {
   const { sql, params } = pageStatement('caller.user_id', 2, options);
-  const found = await authenticatedQuery<NotificationRecord>(db, token, sql, params, 'q.created_at DESC, q.id DESC');
+  const found = await authenticatedQuery<NotificationRecord>(db, token, sql, params, listingOrder(options, 'q'));
   return found && { owner: found.owner, notifications: found.rows.map(toNotification) };
 }
 
@@ -109,13 +160,35 @@ export async function countUnread(db: Queryable, userId: number): Promise<number
   return result.rows[0]?.unread ?? 0;
 }
 
-/** The unread count of the owner of `token`, in one round trip; null for an invalid token. */
+/** Unread notifications in the inbox (not snoozed), in all and of each type. */
+export interface UnreadCounts {
+  unread: number;
+  byType: ByType;
+}
+
+export const NO_UNREAD: UnreadCounts = {
+  unread: 0,
+  byType: Object.fromEntries(NOTIFICATION_TYPES.map((type) => [type, 0])) as ByType,
+};
+
+/** The counts of `user` from its one row of `unread_counts`. */
+export const UNREAD_COUNTS = (user: string) =>
+  `SELECT c.unread, json_build_object(${byTypeJson('c')}) AS by_type FROM unread_counts c WHERE c.user_id = ${user}`;
+
+export const toUnreadCounts = (row: { unread: number; by_type: ByType } | undefined): UnreadCounts =>
+  row ? { unread: row.unread, byType: row.by_type } : NO_UNREAD;
+
+/** The unread counts of the owner of `token`, in one round trip; null for an invalid token. */
 export async function countUnreadAs(
   db: Queryable,
   token: string,
-): Promise<{ owner: TokenOwner; unread: number } | null> {
-  const found = await authenticatedQuery<{ unread: number }>(db, token, UNREAD('caller.user_id'));
-  return found && { owner: found.owner, unread: found.rows[0]?.unread ?? 0 };
+): Promise<{ owner: TokenOwner; counts: UnreadCounts } | null> {
+  const found = await authenticatedQuery<{ unread: number; by_type: ByType }>(
+    db,
+    token,
+    UNREAD_COUNTS('caller.user_id'),
+  );
+  return found && { owner: found.owner, counts: toUnreadCounts(found.rows[0]) };
 }
 
 const lowercase = (ids: readonly string[]) => ids.map((id) => id.toLowerCase());
@@ -178,6 +251,71 @@ export function deleteNotifications(
     only: 'true',
     with: stamp.at.toISOString(),
   });
+}
+
+/**
+ * Snoozes notifications until `until` (ISO 8601), moving the wake time of those already
+ * snoozed; the number snoozed. Each keeps the wake time it had before, for the undo.
+ */
+export function snoozeNotifications(
+  db: Queryable,
+  userId: number,
+  ids: IdsList,
+  stamp: TriageStamp,
+  until: string,
+): Promise<number> {
+  return triage(db, userId, ids, stamp, {
+    set: 'snoozed_before = snoozed_until, snoozed_until = $3::timestamptz',
+    only: 'true',
+    with: until,
+  });
+}
+
+/** How a notification wakes: unread, back at the top of the inbox, and no operation's to undo any more. */
+const WAKE = 'snoozed_until = NULL, snoozed_before = NULL, read = false, woken_at = now(), last_op = NULL';
+
+/** Wakes snoozed notifications now, as their time had come; the number woken. */
+export async function unsnoozeNotifications(db: Queryable, userId: number, ids: IdsList): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db.query(
+    `UPDATE notifications SET ${WAKE}
+     WHERE user_id = $1 AND deleted_at IS NULL AND snoozed_until IS NOT NULL AND id = ANY($2::uuid[])`,
+    [userId, lowercase(ids)],
+  );
+  return result.rowCount;
+}
+
+/** Notifications woken per statement, so one wake never holds many rows for long. */
+const WAKE_BATCH = 500;
+
+/**
+ * Wakes every snoozed notification whose time has come by the database's clock, of every user;
+ * the number woken. Rows another instance is waking at the same moment are skipped, never
+ * woken twice; the counts and the live channels follow through the triggers.
+ */
+export async function wakeDueNotifications(db: Queryable): Promise<number> {
+  let woken = 0;
+  for (;;) {
+    const result = await db.query(
+      `UPDATE notifications SET ${WAKE} WHERE id IN (
+         SELECT id FROM notifications WHERE snoozed_until <= now() AND deleted_at IS NULL
+         ORDER BY snoozed_until LIMIT $1 FOR UPDATE SKIP LOCKED
+       ) AND snoozed_until <= now()`,
+      [WAKE_BATCH],
+    );
+    woken += result.rowCount;
+    if (result.rowCount < WAKE_BATCH) return woken;
+  }
+}
+
+/** Milliseconds until the soonest snoozed notification of anyone wakes (0 or less: due), or null when none is snoozed. */
+export async function msUntilNextWake(db: Queryable): Promise<number | null> {
+  const result = await db.query<{ ms: number | string | null }>(
+    `SELECT extract(epoch FROM min(snoozed_until) - clock_timestamp()) * 1000 AS ms
+     FROM notifications WHERE deleted_at IS NULL AND snoozed_until IS NOT NULL`,
+  );
+  const ms = result.rows[0]?.ms;
+  return ms === null || ms === undefined ? null : Number(ms);
 }
 
 /** Adds notifications in one statement; their ids, in the order given. */

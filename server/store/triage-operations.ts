@@ -18,6 +18,7 @@ const PUT_BACK = {
   read: 'read = false',
   unread: 'read = true',
   delete: 'deleted_at = NULL',
+  snooze: 'snoozed_until = snoozed_before, snoozed_before = NULL',
 } as const;
 
 export type TriageKind = keyof typeof PUT_BACK;

@@ -6,6 +6,14 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../lib/api';
+import {
+  authorizationCode,
+  authorizeParams,
+  exchangeCode,
+  newPkce,
+  openAuthorize,
+  submitAuthorize,
+} from './support/oauth';
 
 const root = new URL('../..', import.meta.url).pathname;
 const tsx = join(root, 'node_modules/.bin/tsx');
@@ -48,6 +56,7 @@ describe('the command line', () => {
     const tokensFile = join(dir, 'tokens.json');
     const cli = await startCli(['--data', dataDir, '--demo-tokens', tokensFile]);
     expect(cli.output).toContain('Seeded the demo data.');
+    expect(cli.output).toContain('Sign-in: demo / demo   (every seeded user has this password)');
     expect(cli.apiBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
     const tokens = JSON.parse(readFileSync(tokensFile, 'utf8')) as Record<string, string>;
     expect(Object.keys(tokens).length).toBeGreaterThanOrEqual(26);
@@ -55,7 +64,9 @@ describe('the command line', () => {
     const [, header, url] = /^Try:\s+curl -H '([^']+)' (\S+)$/.exec(cli.output.at(-1) ?? '') ?? [];
     expect(header).toBe(`Authorization: Bearer ${cli.token}`);
     const tried = await fetch(url as string, { headers: { authorization: header?.split(': ')[1] as string } });
-    expect(await tried.json()).toEqual({ count: expect.any(Number) });
+    const answer = (await tried.json()) as { count: number; byType: Record<string, number> };
+    expect(answer.count).toBeGreaterThan(0);
+    expect(Object.values(answer.byType).reduce((sum, n) => sum + n, 0)).toBe(answer.count);
     const delivered = await fetch(`${cli.apiBaseUrl}/operator/notifications`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens['@operator']}`, 'content-type': 'application/json' },
@@ -90,8 +101,17 @@ describe('the command line', () => {
     ).stdout.trim();
     expect(operator).toMatch(/^op_\S{20,}$/);
 
-    const cli = await startCli(['--data', dataDir, '--quiet']);
+    const cli = await startCli(['--data', dataDir, '--quiet', '--demo-password', 'new secret']);
     expect(cli.output).not.toContain('Seeded the demo data.');
+    expect(cli.output).toContain('Sign-in: demo / new secret   (every seeded user has this password)');
+    const site = { origin: new URL(cli.apiBaseUrl).origin, apiBaseUrl: cli.apiBaseUrl };
+    const pkce = newPkce();
+    const page = await openAuthorize(site, authorizeParams(pkce));
+    expect((await submitAuthorize(site, page, { username: 'carol', password: 'demo' })).status).toBe(400);
+    const { code, pkce: carolPkce } = await authorizationCode(site, { username: 'carol', password: 'new secret' });
+    const exchanged = await exchangeCode(site, { code, codeVerifier: carolPkce.verifier });
+    const { access_token } = (await exchanged.json()) as { access_token: string };
+    expect((await createClient({ baseUrl: cli.apiBaseUrl, token: access_token }).user('carol')).self).toBe(true);
     const forbidden = await fetch(`${cli.apiBaseUrl}/operator/tokens/revoke`, {
       method: 'POST',
       headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },

@@ -272,7 +272,7 @@ describe.each(BACKENDS)('inbox on %s', (backend) => {
       ]);
       const first = await service.request('/inbox/count', { token: user.token });
       expect(first.status).toBe(200);
-      expect(await first.json()).toEqual({ count: 2 });
+      expect(await first.json()).toEqual({ count: 2, byType: { follow: 0, mention: 0, reply: 0, like: 0, system: 2 } });
       expect(first.headers.get('x-poll-interval')).toBe('45');
       const etag = first.headers.get('etag') as string;
       expect(etag).toMatch(/^"[^"]+"$/);

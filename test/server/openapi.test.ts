@@ -3,14 +3,17 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../lib/api';
+import { DISCOVERY_PATH, OAUTH_CLIENT_ID } from '../../lib/api/contract';
 import { createApp } from '../../server/app';
 import { openApiJson } from '../../server/openapi';
 import { BACKENDS, startTestService, type TestService } from '../support/service';
 import { schemaErrors } from './support/json-schema';
 import { newTicket, refusal } from './support/live';
+import { authorizationCode, CHROME_REDIRECT } from './support/oauth';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
-type Document = { paths: Record<string, Record<string, Operation>> } & Record<string, unknown>;
+type PathItem = Record<string, Operation> & { servers?: { url: string }[] };
+type Document = { paths: Record<string, PathItem> } & Record<string, unknown>;
 
 const checkedIn = readFileSync(new URL('../../server/openapi.json', import.meta.url), 'utf8');
 const document = JSON.parse(checkedIn) as Document;
@@ -22,6 +25,9 @@ const documentedOperations = () =>
       .filter((key) => METHODS.includes(key))
       .map((method) => `${method.toUpperCase()} ${path}`),
   );
+
+/** A path documented with a server of its own lives on the site origin, outside the API. */
+const onSite = (template: string) => document.paths[template]?.servers !== undefined;
 
 describe('the OpenAPI document', () => {
   it('is the one built from the contract module (run `npx tsx server/openapi.ts` after changing either)', () => {
@@ -42,11 +48,12 @@ describe('the OpenAPI document', () => {
     expect(problems.filter((problem) => problem.ruleId === 'operation-operationId')).toEqual([]);
   });
 
-  it('names exactly the API routes the service has', () => {
+  it('names exactly the API routes the service has, and the site paths it documents on the site origin', () => {
     const app = createApp({} as Parameters<typeof createApp>[0]);
+    const sitePaths = Object.keys(document.paths).filter(onSite);
     const routed = app.routes
-      .filter((route) => route.path.startsWith('/api/') && route.method !== 'ALL')
-      .map((route) => `${route.method} ${route.path.slice(4).replace(/:(\w+)/g, '{$1}')}`);
+      .filter((route) => (route.path.startsWith('/api/') || sitePaths.includes(route.path)) && route.method !== 'ALL')
+      .map((route) => `${route.method} ${route.path.replace(/^\/api\//, '/').replace(/:(\w+)/g, '{$1}')}`);
     expect(new Set(routed)).toEqual(new Set(documentedOperations()));
   });
 });
@@ -62,7 +69,9 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
 
   /** Sends a request and checks the answer is documented for the operation, body and all. */
   async function check(method: string, template: string, path: string, init: RequestInit & { token?: string } = {}) {
-    const response = await service.request(path, { ...init, method });
+    const response = onSite(template)
+      ? await fetch(`${service.origin}${path}`, { ...init, method })
+      : await service.request(path, { ...init, method });
     const operation = document.paths[template]?.[method.toLowerCase()];
     expect(operation, `${method} ${template}`).toBeDefined();
     const documented = operation?.responses[String(response.status)];
@@ -121,12 +130,29 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
       await check('POST', path, path, { body: '{"ids":"all"}' });
       await check('POST', path, path, { ...json({ ids: 'all' }), headers: { 'content-type': 'text/plain' } });
     }
+    const inAnHour = new Date(Date.now() + 3_600_000).toISOString();
+    await check('POST', '/inbox/snooze', '/inbox/snooze', json({ ids: [crypto.randomUUID()], until: inAnHour }));
+    await check('POST', '/inbox/snooze', '/inbox/snooze', json({ ids: [crypto.randomUUID()], until: '2020-01-01' }));
+    await check('POST', '/inbox/snooze', '/inbox/snooze', { body: JSON.stringify({ ids: [], until: inAnHour }) });
+    await check('POST', '/inbox/snooze', '/inbox/snooze', {
+      ...json({ ids: [], until: inAnHour }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    await check('POST', '/inbox/unsnooze', '/inbox/unsnooze', json({ ids: [crypto.randomUUID()] }));
+    await check('POST', '/inbox/unsnooze', '/inbox/unsnooze', json({ ids: 'all' }));
+    await check('POST', '/inbox/unsnooze', '/inbox/unsnooze', { body: '{"ids":[]}' });
+    await check('POST', '/inbox/unsnooze', '/inbox/unsnooze', {
+      ...json({ ids: [] }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    await check('GET', '/inbox/fetch', '/inbox/fetch?snoozed=true&types=mention,reply', auth);
     const [firstId = ''] = (await me.client.inbox.fetch()).data.map((n) => n.id);
     const { undo } = await me.client.inbox.markRead([firstId]);
     await check('POST', '/inbox/undo', '/inbox/undo', json({ undo }));
     await check('POST', '/inbox/undo', '/inbox/undo', json({ undo }));
     await check('POST', '/inbox/undo', '/inbox/undo', json({ undo: 'forged.token' }));
     await check('POST', '/inbox/undo', '/inbox/undo', { body: JSON.stringify({ undo }) });
+    await check('POST', '/inbox/undo', '/inbox/undo', { ...json({ undo }), headers: { 'content-type': 'text/plain' } });
 
     const profile = '/user/{username}';
     await check('GET', profile, `/user/${other.username}`);
@@ -140,6 +166,10 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
       await check(method, follow, `/user/${other.username}/follow`, auth);
       await check(method, follow, `/user/${other.username}/follow`);
       await check(method, follow, '/user/nobody_at_all/follow', auth);
+      await check(method, follow, `/user/${other.username}/follow`, {
+        ...json({}),
+        headers: { 'content-type': 'text/plain' },
+      });
     }
     const flooder = await service.newUser('docflood');
     for (let i = 0; i < LIMITS.followCallsPerHour; i++) {
@@ -162,6 +192,10 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     }
     await check('POST', '/inbox/live/ticket', '/inbox/live/ticket', auth);
     await check('POST', '/inbox/live/ticket', '/inbox/live/ticket');
+    await check('POST', '/inbox/live/ticket', '/inbox/live/ticket', {
+      ...json({}),
+      headers: { 'content-type': 'text/plain' },
+    });
     await check('GET', '/inbox/live', '/inbox/live?ticket=none');
     await checkUpgrade(await newTicket(service, me.token));
     await checkUpgrade('not-a-ticket');
@@ -178,6 +212,11 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     await check('POST', notifications, notifications, json(notification));
     await check('POST', notifications, notifications, {
       ...operator,
+      body: JSON.stringify(notification),
+      headers: { 'content-type': 'text/plain' },
+    });
+    await check('POST', notifications, notifications, {
+      ...operator,
       body: JSON.stringify({ ...notification, username: 'nobody_at_all' }),
     });
     const revoke = '/operator/tokens/revoke';
@@ -186,14 +225,37 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     await check('POST', revoke, revoke, { ...operator, body: '{}' });
     await check('POST', revoke, revoke, { body: JSON.stringify({ token: spare }) });
     await check('POST', revoke, revoke, json({ token: spare }));
+    await check('POST', revoke, revoke, { ...operator, body: '{}', headers: { 'content-type': 'text/plain' } });
 
     await check('GET', '/openapi.json', '/openapi.json');
+    await check('GET', DISCOVERY_PATH, DISCOVERY_PATH);
+
+    await service.server.admin.setPassword(me.username, 'a password');
+    const { code, pkce } = await authorizationCode(service, { username: me.username, password: 'a password' });
+    const form = (fields: Record<string, string>) => ({
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const exchange = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CHROME_REDIRECT,
+      client_id: OAUTH_CLIENT_ID,
+      code_verifier: pkce.verifier,
+    };
+    await check('POST', '/oauth/token', '/oauth/token', form(exchange));
+    await check('POST', '/oauth/token', '/oauth/token', form(exchange));
+    await check('POST', '/oauth/token', '/oauth/token', { body: JSON.stringify(exchange) });
+    const revoked = await service.server.admin.issueToken(me.username);
+    await check('POST', '/oauth/revoke', '/oauth/revoke', form({ token: revoked }));
+    await check('POST', '/oauth/revoke', '/oauth/revoke', form({}));
+    await check('POST', '/oauth/revoke', '/oauth/revoke', { body: JSON.stringify({ token: revoked }) });
 
     const documented = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.entries(item)
         .filter(([key]) => METHODS.includes(key))
         .flatMap(([method, operation]) =>
-          Object.keys(operation.responses).map((status) => `${method.toUpperCase()} ${path} ${status}`),
+          Object.keys((operation as Operation).responses).map((status) => `${method.toUpperCase()} ${path} ${status}`),
         ),
     );
     expect([...seen].sort()).toEqual(documented.sort());
@@ -213,7 +275,9 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
         .map((m) => m.toUpperCase());
       for (const method of ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS']) {
         if (allowed.includes(method)) continue;
-        const response = await service.request(path, { method });
+        const response = onSite(template)
+          ? await fetch(`${service.origin}${path}`, { method })
+          : await service.request(path, { method });
         expect(response.status, `${method} ${path}`).toBe(405);
         const allow = (response.headers.get('allow') ?? '').split(/,\s*/);
         expect(new Set(allow)).toEqual(new Set([...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])]));

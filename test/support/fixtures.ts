@@ -6,14 +6,17 @@ export const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart
 
 /** Notification n: unread, by user n; a higher n is newer (within the hour). */
 export function notificationFixture(n: number, change: Partial<Notification> = {}): Notification {
+  const createdAt = `2026-11-21T09:${String(n % 60).padStart(2, '0')}:00.000Z`;
   return {
     id: uuid(n),
     read: false,
     type: 'reply',
-    createdAt: `2026-11-21T09:${String(n % 60).padStart(2, '0')}:00.000Z`,
+    createdAt,
     actor: { username: `user${n}`, displayName: `User ${n}` },
     text: `User ${n} replied`,
     url: `http://127.0.0.1:8787/@user${n}`,
+    snoozedUntil: null,
+    sortedAt: change.createdAt ?? createdAt,
     ...change,
   };
 }

@@ -9,6 +9,7 @@ import {
   InvalidArgumentError,
   InvalidResponseError,
   InvalidUndoError,
+  InvalidUntilError,
   NetworkError,
   NotFollowingError,
   NotFoundError,
@@ -105,6 +106,13 @@ const rows: Record<string, Row> = {
   },
   InvalidUndoError: {
     error: new InvalidUndoError(fields(400, 'invalid_undo')),
+    kind: 'invalidRequest',
+    badge: 'notThisService',
+    popup: 'failed',
+    options: 'notThisService',
+  },
+  InvalidUntilError: {
+    error: new InvalidUntilError(fields(400, 'invalid_until')),
     kind: 'invalidRequest',
     badge: 'notThisService',
     popup: 'failed',

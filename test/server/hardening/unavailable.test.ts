@@ -3,6 +3,7 @@ import { createCursors } from '../../../server/api/cursor';
 import { createUndoTokens } from '../../../server/api/undo-token';
 import { createApp } from '../../../server/app';
 import type { Database } from '../../../server/db/database';
+import { createFormTokens } from '../../../server/oauth/form-token';
 
 /**
  * What the service answers when its database fails in the ways a PostgreSQL restart or a lost
@@ -34,6 +35,7 @@ describe('a database that fails', () => {
       db: failingWith(error),
       cursors: createCursors(Buffer.alloc(32)),
       undoTokens: createUndoTokens(Buffer.alloc(32)),
+      formTokens: createFormTokens(Buffer.alloc(32)),
       now: Date.now,
       origin: () => 'http://127.0.0.1',
       pollIntervalSeconds: 30,
@@ -51,6 +53,7 @@ describe('a database that fails', () => {
       db: failingWith(new TypeError('x is not a function')),
       cursors: createCursors(Buffer.alloc(32)),
       undoTokens: createUndoTokens(Buffer.alloc(32)),
+      formTokens: createFormTokens(Buffer.alloc(32)),
       now: Date.now,
       origin: () => 'http://127.0.0.1',
       pollIntervalSeconds: 30,

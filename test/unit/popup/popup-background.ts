@@ -26,14 +26,17 @@ export const idOf = (n: number) => `00000000-0000-4000-8000-${String(n).padStart
 /** Notification `n` of a made-up inbox; a higher `n` is newer. Every third one is read. */
 export function makeNotification(n: number, change: Partial<Notification> = {}): Notification {
   const username = `user${n}`;
+  const createdAt = new Date(START - (1000 - n) * 60_000).toISOString();
   return {
     id: idOf(n),
     read: n % 3 === 0,
     type: TYPES[n % TYPES.length] ?? 'system',
-    createdAt: new Date(START - (1000 - n) * 60_000).toISOString(),
+    createdAt,
     actor: { username, displayName: `User ${n}` },
     text: `Notification number ${n}`,
     url: `http://127.0.0.1:8787/@${username}`,
+    snoozedUntil: null,
+    sortedAt: change.createdAt ?? createdAt,
     ...change,
   };
 }
