@@ -4,7 +4,7 @@
  * opens the popup, so the popup opens on them.
  */
 import { storage } from 'wxt/utils/storage';
-import { NOTIFICATION_TYPES, type NotificationType } from './api/contract';
+import { type ByType, NOTIFICATION_TYPES, type NotificationType } from './api/contract';
 
 export const inboxFilterItem = storage.defineItem<NotificationType[] | null>('local:inboxFilter', {
   fallback: null,
@@ -21,6 +21,16 @@ export function normalizeFilter(stored: unknown): NotificationType[] | null {
 export async function getInboxFilter(): Promise<NotificationType[] | null> {
   return normalizeFilter(await inboxFilterItem.getValue());
 }
+
+/**
+ * Unread notifications of each type, as the service last said: the background writes it from
+ * every count by type it hears (the live channel's count frames, the popup's asking); the popup's
+ * chips show it.
+ */
+export const unreadByTypeItem = storage.defineItem<ByType | null>('local:unreadByType', {
+  fallback: null,
+  version: 1,
+});
 
 export async function setInboxFilter(types: readonly NotificationType[] | null): Promise<void> {
   await inboxFilterItem.setValue(normalizeFilter(types));

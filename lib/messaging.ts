@@ -8,7 +8,9 @@ import { defineExtensionMessaging, type GetDataType, type GetReturnType } from '
 import * as v from 'valibot';
 import { browser } from 'wxt/browser';
 import {
+  type ByType,
   type IdsSelection,
+  type NotificationType,
   type Page,
   type Profile,
   type ReportReason,
@@ -53,6 +55,8 @@ export const INBOX_PAGE_SIZE = 25;
 export interface InboxPageRequest {
   cursor: string | null;
   unreadOnly: boolean;
+  /** Only these types; all when left out or null. */
+  types?: NotificationType[] | null;
 }
 
 export interface TriageRequest {
@@ -142,6 +146,8 @@ export interface ReportRequest {
 export interface ProtocolMap {
   /** One page of the inbox; the first page (cursor null) also refreshes the popup's cache. */
   'inbox.fetch'(request: InboxPageRequest): Page;
+  /** Unread notifications of each type, asked of the service now. */
+  'inbox.countByType'(): ByType;
   'inbox.markRead'(request: TriageRequest): TriageResult;
   'inbox.delete'(request: TriageRequest): TriageResult;
   /** Marks notifications unread: a list of ids, never "all". */
@@ -176,6 +182,7 @@ export type MessageType = keyof ProtocolMap;
  */
 export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'inbox.fetch': 'extension',
+  'inbox.countByType': 'extension',
   'inbox.markRead': 'extension',
   'inbox.delete': 'extension',
   'inbox.markUnread': 'extension',

@@ -10,6 +10,7 @@ import { InboxToolbar } from './inbox-toolbar';
 import type { ItemActions } from './notification-item';
 import { PopupHeader } from './popup-header';
 import { ShortcutsHelp } from './shortcuts-help';
+import { TypeChips } from './type-chips';
 import { UndoToast } from './undo-toast';
 import { useFocusKeeper } from './use-focus-keeper';
 import { useShortcuts } from './use-shortcuts';
@@ -124,6 +125,14 @@ export function Popup({ store }: { store: InboxStore }) {
             onDeleteSelected={() => void store.delete(selectedIds())}
             onMarkAll={() => void store.markAllRead()}
             onDeleteAll={askToDeleteAll}
+          />
+        )}
+        {state.started && !settingsProblem && (
+          <TypeChips
+            types={state.types}
+            byType={state.byType}
+            total={state.status.count}
+            onChoose={(types) => void store.setTypes(types)}
           />
         )}
       </header>

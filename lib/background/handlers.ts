@@ -7,8 +7,16 @@
 
 import * as v from 'valibot';
 import { browser } from 'wxt/browser';
-import { ApiError, InvalidArgumentError, REPORT_REASONS, reviveError, UnauthenticatedError } from '../api';
+import {
+  ApiError,
+  InvalidArgumentError,
+  NOTIFICATION_TYPES,
+  REPORT_REASONS,
+  reviveError,
+  UnauthenticatedError,
+} from '../api';
 import { clearInboxCache, writeCachedFirstPage } from '../inbox-cache';
+import { unreadByTypeItem } from '../inbox-filter';
 import {
   INBOX_PAGE_SIZE,
   type MessageData,
@@ -42,7 +50,14 @@ const Triage = v.object({ ids: Ids, unread: Unread });
 const ListTriage = v.object({ ids: v.array(v.string()), unread: Unread });
 
 const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } = {
-  'inbox.fetch': v.object({ cursor: v.nullable(Text), unreadOnly: v.boolean() }),
+  'inbox.fetch': v.object({
+    cursor: v.nullable(Text),
+    unreadOnly: v.boolean(),
+    types: v.optional(
+      v.nullable(v.pipe(v.array(v.picklist(NOTIFICATION_TYPES)), v.maxLength(NOTIFICATION_TYPES.length))),
+    ),
+  }),
+  'inbox.countByType': v.undefined(),
   'inbox.markRead': Triage,
   'inbox.delete': Triage,
   'inbox.markUnread': ListTriage,
@@ -85,14 +100,32 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   }
 
   async function forgetAccount() {
-    await Promise.all([poller.reset(), clearInboxCache(), notifier.reset(), lastUndoItem.setValue(null)]);
+    await Promise.all([
+      poller.reset(),
+      clearInboxCache(),
+      notifier.reset(),
+      lastUndoItem.setValue(null),
+      unreadByTypeItem.setValue(null),
+    ]);
   }
 
   return {
-    async 'inbox.fetch'({ cursor, unreadOnly }) {
-      const page = await (await signedInClient()).inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, unreadOnly });
-      if (cursor === null) await writeCachedFirstPage(unreadOnly, page);
+    async 'inbox.fetch'({ cursor, unreadOnly, types }) {
+      const filter = types && types.length > 0 ? { types } : {};
+      const page = await (await signedInClient()).inbox.fetch({
+        limit: INBOX_PAGE_SIZE,
+        cursor,
+        unreadOnly,
+        ...filter,
+      });
+      // The cache holds the whole inbox's first page, what the popup paints before any answer.
+      if (cursor === null && !filter.types) await writeCachedFirstPage(unreadOnly, page);
       return page;
+    },
+    async 'inbox.countByType'() {
+      const byType = await (await signedInClient()).inbox.countByType();
+      await unreadByTypeItem.setValue(byType);
+      return byType;
     },
     async 'inbox.markRead'(request) {
       const result = await markRead(await signedInClient(), request);

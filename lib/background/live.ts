@@ -16,6 +16,7 @@ import {
   UnauthenticatedError,
 } from '../api';
 import { liveModeItem } from '../connection-status';
+import { unreadByTypeItem } from '../inbox-filter';
 import { broadcast, type ConnectionStatus } from '../messaging';
 import { PING_MAX_MS, PING_MIN_MS, reconnectDelay } from '../poll-schedule';
 import { getSettings } from '../settings';
@@ -190,6 +191,9 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
     channel = current;
     current.on('count', (count) => {
       if (attempt === generation) void onCount(count);
+    });
+    current.on('countByType', (byType) => {
+      if (attempt === generation) void unreadByTypeItem.setValue(byType);
     });
     current.on('notification', (notification) => {
       if (attempt === generation) void onNotification(notification);

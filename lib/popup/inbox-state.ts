@@ -2,7 +2,7 @@
  * The popup inbox's state and the one place that changes it: every part of the store (paging,
  * triage, selection, status) reads and writes through this cell, and listeners see each change.
  */
-import type { Notification } from '../api/contract';
+import type { ByType, Notification, NotificationType } from '../api/contract';
 import type { ApiError } from '../api/errors';
 import { SIGNED_OUT } from '../connection-status';
 import type { ConnectionStatus, UndoOffer } from '../messaging';
@@ -19,6 +19,10 @@ export interface InboxState {
   /** Settings, status and cache have been read; before that there is nothing to show. */
   started: boolean;
   unreadOnly: boolean;
+  /** The types the list shows; null for all. */
+  types: readonly NotificationType[] | null;
+  /** Unread notifications of each type, as the service last said. */
+  byType: ByType | null;
   /** Neighbours about the same thing show as one row (see `inbox-groups`). */
   grouping: boolean;
   /** Keys of the groups shown with their members. */
@@ -62,6 +66,8 @@ export interface InboxState {
 export const INITIAL_STATE: InboxState = Object.freeze({
   started: false,
   unreadOnly: false,
+  types: null,
+  byType: null,
   grouping: true,
   expanded: new Set<string>(),
   markReadOnOpen: true,

@@ -6,8 +6,11 @@
  * touches the DOM. Each part lives in its own module: `inbox-paging`, `inbox-triage`,
  * `inbox-selection`, `inbox-status` and `inbox-arrivals`, sharing the state cell of `inbox-state`.
  */
+
+import type { NotificationType } from '../api/contract';
 import { SIGNED_OUT, statusItem } from '../connection-status';
 import { readCachedFirstPage } from '../inbox-cache';
+import { getInboxFilter, unreadByTypeItem } from '../inbox-filter';
 import { ask } from '../messaging';
 import { getSettings } from '../settings';
 import { type Arrivals, createArrivals } from './inbox-arrivals';
@@ -27,6 +30,7 @@ export interface InboxStore extends SelectionActions, Triage, Pick<Arrivals, 'sh
   start(signal: AbortSignal): Promise<void>;
   setOnline(online: boolean): void;
   setUnreadOnly(unreadOnly: boolean): Promise<void>;
+  setTypes(types: readonly NotificationType[] | null): Promise<void>;
   /** Shows a group's members, or hides them again. */
   setExpanded(key: string, expanded: boolean): void;
   /** Loads again what failed: the first page, or the next one. */
@@ -54,26 +58,39 @@ export function createInboxStore(): InboxStore {
     getState: get,
     subscribe: cell.subscribe,
     async start(signal) {
-      const [settings, current, all, unread] = await Promise.all([
+      const [settings, current, all, unread, types, byType] = await Promise.all([
         getSettings(),
         statusItem.getValue(),
         readCachedFirstPage(false).catch(() => null),
         readCachedFirstPage(true).catch(() => null),
+        getInboxFilter().catch(() => null),
+        unreadByTypeItem.getValue().catch(() => null),
       ]);
       if (signal.aborted) return;
       set({
         started: true,
         unreadOnly: settings.unreadOnly,
+        types,
+        byType,
         grouping: settings.groupNotifications,
         markReadOnOpen: settings.markReadOnOpen,
         siteOrigin: settings.siteOrigin,
         status: current,
         loading: 'first',
       });
-      const cached = settings.unreadOnly ? unread : all;
+      // The cache holds the whole inbox's first page: a filtered list waits for its own.
+      const cached = types ? null : settings.unreadOnly ? unread : all;
       if (cached) paging.paint(cached);
-      const unwatch = statusItem.watch((value) => status.apply(value ?? SIGNED_OUT));
+      // Counts by type follow the unread count: asked again whenever it changes.
+      const refreshByType = () => void ask('inbox.countByType').catch(() => {});
+      const unwatch = statusItem.watch((value) => {
+        status.apply(value ?? SIGNED_OUT);
+        refreshByType();
+      });
+      const unwatchByType = unreadByTypeItem.watch((value) => set({ byType: value }));
       signal.addEventListener('abort', unwatch, { once: true });
+      signal.addEventListener('abort', unwatchByType, { once: true });
+      refreshByType();
       arrivals.listen(signal);
       void refreshStatus();
       void paging.fetchFirst();
@@ -85,6 +102,7 @@ export function createInboxStore(): InboxStore {
       if (online && get().error) void retry();
     },
     setUnreadOnly: paging.setUnreadOnly,
+    setTypes: paging.setTypes,
     setExpanded(key, expanded) {
       const next = new Set(get().expanded);
       if (expanded) next.add(key);

@@ -23,6 +23,7 @@ const TYPES = Object.keys(MESSAGE_SCOPE) as MessageType[];
 /** Data each message type accepts, so that only the sender can be the reason for a refusal. */
 const VALID: Record<MessageType, unknown> = {
   'inbox.fetch': { cursor: null, unreadOnly: false },
+  'inbox.countByType': undefined,
   'inbox.markRead': { ids: 'all' },
   'inbox.delete': { ids: 'all' },
   'inbox.markUnread': { ids: [] },
