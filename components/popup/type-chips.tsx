@@ -33,11 +33,16 @@ export function TypeChips({ types, byType, total, onChoose }: Props) {
             type="button"
             class="chip"
             aria-pressed={type ? (types?.includes(type) ?? false) : types === null}
-            aria-label={count ? t('popup_chip_unread', label, count) : undefined}
             onClick={() => onChoose(type && [type])}
           >
             {label}
-            {count ? <span class="chip-count">{count}</span> : null}
+            {count ? (
+              <>
+                {' '}
+                <span class="chip-count">{count}</span>
+                <span class="sr-only"> {t('popup_chip_unread')}</span>
+              </>
+            ) : null}
           </button>
         );
       })}

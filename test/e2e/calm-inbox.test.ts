@@ -68,7 +68,7 @@ describe.each(BROWSERS)('a calm inbox in %s', (browser) => {
     await popup.waitForRows();
     const { mention } = await demo().inbox.countByType();
     expect(mention).toBeGreaterThan(0);
-    const chip = popup.page.getByRole('button', { name: `Mentions, ${mention} unread`, exact: true });
+    const chip = popup.page.getByRole('button', { name: `Mentions ${mention} unread`, exact: true });
     await chip.waitFor({ timeout: 10_000 });
     await chip.click();
     expect(await chip.getAttribute('aria-pressed')).toBe('true');

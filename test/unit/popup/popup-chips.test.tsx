@@ -29,13 +29,13 @@ describe('type chips', () => {
   it('show each type’s unread count from the service, and All the whole count', async () => {
     await openPopup({ inbox: inbox() });
     await waitForRows(10);
-    await waitFor(() => expect(chip(/^Mentions, 3 unread$/)).toBeTruthy());
-    expect(chip(/^Likes, 3 unread$/)).toBeTruthy();
-    expect(chip(/^Replies, 2 unread$/)).toBeTruthy();
-    expect(chip(/^All, 8 unread$/)).toBeTruthy();
+    await waitFor(() => expect(chip(/^Mentions 3 unread$/)).toBeTruthy());
+    expect(chip(/^Likes 3 unread$/)).toBeTruthy();
+    expect(chip(/^Replies 2 unread$/)).toBeTruthy();
+    expect(chip(/^All 8 unread$/)).toBeTruthy();
     // No unread follows: the chip has no number.
     expect(chip(/^Follows$/)).toBeTruthy();
-    expect(pressed()).toEqual(['All8']);
+    expect(pressed()).toEqual(['All 8 unread']);
   });
 
   it('filter the list through the service, and remember the choice for the next popup', async () => {
@@ -44,13 +44,13 @@ describe('type chips', () => {
     await user.click(await screen.findByRole('button', { name: /^Mentions/ }));
     await waitFor(() => expect(rowTexts()).toEqual([10, 7, 4, 1].map(text)));
     expect(background.callsOf('inbox.fetch').at(-1)).toEqual({ cursor: null, unreadOnly: false, types: ['mention'] });
-    expect(pressed()).toEqual(['Mentions3']);
+    expect(pressed()).toEqual(['Mentions 3 unread']);
     expect(await getInboxFilter()).toEqual(['mention']);
 
     unmount();
     await openPopup({ inbox: inbox() });
     await waitFor(() => expect(rowTexts()).toEqual([10, 7, 4, 1].map(text)));
-    expect(pressed()).toEqual(['Mentions3']);
+    expect(pressed()).toEqual(['Mentions 3 unread']);
     await user.click(screen.getByRole('button', { name: /^All/ }));
     await waitForRows(10);
     expect(await getInboxFilter()).toBeNull();
@@ -59,17 +59,17 @@ describe('type chips', () => {
   it('move their counts with triage', async () => {
     const { user } = await openPopup({ inbox: inbox() });
     await waitForRows(10);
-    await waitFor(() => expect(chip(/^Mentions, 3 unread$/)).toBeTruthy());
+    await waitFor(() => expect(chip(/^Mentions 3 unread$/)).toBeTruthy());
     await user.click(within(row(text(7))).getByRole('button', { name: 'Mark read' }));
-    await waitFor(() => expect(chip(/^Mentions, 2 unread$/)).toBeTruthy());
-    expect(chip(/^All, 7 unread$/)).toBeTruthy();
+    await waitFor(() => expect(chip(/^Mentions 2 unread$/)).toBeTruthy());
+    expect(chip(/^All 7 unread$/)).toBeTruthy();
   });
 
   it('open on the types a digest alert named, and say when none of them is there', async () => {
     await setInboxFilter(['mention', 'follow']);
     const { user } = await openPopup({ inbox: inbox() });
     await waitFor(() => expect(rowTexts()).toEqual([10, 7, 4, 1].map(text)));
-    expect(pressed()).toEqual(['Mentions3', 'Follows']);
+    expect(pressed()).toEqual(['Mentions 3 unread', 'Follows']);
     await user.click(screen.getByRole('button', { name: /^Follows/ }));
     await screen.findByRole('heading', { name: 'Nothing of this type' });
     await user.click(screen.getByRole('button', { name: 'Show all notifications' }));
