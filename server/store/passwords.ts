@@ -39,7 +39,9 @@ const dummyHash = () => {
 
 /** Whether `password` matches `stored`; false for no hash (after the same work as a real check). */
 export async function passwordMatches(stored: string | null, password: string): Promise<boolean> {
-  const match = HASH_PATTERN.exec(stored ?? '') ?? (HASH_PATTERN.exec(await dummyHash()) as RegExpExecArray);
+  // Awaited on every path, so that the first check of a missing user costs what any other does.
+  const fallback = await dummyHash();
+  const match = HASH_PATTERN.exec(stored ?? '') ?? (HASH_PATTERN.exec(fallback) as RegExpExecArray);
   const [, log2N, r, p, salt, hash] = match;
   const expected = Buffer.from(hash as string, 'base64url');
   const cost = { log2N: Number(log2N), r: Number(r), p: Number(p) };
