@@ -20,6 +20,8 @@ import { formPagePolicy } from './pages';
 import { html } from './routes';
 
 const NONCE_COOKIE = 'authorize_form';
+/** Far longer than any username: what is typed beyond it is neither looked up nor shown back. */
+const USERNAME_FIELD_MAX = 64;
 
 export function authorizeHandlers(deps: ApiDeps) {
   /** The cookie value the form token is bound to: the browser's own, or a new one it now keeps. */
@@ -67,7 +69,7 @@ export function authorizeHandlers(deps: ApiDeps) {
     if (check.kind === 'refused') return refused(c, check.message);
     if (check.kind === 'redirect') return goBack(c, check.to);
     const { request } = check;
-    const username = (form.get('username') ?? '').trim();
+    const username = (form.get('username') ?? '').trim().slice(0, USERNAME_FIELD_MAX);
     const formToken = form.getAll('form_token');
     if (
       formToken.length !== 1 ||
