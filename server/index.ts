@@ -197,8 +197,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         void wake?.look();
       },
     });
-    // After listening starts, so a snooze made meanwhile is heard; its first look catches up.
+    // After listening starts, so a snooze made meanwhile is heard; the first look wakes what
+    // came due while no instance ran, before this one answers anything.
     wake = startWakeLoop(db, log);
+    await wake.look();
     const app = createApp({
       db,
       cursors,

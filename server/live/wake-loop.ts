@@ -16,7 +16,10 @@ const HELD_RETRY_MS = 50;
 const FAILED_RETRY_MS = 1_000;
 
 export interface WakeLoop {
-  /** Wakes what is due now and re-arms for the soonest; what a snooze event or a reconnect calls. */
+  /**
+   * Wakes what is due now and re-arms for the soonest: the first call starts the loop; a snooze
+   * event or a reconnect calls it again.
+   */
   look(): Promise<void>;
   /** Notifications this instance has woken since it started. */
   readonly woken: number;
@@ -67,8 +70,6 @@ export function startWakeLoop(db: Database, log?: (line: string) => void): WakeL
     });
     return running;
   }
-
-  void look();
 
   return {
     look,

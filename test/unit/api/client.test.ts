@@ -9,6 +9,7 @@ import {
   InvalidArgumentError,
   InvalidResponseError,
   InvalidUndoError,
+  InvalidUntilError,
   NetworkError,
   NotFollowingError,
   NotFoundError,
@@ -196,6 +197,92 @@ describe('inbox', () => {
     const { wire, api } = client();
     await expect(api.inbox.fetch({ cursor: '' })).rejects.toMatchObject({ code: 'invalid_cursor' });
     expect(wire.requests).toHaveLength(0);
+  });
+});
+
+describe('snooze and types', () => {
+  const byType = { follow: 1, mention: 2, reply: 0, like: 4, system: 0 };
+
+  it('snoozes ids until a Date or an ISO time with its offset, and unsnoozes, each in one POST', async () => {
+    const { wire, api } = client(
+      json({ success: true, count: 2, undo: 'u4.s' }),
+      json({ success: true, count: 1, undo: 'u5.s' }),
+      json({ success: true, count: 1 }),
+    );
+    const until = new Date('2026-11-23T08:00:00.000Z');
+    expect(await api.inbox.snooze([id(1), id(2)], until)).toEqual({ success: true, count: 2, undo: 'u4.s' });
+    expect(await api.inbox.snooze([id(3)], '2026-11-23T09:00:00+01:00')).toMatchObject({ undo: 'u5.s' });
+    expect(await api.inbox.unsnooze([id(1)])).toEqual({ success: true, count: 1 });
+    expect(wire.requests.map((r) => [r.method, r.url.pathname, JSON.parse(r.body)])).toEqual([
+      ['POST', '/api/inbox/snooze', { ids: [id(1), id(2)], until: '2026-11-23T08:00:00.000Z' }],
+      ['POST', '/api/inbox/snooze', { ids: [id(3)], until: '2026-11-23T09:00:00+01:00' }],
+      ['POST', '/api/inbox/unsnooze', { ids: [id(1)] }],
+    ]);
+  });
+
+  it.each([
+    ['a time without an offset', '2026-11-23T09:00:00'],
+    ['a date alone', '2026-11-23'],
+    ['words', 'tomorrow'],
+    ['a day that does not exist', '2027-02-30T09:00:00Z'],
+    ['an invalid Date', new Date(Number.NaN)],
+    ['a number', 1_800_000_000_000],
+  ])('refuses %s as until before sending', async (_, until) => {
+    const { wire, api } = client();
+    const error = await api.inbox.snooze([id(1)], until as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error).toMatchObject({ code: 'invalid_until', status: 0 });
+    await expect(api.inbox.snooze('all' as never, new Date())).rejects.toMatchObject({ code: 'invalid_ids' });
+    await expect(api.inbox.unsnooze(['nope'])).rejects.toMatchObject({ code: 'invalid_ids' });
+    expect(wire.requests).toHaveLength(0);
+  });
+
+  it('turns 400 invalid_until into InvalidUntilError', async () => {
+    const { api } = client(problem(400, 'invalid_until'));
+    const error = await api.inbox.snooze([id(1)], new Date()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidUntilError);
+    expect(error).toMatchObject({ status: 400, code: 'invalid_until' });
+  });
+
+  it('fetches the snoozed listing and a types filter', async () => {
+    const snoozed = notificationFixture(1, { snoozedUntil: '2026-11-23T09:00:00.000Z' });
+    const { wire, api } = client(json({ data: [snoozed], cursor: null }));
+    expect((await api.inbox.fetch({ snoozed: true, types: ['reply', 'mention'] })).data).toEqual([snoozed]);
+    expect(Object.fromEntries(wire.requests[0]?.url.searchParams ?? [])).toEqual({
+      snoozed: 'true',
+      types: 'reply,mention',
+    });
+  });
+
+  it.each([
+    ['an unknown type', ['mentions']],
+    ['a type twice', ['like', 'like']],
+    ['no type', []],
+    ['a string', 'like'],
+  ])('refuses %s in types before sending', async (_, types) => {
+    const { wire, api } = client();
+    await expect(api.inbox.fetch({ types: types as never })).rejects.toMatchObject({ code: 'invalid_parameter' });
+    expect(wire.requests).toHaveLength(0);
+  });
+
+  it('reads a first-wave notification as not snoozed, sorted by when it was made', async () => {
+    const { snoozedUntil: _, sortedAt: __, ...firstWave } = notificationFixture(2);
+    const { api } = client(json({ data: [firstWave], cursor: null }));
+    expect((await api.inbox.fetch()).data).toEqual([notificationFixture(2)]);
+  });
+
+  it('counts by type, and keeps count() a number', async () => {
+    const { wire, api } = client(json({ count: 7, byType }), json({ count: 7, byType }));
+    expect(await api.inbox.countByType()).toEqual(byType);
+    expect(await api.inbox.count()).toBe(7);
+    expect(wire.requests.map((r) => r.url.pathname)).toEqual(['/api/inbox/count', '/api/inbox/count']);
+  });
+
+  it('refuses counts by type that leave a type out or a count without them', async () => {
+    const { mention: _, ...partial } = byType;
+    const { api } = client(json({ count: 7, byType: partial }), json({ count: 7 }));
+    await expect(api.inbox.countByType()).rejects.toBeInstanceOf(InvalidResponseError);
+    await expect(api.inbox.countByType()).rejects.toBeInstanceOf(InvalidResponseError);
   });
 });
 

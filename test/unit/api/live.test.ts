@@ -58,6 +58,15 @@ describe('client.inbox.live()', () => {
     expect(await next(channel, 'count')).toBe(8);
   });
 
+  it('hands on the counts by type of a count frame that carries them', async () => {
+    const channel = await live();
+    expect(await next(channel, 'count')).toBe(0);
+    const byType = { follow: 0, mention: 2, reply: 1, like: 0, system: 0 };
+    const counts = next(channel, 'countByType');
+    service.send({ type: 'count', count: 3, byType });
+    expect(await counts).toEqual(byType);
+  });
+
   it('hands on notifications, and answers a ping with a pong', async () => {
     const channel = await live();
     const arriving = next(channel, 'notification');
