@@ -55,7 +55,19 @@ export async function setPassword(db: Queryable, userId: number, password: strin
 
 /** Gives these users the same password, each hashed with a salt of its own; the hashes run side by side. */
 export async function setPasswords(db: Queryable, userIds: readonly number[], password: string): Promise<void> {
-  const hashes = await Promise.all(userIds.map(() => hashPassword(password)));
+  await storePasswordHashes(db, userIds, await hashPasswords(userIds.length, password));
+}
+
+/** `count` hashes of one password, each with a salt of its own, made side by side. */
+export const hashPasswords = (count: number, password: string): Promise<string[]> =>
+  Promise.all(Array.from({ length: count }, () => hashPassword(password)));
+
+/** Stores `hashes[i]` as the password hash of `userIds[i]`. */
+export async function storePasswordHashes(
+  db: Queryable,
+  userIds: readonly number[],
+  hashes: readonly string[],
+): Promise<void> {
   await db.query(
     `UPDATE users u SET password_hash = p.hash
      FROM unnest($1::int[], $2::text[]) AS p(id, hash) WHERE u.id = p.id`,
