@@ -7,7 +7,8 @@
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
-import { createFactory } from 'hono/factory';
+import { createFactory, createMiddleware } from 'hono/factory';
+import { HTTPException } from 'hono/http-exception';
 import { LIMITS } from '../../lib/api/contract';
 import type { ApiDeps } from '../api/context';
 import { type AuthorizeRequest, checkAuthorizeRequest, GRANTED_SCOPE, redirectWith } from '../oauth/client';
@@ -121,8 +122,18 @@ export function authorizeHandlers(deps: ApiDeps) {
     return goBack(c, redirectWith(request.redirectUri, { code, state: request.state }));
   }
 
-  const { createHandlers } = createFactory();
-  // Browsers send Origin (and Sec-Fetch-Site) with every form post: one from another site is refused outright.
+  // Browsers send Origin (and Sec-Fetch-Site) with every form post: one from another site is
+  // refused outright, with a page rather than Hono's plain text.
   const sameOrigin = csrf({ origin: (origin) => origin === deps.origin() });
-  return { show, decide: createHandlers(sameOrigin, decide) };
+  const fromThisSite = createMiddleware(async (c, next) => {
+    try {
+      await sameOrigin(c, next);
+    } catch (error) {
+      if (!(error instanceof HTTPException) || error.status !== 403) throw error;
+      const message = 'The form was sent from another site, not from this one’s sign-in page. Nothing was done.';
+      return html(c, authorizeErrorPage(message), { status: 403, cacheControl: 'no-store' });
+    }
+  });
+  const { createHandlers } = createFactory();
+  return { show, decide: createHandlers(fromThisSite, decide) };
 }
