@@ -6,7 +6,7 @@
 import type { NotificationType } from '../../lib/api/contract';
 import type { Database, Queryable } from '../db/database';
 import { addNotifications, type NewNotification } from '../store/notifications';
-import { hashPasswords, setPasswords, storePasswordHashes } from '../store/passwords';
+import { setPasswords } from '../store/passwords';
 import { issueToken } from '../store/tokens';
 import { createUser, type User } from '../store/users';
 import {
@@ -108,10 +108,6 @@ export async function seedDemoData(
   now = Date.now(),
   password = DEMO_PASSWORD,
 ): Promise<Record<string, string> | null> {
-  // The slow password hashes run on other threads while the rows go in, when seeding is likely.
-  const empty = await db.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM users) AS empty');
-  const hashing = empty.rows[0]?.empty ? hashPasswords(DEMO_PEOPLE.length, password) : null;
-  hashing?.catch(() => {});
   return db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':seed'))");
     const existing = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM users');
@@ -125,6 +121,11 @@ export async function seedDemoData(
     }
     const user = (name: string) => users.get(name) as User;
     const everyone = [...users.values()];
+    await setPasswords(
+      tx,
+      everyone.map((person) => person.id),
+      password,
+    );
 
     const follows = new Set<string>();
     const follow = (from: User, to: User) => {
@@ -158,12 +159,6 @@ export async function seedDemoData(
       notifications.push(...inbox(rng, now, person, followersOf(person), everyone, extra, unread));
     }
     await addNotifications(tx, notifications);
-
-    await storePasswordHashes(
-      tx,
-      everyone.map((person) => person.id),
-      await (hashing ?? hashPasswords(everyone.length, password)),
-    );
 
     const tokens: Record<string, string> = {};
     for (const person of everyone) tokens[person.username] = await issueToken(tx, person.id);

@@ -24,8 +24,11 @@ const NONE = { follow: 0, mention: 0, reply: 0, like: 0, system: 0 };
  * made this way wakes 2 s later.
  */
 const WAKE_SOON_SKEW_MS = -58_500;
-/** A wake time just over 60 s ahead by a clock `WAKE_SOON_SKEW_MS` behind: 2 s from now. */
-const soon = () => new Date(Date.now() + WAKE_SOON_SKEW_MS + 60_500).toISOString();
+/**
+ * A wake time just over 60 s ahead by a clock `WAKE_SOON_SKEW_MS` behind: `leadMs` from now
+ * (2 s by default). It stays a valid snooze for `leadMs` less 1.5 s.
+ */
+const soon = (leadMs = 2_000) => new Date(Date.now() + leadMs).toISOString();
 
 async function problemOf(response: Response) {
   expect(response.headers.get('content-type')).toBe('application/problem+json');
@@ -331,7 +334,8 @@ describe.runIf(process.env.DATABASE_URL)('two instances on one PostgreSQL databa
   });
 
   it('wake each snooze once, and the channels on both hear it', async () => {
-    const until = soon();
+    // Time for four people to be set up, each on a busy machine, before the first snooze is due.
+    const until = soon(10_000);
     const users = [];
     for (let i = 0; i < 4; i++) {
       const service = i % 2 === 0 ? a : b;
