@@ -2,9 +2,11 @@
  * Paging depth: a page of a 100,000-notification inbox at depth 0 and at depth 5,000, through the
  * API (keyset cursors), and the same pages as the service's keyset query and as an OFFSET query
  * run in the same rounds. Keyset paging should cost the same at any depth; OFFSET should not.
+ * Then the same inbox with a tenth of it snoozed and another tenth snoozed and woken (back at the
+ * top, ordered by when they woke): the API pages again at both depths.
  */
 import { INBOX_PAGE_SIZE } from '../lib/messaging';
-import type { Queryable } from '../server/db/database';
+import type { Database, Queryable } from '../server/db/database';
 import { toIso } from '../server/db/values';
 import {
   listNotifications,
@@ -12,6 +14,7 @@ import {
   type PagePosition,
   type StoredNotification,
   toNotification,
+  wakeDueNotifications,
 } from '../server/store/notifications';
 import { BACKEND_NAMES, benchBackends } from './support/backends';
 import { type BenchService, startBenchService } from './support/big-inbox';
@@ -29,6 +32,8 @@ export const DEPTH_DEFAULTS: DepthOptions = { inbox: 100_000, depth: 5_000, runs
 export const DEPTH_RATIO_TARGET = 1.5;
 
 const WALK_PAGE = 100;
+/** The share of the inbox snoozed, and the share snoozed and woken, in the second measurement. */
+const SNOOZED_SHARE = 0.1;
 
 /**
  * The listing query as an OFFSET query would write it, the baseline keyset paging replaces; its
@@ -66,6 +71,44 @@ async function positionAt(db: Queryable, userId: number, depth: number): Promise
   const row = rows[0];
   if (!row) throw new Error(`The inbox has fewer than ${depth} notifications.`);
   return { at: toIso(row.sorted_at), id: row.id };
+}
+
+/**
+ * Snoozes a random tenth of the inbox for a day, and snoozes and wakes another tenth through the
+ * service's own wake, as if their time had come.
+ */
+async function snoozeAndWake(db: Database, userId: number, inbox: number): Promise<void> {
+  const share = Math.round(inbox * SNOOZED_SHARE);
+  const snooze = (until: string) =>
+    db.query(
+      `UPDATE notifications SET snoozed_until = now() + $3::interval WHERE id IN (
+         SELECT id FROM notifications WHERE user_id = $1 AND snoozed_until IS NULL AND woken_at IS NULL
+         ORDER BY random() LIMIT $2)`,
+      [userId, share, until],
+    );
+  await snooze('1 day');
+  await snooze('-1 second');
+  await db.transaction((tx) => wakeDueNotifications(tx));
+  await db.query('VACUUM ANALYZE notifications');
+}
+
+/** Each variant `runs` times, in a shuffled order each round: the milliseconds of each. */
+async function sample<Name extends string>(
+  variants: Record<Name, () => Promise<unknown>>,
+  runs: number,
+): Promise<Record<Name, number[]>> {
+  const names = Object.keys(variants) as Name[];
+  const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
+  for (const name of names) await variants[name]();
+  for (let round = 0; round < runs; round++) {
+    // A shuffled order each round, and a pause after each variant: the service in this
+    // thread still has work after answering a request, which no query may always inherit.
+    for (const name of shuffled(names)) {
+      samples[name].push(await timed(variants[name]));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+  return samples;
 }
 
 /** The cursor a client holds after reading `depth` notifications, got the way a client gets it. */
@@ -108,20 +151,7 @@ export async function measureDepth(options: DepthOptions = DEPTH_DEFAULTS): Prom
         offsetTop: () => offsetPage(db, userId, 0),
         offsetDeep: () => offsetPage(db, userId, options.depth),
       };
-      const names = Object.keys(variants) as (keyof typeof variants)[];
-      const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
-        keyof typeof variants,
-        number[]
-      >;
-      for (const name of names) await variants[name]();
-      for (let round = 0; round < options.runs; round++) {
-        // A shuffled order each round, and a pause after each variant: the service in this
-        // thread still has work after answering a request, which no query may always inherit.
-        for (const name of shuffled(names)) {
-          samples[name].push(await timed(variants[name]));
-          await new Promise((resolve) => setTimeout(resolve, 2));
-        }
-      }
+      const samples = await sample(variants, options.runs);
 
       const label = BACKEND_NAMES[backend];
       figures.push(
@@ -151,7 +181,34 @@ export async function measureDepth(options: DepthOptions = DEPTH_DEFAULTS): Prom
           how: 'median of paired rounds',
         },
       );
-      details[backend] = samples;
+
+      await snoozeAndWake(db, userId, options.inbox);
+      const snoozedCursor = await cursorAt(service, options.depth);
+      const snoozed = await sample(
+        {
+          apiTop: () => service.client.inbox.fetch({ limit: INBOX_PAGE_SIZE }),
+          apiDeep: () => service.client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor: snoozedCursor }),
+        },
+        options.runs,
+      );
+      const withSnoozes = `with ${SNOOZED_SHARE * 100} % snoozed and ${SNOOZED_SHARE * 100} % woken`;
+      figures.push(
+        { name: `${label} API page at depth 0, ${withSnoozes}`, value: median(snoozed.apiTop), unit: 'ms', how },
+        {
+          name: `${label} API page at depth ${deep}, ${withSnoozes}`,
+          value: median(snoozed.apiDeep),
+          unit: 'ms',
+          how,
+        },
+        {
+          name: `${label} API depth ${deep} ÷ depth 0, ${withSnoozes}`,
+          value: pairedRatio(snoozed.apiDeep, snoozed.apiTop),
+          unit: 'ratio',
+          how: 'median of paired rounds',
+          target: DEPTH_RATIO_TARGET,
+        },
+      );
+      details[backend] = { ...samples, snoozed };
     } finally {
       await service.close();
     }

@@ -43,6 +43,8 @@ export type FailureKind =
   | 'reportSelf'
   /** The service found the request malformed (`invalid_*`). */
   | 'invalidRequest'
+  /** A snooze's wake time is too near, too far or no time at all (`invalid_until`). */
+  | 'invalidTime'
   /** The service refused the request in the current state (already following, not following). */
   | 'refused'
   /** Input refused before any request was sent. */
@@ -66,6 +68,7 @@ export const FAILURE_KINDS: readonly FailureKind[] = [
   'followSelf',
   'reportSelf',
   'invalidRequest',
+  'invalidTime',
   'refused',
   'invalidInput',
   'aborted',
@@ -103,6 +106,8 @@ export function failureKind(error: unknown, options: FailureOptions = {}): Failu
   if (error instanceof CannotReportSelfError) return 'reportSelf';
   if (error instanceof UndoExpiredError) return 'refused';
   if (error instanceof UnsupportedMediaTypeError) return 'invalidRequest';
+  // Whether the service or the client refused it, the time is what needs changing.
+  if (error.code === 'invalid_until') return 'invalidTime';
   if (error instanceof BadRequestError) return error.code.startsWith('invalid_') ? 'invalidRequest' : 'refused';
   if (error instanceof InvalidArgumentError) return 'invalidInput';
   return error.status >= 400 ? 'unexpected' : 'internal';

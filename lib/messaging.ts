@@ -59,13 +59,21 @@ export interface InboxPageRequest {
   types?: NotificationType[] | null;
 }
 
+export interface SnoozeRequest {
+  ids: string[];
+  /** When they wake: ISO 8601 with an offset, 60 s to 365 days ahead. */
+  until: string;
+  /** How many of `ids` the caller knows to be unread, so the badge can drop them at once. */
+  unread?: number;
+}
+
 export interface TriageRequest {
   ids: IdsSelection;
   /** How many of `ids` the caller knows to be unread, so a delete can lower the badge at once. */
   unread?: number;
 }
 
-export type UndoableAction = 'markRead' | 'markUnread' | 'delete';
+export type UndoableAction = 'markRead' | 'markUnread' | 'delete' | 'snooze';
 
 /**
  * The last triage action, while the service still takes its undo. The background keeps the undo
@@ -79,6 +87,8 @@ export interface UndoOffer {
   count: number;
   /** When the service stops taking the undo (ms since the epoch). */
   expiresAt: number;
+  /** For a snooze: when the notifications wake (ISO 8601). */
+  until?: string;
 }
 
 export interface TriageResult {
@@ -152,6 +162,12 @@ export interface ProtocolMap {
   'inbox.delete'(request: TriageRequest): TriageResult;
   /** Marks notifications unread: a list of ids, never "all". */
   'inbox.markUnread'(request: TriageRequest): TriageResult;
+  /** Takes notifications out of the inbox and the count until `until`; undoable. */
+  'inbox.snooze'(request: SnoozeRequest): TriageResult;
+  /** Brings snoozed notifications back now, unread, at the top of the inbox. */
+  'inbox.unsnooze'(request: { ids: string[] }): TriageResult;
+  /** One page of the snoozed notifications, soonest to wake first. */
+  'inbox.fetchSnoozed'(request: { cursor: string | null }): Page;
   /** Undoes the last triage action, once, while the service takes it. */
   'inbox.undo'(): UndoResult;
   /** The last triage action, while it can still be undone. */
@@ -186,6 +202,9 @@ export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'inbox.markRead': 'extension',
   'inbox.delete': 'extension',
   'inbox.markUnread': 'extension',
+  'inbox.snooze': 'extension',
+  'inbox.unsnooze': 'extension',
+  'inbox.fetchSnoozed': 'extension',
   'inbox.undo': 'extension',
   'inbox.lastUndo': 'extension',
   'status.get': 'extension',

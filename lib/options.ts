@@ -65,6 +65,7 @@ const TEST_PROBLEM: Record<FailureKind, ConnectionProblem> = {
   followSelf: 'notThisService',
   reportSelf: 'notThisService',
   invalidRequest: 'notThisService',
+  invalidTime: 'notThisService',
   refused: 'notThisService',
   invalidInput: 'invalidAddress',
   aborted: 'notThisService',

@@ -5,7 +5,8 @@
  */
 import type { Notification, Page } from './api/contract';
 
-export type TriageAction = 'markRead' | 'markUnread' | 'delete';
+/** Snoozing takes notifications out of the inbox, as deleting does, until they wake. */
+export type TriageAction = 'markRead' | 'markUnread' | 'delete' | 'snooze';
 
 /** The notifications an action names: every one, or those with the given ids. */
 export type Targets = 'all' | Iterable<string>;
@@ -39,7 +40,7 @@ export function markedRead(items: readonly Notification[], targets: Targets, rea
  * unread-only one; marking unread changes them where they are (a read item is in no unread-only list).
  */
 const removes = (action: TriageAction, unreadOnly: boolean) =>
-  action === 'delete' || (action === 'markRead' && unreadOnly);
+  action === 'delete' || action === 'snooze' || (action === 'markRead' && unreadOnly);
 
 /** A list as it is once `action` reached `targets`. */
 export function triagedItems(

@@ -38,6 +38,10 @@ try {
       await popup.button('Mark selected read').click();
       await page.getByRole('button', { name: 'Undo' }).waitFor();
       await shoot(page, 'popup-undo');
+      await popup.rows.first().getByRole('button', { name: 'Snooze' }).click();
+      await page.getByRole('menu', { name: 'Snooze until' }).waitFor();
+      await shoot(page, 'popup-snooze');
+      await page.keyboard.press('Escape');
     }
     await page.close();
   }

@@ -421,8 +421,9 @@ const paths: Record<string, PathItem> = {
       summary: 'The live channel (WebSocket)',
       description:
         'Opened with a WebSocket upgrade. The service sends text frames, one JSON object each ' +
-        '(`LiveServerFrame`): the unread count at once and after every change (changes closer than 100 ms ' +
-        'apart may be coalesced; the last value always arrives), each new notification, and a pong for ' +
+        '(`LiveServerFrame`): the unread count and its counts by type at once and after every change, a ' +
+        'wake included (changes closer than 100 ms apart may be coalesced; the last value always ' +
+        'arrives), each new notification, and a pong for ' +
         `each ping. The client sends only \`{ "type": "ping" }\` (\`LiveClientFrame\`), every 20–25 s; a ` +
         `channel silent for ${LIMITS.liveIdleSeconds} s is closed. Close codes: 1008 for a frame that is not ` +
         `a ping or not JSON, or frames too often; 1009 for a frame over ${LIMITS.liveFrameMaxBytes} bytes; ` +

@@ -10,27 +10,36 @@ interface Props {
   onMarkSelected(): void;
   onMarkSelectedUnread(): void;
   onDeleteSelected(): void;
+  /** Opens the snooze menu beside `anchor` for the selection. */
+  onSnoozeSelected(anchor: HTMLElement): void;
   onMarkAll(): void;
   onDeleteAll(): void;
 }
 
+/** The box that selects every loaded item, or none; half-ticked while some are selected. */
+export function SelectAllBox({ loaded, selected, onSelectAll }: Pick<Props, 'loaded' | 'selected' | 'onSelectAll'>) {
+  const all = loaded > 0 && selected === loaded;
+  return (
+    <label class="select-all">
+      <input
+        type="checkbox"
+        checked={all}
+        indeterminate={selected > 0 && !all}
+        disabled={loaded === 0}
+        onChange={(event) => onSelectAll(event.currentTarget.checked)}
+      />
+      {t('popup_select_all')}
+    </label>
+  );
+}
+
 /** Bulk actions: on the selection when there is one, else on the whole inbox. */
 export function InboxToolbar(props: Props) {
-  const { loaded, selected } = props;
-  const all = loaded > 0 && selected === loaded;
+  const { selected } = props;
   return (
     <fieldset class="toolbar">
       <legend class="sr-only">{t('popup_toolbar')}</legend>
-      <label class="select-all">
-        <input
-          type="checkbox"
-          checked={all}
-          indeterminate={selected > 0 && !all}
-          disabled={loaded === 0}
-          onChange={(event) => props.onSelectAll(event.currentTarget.checked)}
-        />
-        {t('popup_select_all')}
-      </label>
+      <SelectAllBox loaded={props.loaded} selected={selected} onSelectAll={props.onSelectAll} />
       {selected > 0 ? (
         <>
           <span class="selected-count">{tn('popup_selected_count', selected)}</span>
@@ -39,6 +48,14 @@ export function InboxToolbar(props: Props) {
           </button>
           <button type="button" key="mark-selected-unread" onClick={props.onMarkSelectedUnread}>
             {t('popup_mark_selected_unread')}
+          </button>
+          <button
+            type="button"
+            key="snooze-selected"
+            aria-haspopup="menu"
+            onClick={(event) => props.onSnoozeSelected(event.currentTarget)}
+          >
+            {t('popup_snooze_selected')}
           </button>
           <button type="button" key="delete-selected" class="danger" onClick={props.onDeleteSelected}>
             {t('popup_delete_selected')}

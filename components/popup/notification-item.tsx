@@ -26,6 +26,8 @@ export interface ItemActions {
   /** Opens one member of a group on its own. */
   openMember(id: string, background: boolean): void;
   expand(key: string, expanded: boolean): void;
+  /** Opens the snooze menu beside `anchor`. */
+  snooze(id: string, anchor: HTMLElement): void;
 }
 
 interface Props {
@@ -139,6 +141,13 @@ function Row({ item, siteOrigin, position, total, active, selected, now, actions
           />
         )}
         <IconButton
+          icon="icon-snooze"
+          label={t('popup_snooze')}
+          tabIndex={tabIndex}
+          popup="menu"
+          onClick={(event) => actions.snooze(item.id, event.currentTarget)}
+        />
+        <IconButton
           icon="icon-trash danger"
           label={t('popup_delete')}
           tabIndex={tabIndex}
@@ -153,17 +162,20 @@ interface IconButtonProps {
   icon: string;
   label: string;
   tabIndex: number;
-  onClick: () => void;
+  /** The button opens a menu. */
+  popup?: 'menu';
+  onClick: (event: MouseEvent & { currentTarget: HTMLButtonElement }) => void;
 }
 
 /** A button drawn as an icon, named by its label for screen readers and as a tooltip. */
-export function IconButton({ icon, label, tabIndex, onClick }: IconButtonProps) {
+export function IconButton({ icon, label, tabIndex, popup, onClick }: IconButtonProps) {
   return (
     <button
       type="button"
       class={`icon ${icon}`}
       tabIndex={tabIndex}
       aria-label={label}
+      aria-haspopup={popup}
       title={label}
       onClick={onClick}
     />

@@ -5,8 +5,10 @@ import { currentProblem, needsSettings } from '../../lib/popup/inbox-problem';
 import { commandTargets, type InboxState, type InboxStore } from '../../lib/popup/inbox-store';
 import { ArrivalsPill } from './arrivals-pill';
 import { ConfirmDelete, type DeleteRequest } from './confirm-delete';
+import { FailureNotice } from './failure-notice';
 import { InboxPane } from './inbox-pane';
 import { InboxToolbar } from './inbox-toolbar';
+import { lazyComponent } from './lazy-component';
 import type { ItemActions } from './notification-item';
 import { PopupHeader } from './popup-header';
 import { ShortcutsHelp } from './shortcuts-help';
@@ -15,6 +17,17 @@ import { UndoToast } from './undo-toast';
 import { useFocusKeeper } from './use-focus-keeper';
 import { useShortcuts } from './use-shortcuts';
 import { useInboxState } from './use-store';
+import { type PopupView, VIEW_PANEL_ID, ViewTabs } from './view-tabs';
+
+// Neither is needed for the first row: their code loads when first asked for.
+const SnoozeMenu = lazyComponent(() => import('./snooze-menu').then((module) => module.SnoozeMenu));
+const SnoozedView = lazyComponent(() => import('./snoozed-view').then((module) => module.SnoozedView));
+
+/** Notifications the snooze menu on show is for, and what opened it. */
+interface SnoozeRequest {
+  ids: string[];
+  anchor: HTMLElement | null;
+}
 
 function openSettings(): void {
   void browser.runtime.openOptionsPage();
@@ -34,9 +47,11 @@ export function Popup({ store }: { store: InboxStore }) {
   const state = useInboxState(store);
   const [now, setNow] = useState(Date.now);
   const [request, setRequest] = useState<DeleteRequest | null>(null);
+  const [snoozing, setSnoozing] = useState<SnoozeRequest | null>(null);
+  const [view, setView] = useState<PopupView>('inbox');
   const root = useRef<HTMLDivElement>(null);
   const scroller = useRef<HTMLElement>(null);
-  const focus = useFocusKeeper(root, state.activeId, request !== null);
+  const focus = useFocusKeeper(root, state.activeId, request !== null || snoozing !== null);
   const problem = currentProblem({
     status: state.status,
     verified: state.verified,
@@ -46,6 +61,8 @@ export function Popup({ store }: { store: InboxStore }) {
   const settingsProblem = problem !== null && needsSettings(problem.kind);
   const blocked = settingsProblem || (problem !== null && state.items.length === 0);
   const hasMore = state.cursor !== null;
+  const tabs = state.started && !settingsProblem;
+  const inbox = view === 'inbox' || !tabs;
 
   // A layout effect starts reading the cache in the same task as the first render, not a frame later.
   useLayoutEffect(() => {
@@ -72,10 +89,25 @@ export function Popup({ store }: { store: InboxStore }) {
     void store.deleteAll();
   }
 
+  function openSnooze(ids: string[], anchor: HTMLElement | null): void {
+    if (ids.length === 0) return;
+    focus.rememberOpener();
+    setSnoozing({ ids, anchor });
+  }
+  const latestOpenSnooze = useRef(openSnooze);
+  latestOpenSnooze.current = openSnooze;
+
+  function snoozeUntil(until: number): void {
+    const ids = snoozing?.ids ?? [];
+    setSnoozing(null);
+    void store.snooze(ids, until);
+  }
+
   useShortcuts(store, {
     state,
-    paused: request !== null || blocked,
+    paused: request !== null || snoozing !== null || blocked || !inbox,
     focusActiveSoon: focus.focusActiveSoon,
+    snooze: (ids) => openSnooze(ids, root.current?.querySelector<HTMLElement>(`article[data-id="${ids[0]}"]`) ?? null),
   });
 
   const actions = useMemo<ItemActions>(
@@ -91,6 +123,7 @@ export function Popup({ store }: { store: InboxStore }) {
       deleteGroup: (ids) => void store.delete(ids),
       openMember: (id, background) => void store.open(id, { background, single: true }),
       expand: (key, expanded) => store.setExpanded(key, expanded),
+      snooze: (id, anchor) => latestOpenSnooze.current([id], anchor),
     }),
     [store],
   );
@@ -111,7 +144,16 @@ export function Popup({ store }: { store: InboxStore }) {
           onUnreadOnly={(unreadOnly) => void store.setUnreadOnly(unreadOnly)}
           onSettings={openSettings}
         />
-        {state.started && !blocked && (
+        {tabs && (
+          <ViewTabs
+            view={view}
+            onView={(next) => {
+              setSnoozing(null);
+              setView(next);
+            }}
+          />
+        )}
+        {state.started && !blocked && inbox && (
           <InboxToolbar
             loaded={state.items.length}
             selected={state.selection.ids.size}
@@ -123,11 +165,12 @@ export function Popup({ store }: { store: InboxStore }) {
             onMarkSelected={() => void store.markRead(selectedIds())}
             onMarkSelectedUnread={() => void store.markUnread(selectedIds())}
             onDeleteSelected={() => void store.delete(selectedIds())}
+            onSnoozeSelected={(anchor) => openSnooze(selectedIds(), anchor)}
             onMarkAll={() => void store.markAllRead()}
             onDeleteAll={askToDeleteAll}
           />
         )}
-        {state.started && !settingsProblem && (
+        {state.started && !settingsProblem && inbox && (
           <TypeChips
             types={state.types}
             byType={state.byType}
@@ -136,32 +179,31 @@ export function Popup({ store }: { store: InboxStore }) {
           />
         )}
       </header>
-      <div class="failure" role="alert">
-        {state.failure && (
-          <p key={state.failure.id}>
-            <span>{state.failure.text}</span>
-            <button type="button" class="link" onClick={() => store.dismissFailure()}>
-              {t('popup_dismiss')}
-            </button>
-          </p>
-        )}
-      </div>
-      {state.started && !blocked && <ArrivalsPill count={state.arrived.length} onShow={() => void showArrived()} />}
+      <FailureNotice failure={state.failure} onDismiss={() => store.dismissFailure()} />
+      {state.started && !blocked && inbox && (
+        <ArrivalsPill count={state.arrived.length} onShow={() => void showArrived()} />
+      )}
       <main class="scroller" ref={scroller}>
-        {state.started && (
-          <InboxPane
-            state={state}
-            problem={problem}
-            blocked={blocked}
-            now={now}
-            store={store}
-            actions={actions}
-            onSettings={openSettings}
-          />
-        )}
+        <div id={VIEW_PANEL_ID} {...(tabs ? { role: 'tabpanel', 'aria-labelledby': `view-tab-${view}` } : {})}>
+          {state.started && inbox && (
+            <InboxPane
+              state={state}
+              problem={problem}
+              blocked={blocked}
+              now={now}
+              store={store}
+              actions={actions}
+              onSettings={openSettings}
+            />
+          )}
+          {state.started && !inbox && (
+            <SnoozedView online={state.online} now={now} onUnsnoozed={(ids) => void store.cameBack(ids)} />
+          )}
+        </div>
+        {snoozing && <SnoozeMenu anchor={snoozing.anchor} onChoose={snoozeUntil} onClose={() => setSnoozing(null)} />}
       </main>
       <UndoToast offer={state.undo} undoing={state.undoing} onUndo={() => void store.undo()} />
-      {state.items.length > 0 && !blocked && (
+      {state.items.length > 0 && !blocked && inbox && (
         <footer>
           <ShortcutsHelp />
         </footer>

@@ -10,6 +10,7 @@ const rows: [string[], MessageKey][] = [
   [['e'], 'popup_shortcut_read'],
   [['u'], 'popup_shortcut_unread'],
   [['Delete', '#'], 'popup_shortcut_delete'],
+  [['s'], 'popup_shortcut_snooze'],
   [['z', 'Ctrl + Z'], 'popup_shortcut_undo'],
 ];
 

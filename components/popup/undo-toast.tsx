@@ -1,16 +1,11 @@
-import { t, tn } from '../../lib/i18n';
+import { t } from '../../lib/i18n';
 import type { UndoOffer } from '../../lib/messaging';
-import { WORDS } from '../../lib/popup/inbox-triage';
+import { doneWords } from '../../lib/popup/inbox-triage';
 
 interface Props {
   offer: UndoOffer | null;
   undoing: boolean;
   onUndo(): void;
-}
-
-function whatHappened(offer: UndoOffer): string {
-  const words = WORDS[offer.action];
-  return offer.all && words.doneAll ? t(words.doneAll) : tn(words.done, offer.count);
 }
 
 /**
@@ -23,7 +18,7 @@ export function UndoToast({ offer, undoing, onUndo }: Props) {
     <div class="toast-region" role="status" aria-live="polite">
       {offer && (
         <div class="toast" key={offer.expiresAt}>
-          <span>{whatHappened(offer)}</span>
+          <span>{doneWords(offer)}</span>
           <button type="button" class="link" disabled={undoing} aria-keyshortcuts="z Control+Z" onClick={onUndo}>
             {t('popup_undo')}
           </button>

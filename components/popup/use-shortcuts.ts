@@ -7,6 +7,8 @@ interface Context {
   /** A dialog is open or a problem hides the list: the shortcuts rest. */
   paused: boolean;
   focusActiveSoon(): void;
+  /** Opens the snooze menu for these notifications. */
+  snooze(ids: string[]): void;
 }
 
 const STEP = { next: 1, previous: -1, first: 'first', last: 'last' } as const;
@@ -65,6 +67,12 @@ export function useShortcuts(store: InboxStore, context: Context): void {
         case 'delete':
           void store.delete(commandTargets(state));
           break;
+        case 'snooze': {
+          const ids = commandTargets(state);
+          if (ids.length === 0) return;
+          latest.current.snooze(ids);
+          break;
+        }
         case 'selectAll':
           if (!free && !target?.closest('.feed')) return;
           store.selectAll(true);

@@ -1,8 +1,12 @@
 import { useLayoutEffect, useState } from 'preact/hooks';
-import type { InboxState, InboxStore } from '../../lib/popup/inbox-store';
+
+interface Store<State> {
+  getState(): State;
+  subscribe(listener: (state: State) => void): () => void;
+}
 
 /** The store's state, re-rendering on every change. */
-export function useInboxState(store: InboxStore): InboxState {
+export function useStoreState<State>(store: Store<State>): State {
   const [state, setState] = useState(store.getState);
   // Listening from the first commit, not after the first paint: the cached page read meanwhile
   // is then in the popup's first frame instead of the one after.
@@ -12,3 +16,5 @@ export function useInboxState(store: InboxStore): InboxState {
   }, [store]);
   return state;
 }
+
+export const useInboxState = useStoreState;

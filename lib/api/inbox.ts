@@ -36,7 +36,14 @@ export interface FetchOptions {
 export type WalkOptions = Omit<FetchOptions, 'cursor'>;
 
 export type CountCheck =
-  | { changed: true; count: number; etag: string | null; pollInterval: number | null }
+  | {
+      changed: true;
+      count: number;
+      /** The unread count of each type; left out by a service of the first wave. */
+      byType?: ByType;
+      etag: string | null;
+      pollInterval: number | null;
+    }
   | { changed: false; etag: string; pollInterval: number | null };
 
 function checkLimit(limit: number | undefined): void {
@@ -187,8 +194,8 @@ export function createInbox(transport: Transport) {
       if (!etag) throw new InvalidResponseError(304, 'The service answered 304 to an unconditional request.');
       return { changed: false, etag: answer.headers.get('etag') ?? etag, pollInterval: hint };
     }
-    const { count } = parseAnswer(CountSchema, answer);
-    return { changed: true, count, etag: answer.headers.get('etag'), pollInterval: hint };
+    const { count, byType } = parseAnswer(CountSchema, answer);
+    return { changed: true, count, byType, etag: answer.headers.get('etag'), pollInterval: hint };
   }
 
   function bulk<Ids>(path: string, check: (ids: Ids) => Ids) {

@@ -33,7 +33,16 @@ import type { Notifier } from './notifier';
 import type { Poller } from './poller';
 import { type Extension, mayAsk, type Sender, senderKind } from './sender';
 import { getStatus } from './status-writer';
-import { deleteNotifications, lastUndo, lastUndoItem, markRead, markUnread, undoLast } from './triage';
+import {
+  deleteNotifications,
+  lastUndo,
+  lastUndoItem,
+  markRead,
+  markUnread,
+  snooze,
+  undoLast,
+  unsnooze,
+} from './triage';
 
 export interface HandlerContext {
   session: Session;
@@ -61,6 +70,9 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
   'inbox.markRead': Triage,
   'inbox.delete': Triage,
   'inbox.markUnread': ListTriage,
+  'inbox.snooze': v.object({ ids: v.array(v.string()), until: Text, unread: Unread }),
+  'inbox.unsnooze': v.object({ ids: v.array(v.string()) }),
+  'inbox.fetchSnoozed': v.object({ cursor: v.nullable(Text) }),
   'inbox.undo': v.undefined(),
   'inbox.lastUndo': v.undefined(),
   'status.get': v.undefined(),
@@ -141,6 +153,20 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       const result = await markUnread(await signedInClient(), request);
       void poller.poll();
       return result;
+    },
+    async 'inbox.snooze'(request) {
+      const result = await snooze(await signedInClient(), request);
+      void poller.poll();
+      return result;
+    },
+    async 'inbox.unsnooze'(request) {
+      const count = await unsnooze(await signedInClient(), request);
+      // They come back unread: only the service knows the count they make.
+      const status = await poller.poll();
+      return { success: true, count, unreadCount: status.kind === 'ok' ? status.count : null, undo: null };
+    },
+    async 'inbox.fetchSnoozed'({ cursor }) {
+      return (await signedInClient()).inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, snoozed: true });
     },
     async 'inbox.undo'() {
       const count = await undoLast(await signedInClient());

@@ -60,6 +60,7 @@ const BADGE_STATE: Record<FailureKind, StatusKind> = {
   followSelf: 'notThisService',
   reportSelf: 'notThisService',
   invalidRequest: 'notThisService',
+  invalidTime: 'notThisService',
   refused: 'notThisService',
   invalidInput: 'unreachable',
   aborted: 'unreachable',

@@ -1,5 +1,5 @@
 /**
- * Mark read, mark unread and delete on the popup's behalf, and their undo. The badge and the
+ * Mark read, mark unread, delete, snooze and unsnooze on the popup's behalf, and their undo. The badge and the
  * cached first pages change at once from the operation's result; the poller's next check
  * confirms the count. The undo tokens of the last action stay here, in session storage, so the
  * popup can close and open again and still offer Undo while the service takes it.
@@ -8,7 +8,7 @@ import { storage } from 'wxt/utils/storage';
 import type { BulkResult, Client, IdsSelection } from '../api';
 import { InvalidArgumentError, LIMITS, UndoExpiredError } from '../api';
 import { clearInboxCache, updateCachedPages } from '../inbox-cache';
-import type { TriageRequest, TriageResult, UndoableAction, UndoOffer } from '../messaging';
+import type { SnoozeRequest, TriageRequest, TriageResult, UndoableAction, UndoOffer } from '../messaging';
 import { triagedPage, uniqueIds } from '../triage-patch';
 import { getStatus, showCount } from './status-writer';
 
@@ -51,6 +51,7 @@ async function offerUndo(
   action: UndoableAction,
   ids: IdsSelection,
   sent: { count: number; tokens: string[] },
+  extra: Pick<UndoOffer, 'until'> = {},
   now = Date.now(),
 ): Promise<UndoOffer | null> {
   if (sent.tokens.length === 0) return null;
@@ -59,6 +60,7 @@ async function offerUndo(
     all: ids === 'all',
     count: sent.count,
     expiresAt: now + LIMITS.undoSeconds * 1000 - OFFER_MARGIN_MS,
+    ...extra,
   };
   await lastUndoItem.setValue({ ...offer, tokens: sent.tokens });
   return offer;
@@ -85,14 +87,47 @@ export async function markUnread(client: Client, { ids }: TriageRequest): Promis
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
-export async function deleteNotifications(client: Client, { ids, unread }: TriageRequest): Promise<TriageResult> {
-  const sent = await inBatches(ids, client.inbox.delete);
-  const undo = await offerUndo('delete', ids, sent);
-  await updateCachedPages((page, unreadOnly) => triagedPage(page, 'delete', ids, unreadOnly));
+/**
+ * After a delete or a snooze took notifications out of the inbox: out of the cached pages too,
+ * and the badge lower by the unread ones among them (at most as many as the service changed).
+ */
+async function takenOut(
+  action: 'delete' | 'snooze',
+  ids: IdsSelection,
+  unread: number | undefined,
+  sent: { count: number },
+  undo: UndoOffer | null,
+): Promise<TriageResult> {
+  await updateCachedPages((page, unreadOnly) => triagedPage(page, action, ids, unreadOnly));
   const before = (await getStatus()).count;
   const gone = Math.min(sent.count, Math.max(0, Math.floor(unread ?? 0)));
   const status = await showCount(ids === 'all' ? 0 : (before ?? 0) - gone);
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
+}
+
+export async function deleteNotifications(client: Client, { ids, unread }: TriageRequest): Promise<TriageResult> {
+  const sent = await inBatches(ids, client.inbox.delete);
+  return takenOut('delete', ids, unread, sent, await offerUndo('delete', ids, sent));
+}
+
+/** Snoozed notifications leave the inbox and the count until they wake; the service wakes them. */
+export async function snooze(client: Client, { ids, until, unread }: SnoozeRequest): Promise<TriageResult> {
+  const sent = await inBatches(ids, (batch) => client.inbox.snooze(batch, until));
+  return takenOut('snooze', ids, unread, sent, await offerUndo('snooze', ids, sent, { until }));
+}
+
+/**
+ * Brings snoozed notifications back now, unread and at the top of the inbox, where no cached
+ * page has them: the cached pages are dropped. The number that came back.
+ */
+export async function unsnooze(client: Client, { ids }: { ids: string[] }): Promise<number> {
+  let count = 0;
+  try {
+    for (const batch of chunks(ids)) count += (await client.inbox.unsnooze(batch)).count;
+  } finally {
+    await clearInboxCache();
+  }
+  return count;
 }
 
 /** The last action, while it can still be undone. */

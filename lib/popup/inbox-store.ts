@@ -33,6 +33,11 @@ export interface InboxStore extends SelectionActions, Triage, Pick<Arrivals, 'sh
   setTypes(types: readonly NotificationType[] | null): Promise<void>;
   /** Shows a group's members, or hides them again. */
   setExpanded(key: string, expanded: boolean): void;
+  /**
+   * Notifications came back to the inbox from elsewhere (unsnoozed): whatever this popup did to
+   * them before no longer holds, and the first page and the status load again.
+   */
+  cameBack(ids: readonly string[]): Promise<void>;
   /** Loads again what failed: the first page, or the next one. */
   retry(): Promise<void>;
   loadMore(): Promise<void>;
@@ -108,6 +113,14 @@ export function createInboxStore(): InboxStore {
       if (expanded) next.add(key);
       else next.delete(key);
       set({ expanded: next });
+    },
+    async cameBack(ids) {
+      for (const id of ids) {
+        cell.changes.deleted.delete(id);
+        cell.changes.read.delete(id);
+      }
+      void refreshStatus();
+      await paging.fetchFirst();
     },
     retry,
     loadMore: paging.loadMore,

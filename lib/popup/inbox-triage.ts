@@ -1,5 +1,5 @@
 /**
- * Mark read, mark unread and delete from the popup: each change is shown at once, the unread
+ * Mark read, mark unread, delete and snooze from the popup: each change is shown at once, the unread
  * count moves with it, and a failure puts the items, their selection and the count back as they
  * were. A change that went through is offered for undo for 10 seconds; the background keeps its
  * undo, so a popup opened again within the service's minute offers it too. Opening a
@@ -8,10 +8,11 @@
 import { browser } from 'wxt/browser';
 import type { Notification } from '../api/contract';
 import { reviveError, UndoExpiredError } from '../api/errors';
-import { t, tn } from '../i18n';
+import { t, tn, uiLanguage } from '../i18n';
 import { openableUrl } from '../links';
 import { ask, type UndoOffer } from '../messaging';
 import { type TriageAction, triagedItems, triagedPage, withoutIds } from '../triage-patch';
+import { currentTimeZone, wakeLabel } from '../wake-label';
 import { withGroupMembers } from './inbox-groups';
 import { restored } from './inbox-list';
 import type { Paging } from './inbox-paging';
@@ -24,6 +25,8 @@ export interface Triage {
   markRead(ids: readonly string[]): Promise<void>;
   markUnread(ids: readonly string[]): Promise<void>;
   delete(ids: readonly string[]): Promise<void>;
+  /** Takes notifications out of the inbox until `until` (ms since the epoch). */
+  snooze(ids: readonly string[], until: number): Promise<void>;
   /** Puts back what the action on offer changed. */
   undo(): Promise<void>;
   /** Offers the background's last action for undo, if it still can be; until `signal` aborts. */
@@ -38,16 +41,37 @@ export const WORDS = {
   markRead: { done: 'popup_marked_read', doneAll: 'popup_all_marked_read', failed: 'popup_error_mark_read' },
   markUnread: { done: 'popup_marked_unread', doneAll: null, failed: 'popup_error_mark_unread' },
   delete: { done: 'popup_deleted', doneAll: 'popup_all_deleted', failed: 'popup_error_delete' },
+  snooze: { done: 'popup_snoozed', doneAll: null, failed: 'popup_error_snooze' },
 } as const;
+
+/** What an action did, in words: the toast's, or the announcement's when it offers no undo. */
+export function doneWords(done: Pick<UndoOffer, 'action' | 'all' | 'count' | 'until'>, now = Date.now()): string {
+  const words = WORDS[done.action];
+  if (done.all && words.doneAll) return t(words.doneAll);
+  if (done.action === 'snooze' && done.until) {
+    const wake = wakeLabel(Date.parse(done.until), now, currentTimeZone(), uiLanguage());
+    return tn('popup_snoozed', done.count, wake);
+  }
+  return tn(words.done, done.count);
+}
 
 /** How long the popup offers Undo after an action. */
 export const UNDO_OFFER_MS = 10_000;
 
 const MESSAGE = { markRead: 'inbox.markRead', markUnread: 'inbox.markUnread', delete: 'inbox.delete' } as const;
 
+/** Delete and snooze take notifications out of the list; the others change them where they are. */
+const takesOut = (action: TriageAction) => action === 'delete' || action === 'snooze';
+
 /** Which items an action applies to: unread ones for mark read, read ones for mark unread. */
 const applies = (action: TriageAction, item: Notification) =>
-  action === 'delete' || item.read === (action === 'markUnread');
+  takesOut(action) || item.read === (action === 'markUnread');
+
+/** Sends the change to the background: a snooze with its wake time, the others as they are. */
+function send(action: TriageAction, ids: string[], unread: number, until: number | undefined) {
+  if (action === 'snooze') return ask('inbox.snooze', { ids, until: new Date(until ?? 0).toISOString(), unread });
+  return ask(MESSAGE[action], { ids, unread });
+}
 
 export function createTriage(cell: StateCell, paging: Paging, status: StatusTracking): Triage {
   const { get, set, setItems, changes } = cell;
@@ -72,7 +96,7 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
   /** Notes that this popup changed the items, for pages requested before the change. */
   function record(action: TriageAction, ids: readonly string[], undone = false): void {
     for (const id of ids) {
-      if (action === 'delete') {
+      if (takesOut(action)) {
         if (undone) changes.deleted.delete(id);
         else changes.deleted.add(id);
       } else if ((action === 'markRead') !== undone) changes.read.add(id);
@@ -92,7 +116,7 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
     });
   }
 
-  async function change(action: TriageAction, ids: readonly string[]): Promise<void> {
+  async function change(action: TriageAction, ids: readonly string[], until?: number): Promise<void> {
     const wanted = new Set(ids);
     const targets = get().items.filter((item) => wanted.has(item.id) && applies(action, item));
     if (targets.length === 0) {
@@ -110,11 +134,14 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
     status.shiftUnreadCount(shift);
     paging.refillIfEmpty();
     try {
-      const result = await ask(MESSAGE[action], { ids: targetIds, unread });
+      const result = await send(action, targetIds, unread, until);
       status.applyUnreadCount(result.unreadCount);
       // The toast says it, in its own live region; without one, the announcement does.
       if (result.undo) offer(result.undo, targets);
-      else cell.announce(tn(WORDS[action].done, targets.length));
+      else {
+        const wake = until === undefined ? undefined : new Date(until).toISOString();
+        cell.announce(doneWords({ action, all: false, count: targets.length, until: wake }));
+      }
     } catch (error) {
       record(action, targetIds, true);
       rollBack(targets, selectionBefore);
@@ -196,6 +223,7 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
     markRead,
     markUnread: (ids) => change('markUnread', ids),
     delete: (ids) => change('delete', ids),
+    snooze: (ids, until) => change('snooze', ids, until),
     undo,
     async offerLastUndo(signal) {
       signal.addEventListener('abort', () => clearTimeout(offerTimer), { once: true });

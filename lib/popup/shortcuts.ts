@@ -10,6 +10,7 @@ export type Command =
   | 'markRead'
   | 'markUnread'
   | 'delete'
+  | 'snooze'
   | 'undo'
   | 'selectAll'
   | 'clearSelection';
@@ -43,6 +44,7 @@ const plain: Record<string, Command> = {
   z: 'undo',
   Delete: 'delete',
   '#': 'delete',
+  s: 'snooze',
   Escape: 'clearSelection',
 };
 

@@ -37,6 +37,7 @@ const PROFILE_WORDS: Record<FailureKind, Words> = {
   followSelf: () => t('profile_problem_follow_self'),
   reportSelf: () => t('profile_problem_report_self'),
   invalidRequest: other,
+  invalidTime: other,
   refused: other,
   invalidInput: other,
   aborted: other,
@@ -53,6 +54,7 @@ const REPORT_WORDS: Record<FailureKind, Words> = {
       : tn('profile_report_rate_limited_for', ...whenAgain(seconds, now));
   },
   invalidRequest: () => t('profile_report_invalid'),
+  invalidTime: () => t('profile_report_invalid'),
 };
 
 /** Why a follow, unfollow or profile request failed. */

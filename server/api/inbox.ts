@@ -223,7 +223,7 @@ export function inboxHandlers(deps: ApiDeps) {
   /** The ids and wake time of a snooze; `until` is judged by the service's clock. */
   async function snoozeRequest(c: Context): Promise<{ ids: IdsList; until: string }> {
     const body = await jsonBody(c, 'invalid_ids', SNOOZE_SHAPE);
-    const { ids } = await idsListOf(body);
+    const { ids } = idsListOf(body);
     const until = (body as { until?: unknown }).until;
     const problem = untilProblem(until, deps.now());
     if (problem) throw new ProblemError(400, 'invalid_until', problem);

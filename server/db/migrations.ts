@@ -345,6 +345,18 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
     ],
   },
   {
+    version: 7,
+    name: 'live count events when only the counts by type change',
+    // One transaction can move an unread count from one type to another and leave the total as
+    // it was; live channels show the counts by type too, so they hear of that as well.
+    statements: [
+      'DROP TRIGGER unread_counts_live_update ON unread_counts',
+      `CREATE CONSTRAINT TRIGGER unread_counts_live_update AFTER UPDATE ON unread_counts
+       DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD IS DISTINCT FROM NEW)
+       EXECUTE FUNCTION live_count_changed()`,
+    ],
+  },
+  {
     version: 8,
     name: 'passwords, OAuth authorization codes, sign-in attempts',
     statements: [

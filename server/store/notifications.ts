@@ -205,7 +205,8 @@ export interface TriageStamp {
 /**
  * Applies a triage change to the caller's notifications still in the inbox, in one statement:
  * `set` is the change (it may use `$3`, the value `with`), `only` the state a row must be in
- * for the change to apply to it. The number of rows changed.
+ * for the change to apply to it. The number of rows changed. `'all'` is the inbox as listed:
+ * snoozed notifications are out of it until they wake, so it leaves them alone.
  */
 async function triage(
   db: Queryable,
@@ -218,7 +219,8 @@ async function triage(
   const params: unknown[] = [userId, stamp.operationId];
   if ('with' in change) params.push(change.with);
   let where = `user_id = $1 AND deleted_at IS NULL AND ${change.only}`;
-  if (ids !== 'all') {
+  if (ids === 'all') where += ' AND snoozed_until IS NULL';
+  else {
     params.push(lowercase(ids));
     where += ` AND id = ANY($${params.length}::uuid[])`;
   }

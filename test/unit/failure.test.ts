@@ -55,6 +55,13 @@ const rows: Record<string, Row> = {
     popup: 'failed',
     options: 'notThisService',
   },
+  'a wake time the client refuses before sending': {
+    error: new InvalidArgumentError('invalid_until', SAID),
+    kind: 'invalidTime',
+    badge: 'notThisService',
+    popup: 'failed',
+    options: 'notThisService',
+  },
   AlreadyFollowingError: {
     error: new AlreadyFollowingError(fields(400, 'already_following')),
     kind: 'refused',
@@ -113,7 +120,7 @@ const rows: Record<string, Row> = {
   },
   InvalidUntilError: {
     error: new InvalidUntilError(fields(400, 'invalid_until')),
-    kind: 'invalidRequest',
+    kind: 'invalidTime',
     badge: 'notThisService',
     popup: 'failed',
     options: 'notThisService',

@@ -51,9 +51,14 @@ export type AriaRole =
   | 'group'
   | 'heading'
   | 'link'
+  | 'list'
+  | 'listitem'
+  | 'menu'
+  | 'menuitem'
   | 'radio'
   | 'status'
   | 'switch'
+  | 'tab'
   | 'textbox';
 
 /** A tab: an extension page or a web page. */

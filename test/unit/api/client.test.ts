@@ -271,11 +271,20 @@ describe('snooze and types', () => {
     expect((await api.inbox.fetch()).data).toEqual([notificationFixture(2)]);
   });
 
-  it('counts by type, and keeps count() a number', async () => {
-    const { wire, api } = client(json({ count: 7, byType }), json({ count: 7, byType }));
+  it('counts by type, keeps count() a number, and hands the counts by type on from a conditional check', async () => {
+    const { wire, api } = client(
+      json({ count: 7, byType }),
+      json({ count: 7, byType }),
+      json({ count: 7, byType }, { headers: { etag: '"b7"' } }),
+    );
     expect(await api.inbox.countByType()).toEqual(byType);
     expect(await api.inbox.count()).toBe(7);
-    expect(wire.requests.map((r) => r.url.pathname)).toEqual(['/api/inbox/count', '/api/inbox/count']);
+    expect(await api.inbox.checkCount()).toEqual({ changed: true, count: 7, byType, etag: '"b7"', pollInterval: null });
+    expect(wire.requests.map((r) => r.url.pathname)).toEqual([
+      '/api/inbox/count',
+      '/api/inbox/count',
+      '/api/inbox/count',
+    ]);
   });
 
   it('refuses counts by type that leave a type out or a count without them', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ApiError, IdsBodySchema, isUsername, ReportBodySchema } from '../../../lib/api';
+import { ApiError, IdsBodySchema, isUsername, parseOffsetTimestamp, ReportBodySchema } from '../../../lib/api';
 import { tokenItem } from '../../../lib/background/api-session';
 import type { Sender } from '../../../lib/background/sender';
 import { MESSAGE_SCOPE, type MessageType, messaging } from '../../../lib/messaging';
@@ -27,6 +27,9 @@ const VALID: Record<MessageType, unknown> = {
   'inbox.markRead': { ids: 'all' },
   'inbox.delete': { ids: 'all' },
   'inbox.markUnread': { ids: [] },
+  'inbox.snooze': { ids: [], until: '2026-11-24T09:00:00+01:00' },
+  'inbox.unsnooze': { ids: [] },
+  'inbox.fetchSnoozed': { cursor: null },
   'inbox.undo': undefined,
   'inbox.lastUndo': undefined,
   'status.get': undefined,
@@ -59,12 +62,22 @@ async function contractViolation(request: Request): Promise<string | null> {
       const ok =
         p.get('limit') === '25' &&
         ['true', 'false', null].includes(p.get('unreadOnly')) &&
+        [null, 'true'].includes(p.get('snoozed')) &&
         (p.get('cursor') === null || (p.get('cursor') as string).length > 0);
       return ok ? null : `fetch with ${url.search}`;
     }
     case 'POST /api/inbox/read':
     case 'POST /api/inbox/delete':
       return v.is(IdsBodySchema, JSON.parse(body)) ? null : `${route} with ${body.slice(0, 80)}`;
+    case 'POST /api/inbox/snooze': {
+      const { until, ...ids } = JSON.parse(body);
+      const ok = v.is(IdsBodySchema, ids) && Array.isArray(ids.ids) && parseOffsetTimestamp(until) !== null;
+      return ok ? null : `${route} with ${body.slice(0, 80)}`;
+    }
+    case 'POST /api/inbox/unsnooze':
+      return v.is(IdsBodySchema, JSON.parse(body)) && Array.isArray(JSON.parse(body).ids)
+        ? null
+        : `${route} with ${body.slice(0, 80)}`;
     case 'GET /api/user/:u':
     case 'POST /api/user/:u/follow':
     case 'DELETE /api/user/:u/follow':

@@ -9,7 +9,9 @@ import {
   lastUndoItem,
   markRead,
   markUnread,
+  snooze,
   undoLast,
+  unsnooze,
 } from '../../../lib/background/triage';
 import { readCachedFirstPage, writeCachedFirstPage } from '../../../lib/inbox-cache';
 import { badge, signedIn } from '../../support/background';
@@ -142,6 +144,35 @@ describe('triage', () => {
     expect(await lastUndo(expiresAt)).toBeNull();
     await expect(undoLast(api, expiresAt)).rejects.toBeInstanceOf(UndoExpiredError);
     expect(wire.requests).toHaveLength(1);
+  });
+
+  it('takes snoozed ones out of the badge and both cached pages, and offers their undo with the wake time', async () => {
+    const until = '2026-11-25T09:00:00.000Z';
+    const { wire, client: api } = await client(json({ success: true, count: 2, undo: 'op2.sig' }));
+    const result = await snooze(api, { ids: [id(1), id(3)], until, unread: 1 });
+    expect(JSON.parse(wire.requests[0]?.body ?? '')).toEqual({ ids: [id(1), id(3)], until });
+    expect(wire.requests[0]?.url.pathname).toMatch(/\/inbox\/snooze$/);
+    expect(result).toEqual({
+      success: true,
+      count: 2,
+      unreadCount: 9,
+      undo: { action: 'snooze', all: false, count: 2, expiresAt: expect.any(Number), until },
+    });
+    expect((await badge()).text).toBe('9');
+    expect((await readCachedFirstPage(false))?.page.data.map((n) => n.id)).toEqual([id(2)]);
+    expect((await readCachedFirstPage(true))?.page.data.map((n) => n.id)).toEqual([id(2)]);
+    expect(await lastUndo()).toEqual(result.undo);
+  });
+
+  it('unsnoozes in calls of at most 500 ids and drops the cached pages, where the woken ones are missing', async () => {
+    const ids = Array.from({ length: 600 }, (_, n) => id(n));
+    const { wire, client: api } = await client(json({ success: true, count: 500 }), json({ success: true, count: 3 }));
+    expect(await unsnooze(api, { ids })).toBe(503);
+    expect(wire.requests.map((r) => [r.url.pathname.split('/').at(-1), JSON.parse(r.body).ids.length])).toEqual([
+      ['unsnooze', 500],
+      ['unsnooze', 100],
+    ]);
+    expect(await readCachedFirstPage(false)).toBeNull();
   });
 
   it('changes nothing when the service refuses', async () => {

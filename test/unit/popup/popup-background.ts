@@ -88,8 +88,14 @@ export interface World {
   granted?: boolean;
 }
 
+/** Snoozed order: soonest to wake first, then by id. */
+const byWake = (a: Notification, b: Notification) =>
+  (a.snoozedUntil ?? '').localeCompare(b.snoozedUntil ?? '') || a.id.localeCompare(b.id);
+
 export function createPopupBackground(initial: Notification[] = [], world: World = {}) {
-  let inbox = [...initial];
+  /** Snoozed notifications, out of the inbox and its count until they wake, soonest first. */
+  let snoozed = initial.filter((item) => item.snoozedUntil).sort(byWake);
+  let inbox = initial.filter((item) => !item.snoozedUntil);
   let troubled: Trouble | null = null;
   const calls: Call[] = [];
   const failures = new Map<MessageType, Error[]>();
@@ -107,7 +113,49 @@ export function createPopupBackground(initial: Notification[] = [], world: World
   const isOlder = (item: Notification, createdAt: string, id: string) =>
     item.createdAt < createdAt || (item.createdAt === createdAt && item.id < id);
 
+  /** One page of the snoozed notifications, soonest to wake first, with a keyset cursor. */
+  function snoozedPage(query: URLSearchParams): Response {
+    const limit = Number(query.get('limit'));
+    const cursor = query.get('cursor');
+    let start = 0;
+    if (cursor !== null) {
+      const [kind, id] = JSON.parse(atob(cursor)) as [string, string];
+      if (kind !== 'snoozed') return problem(400, 'invalid_cursor');
+      start = snoozed.findIndex((item) => item.id === id) + 1;
+    }
+    const data = snoozed.slice(start, start + limit);
+    const last = data.at(-1);
+    const more = start + limit < snoozed.length;
+    return json({ data, cursor: more && last ? btoa(JSON.stringify(['snoozed', last.id])) : null });
+  }
+
+  async function snooze(request: Request): Promise<Response> {
+    const { ids, until } = (await request.json()) as { ids: string[]; until: string };
+    const at = Date.parse(until);
+    if (!(at - Date.now() >= 60_000 && at - Date.now() <= 365 * 86_400_000)) return problem(400, 'invalid_until');
+    const wanted = new Set(ids.map((id) => id.toLowerCase()));
+    const picked = (item: Notification) => wanted.has(item.id.toLowerCase());
+    const originals = [...inbox.filter(picked), ...snoozed.filter(picked)];
+    const wake = new Date(at).toISOString();
+    snoozed = [
+      ...snoozed.filter((item) => !picked(item)),
+      ...originals.map((item) => ({ ...item, snoozedUntil: wake })),
+    ].sort(byWake);
+    inbox = inbox.filter((item) => !picked(item));
+    return triaged(originals);
+  }
+
+  async function unsnooze(request: Request): Promise<Response> {
+    const selects = await chosen(request);
+    const woken = snoozed.filter(selects);
+    snoozed = snoozed.filter((item) => !selects(item));
+    const now = new Date().toISOString();
+    inbox = [...woken.map((item) => ({ ...item, read: false, snoozedUntil: null, sortedAt: now })), ...inbox];
+    return json({ success: true, count: woken.length });
+  }
+
   function page(query: URLSearchParams): Response {
+    if (query.get('snoozed') === 'true') return snoozedPage(query);
     const unreadOnly = query.get('unreadOnly') === 'true';
     const limit = Number(query.get('limit'));
     const cursor = query.get('cursor');
@@ -154,8 +202,12 @@ export function createPopupBackground(initial: Notification[] = [], world: World
     operation.used = true;
     const back = new Map(operation.originals.map((item) => [item.id, item]));
     inbox = inbox.map((item) => back.get(item.id) ?? item);
+    snoozed = snoozed.filter((item) => !back.has(item.id));
+    const wasSnoozed = operation.originals.filter((item) => item.snoozedUntil);
+    snoozed = [...snoozed, ...wasSnoozed].sort(byWake);
     const present = new Set(inbox.map((item) => item.id));
-    inbox = [...inbox, ...operation.originals.filter((item) => !present.has(item.id))].sort(newestFirst);
+    const returning = operation.originals.filter((item) => !present.has(item.id) && !item.snoozedUntil);
+    inbox = [...inbox, ...returning].sort(newestFirst);
     return json({ success: true, count: operation.originals.length });
   }
 
@@ -180,6 +232,8 @@ export function createPopupBackground(initial: Notification[] = [], world: World
       return triaged(originals);
     }
     if (request.method === 'POST' && path === 'undo') return undo(request);
+    if (request.method === 'POST' && path === 'snooze') return snooze(request);
+    if (request.method === 'POST' && path === 'unsnooze') return unsnooze(request);
     return problem(404, 'not_found');
   }
 
@@ -238,6 +292,10 @@ export function createPopupBackground(initial: Notification[] = [], world: World
     /** What the service holds now. */
     get inbox(): readonly Notification[] {
       return inbox;
+    },
+    /** What the service holds snoozed now, soonest to wake first. */
+    get snoozed(): readonly Notification[] {
+      return snoozed;
     },
     /** The service answers every request with `answer` while it gives one; null for the contract's answers. */
     answerWith(answer: Trouble | null) {
