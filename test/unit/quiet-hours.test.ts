@@ -42,10 +42,10 @@ describe('quiet hours', () => {
     expect(iso(quietHoursEnd(nights, at('2026-03-28T22:00:00Z'), BERLIN))).toBe('2026-03-29T05:00:00.000Z');
     expect(isQuiet(nights, at('2026-03-29T04:59:00Z'), BERLIN)).toBe(true);
     expect(isQuiet(nights, at('2026-03-29T05:00:00Z'), BERLIN)).toBe(false);
-    // An end in the hour the clocks skip ends when the gap does, at 03:00 CEST.
+    // An end in the hour the clocks skip is read with the offset from before the change: 03:30 CEST.
     const skipped: QuietHours = { ...nights, end: '02:30' };
-    expect(iso(quietHoursEnd(skipped, at('2026-03-28T23:00:00Z'), BERLIN))).toBe('2026-03-29T01:00:00.000Z');
-    expect(isQuiet(skipped, at('2026-03-29T01:00:00Z'), BERLIN)).toBe(false);
+    expect(iso(quietHoursEnd(skipped, at('2026-03-28T23:00:00Z'), BERLIN))).toBe('2026-03-29T01:30:00.000Z');
+    expect(isQuiet(skipped, at('2026-03-29T01:30:00Z'), BERLIN)).toBe(false);
   });
 
   it('follow the clocks on the wall when they fall back', () => {
