@@ -5,37 +5,10 @@
  * times, so a daylight-saving change moves them with the clocks on the wall; they are read as
  * snooze times are (`snooze-times.ts`).
  */
+import { minutesOf, type QuietHours, quietHoursProblem } from './settings';
 import { instantOf, wallTime } from './snooze-times';
 
-export interface QuietHours {
-  enabled: boolean;
-  /** Days the range starts on: 0 Sunday … 6 Saturday. */
-  days: number[];
-  /** `HH:MM`, 24-hour. */
-  start: string;
-  end: string;
-}
-
-const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
-
-/** Minutes since midnight of an `HH:MM` time, or null when it is not one. */
-export function minutesOf(time: string): number | null {
-  const match = TIME.exec(time);
-  return match ? Number(match[1]) * 60 + Number(match[2]) : null;
-}
-
-export type QuietHoursProblem = 'time' | 'sameTime' | 'noDays';
-
-/** Why a quiet-hours setting cannot work, or null when it can. Turned off, anything goes. */
-export function quietHoursProblem(quiet: QuietHours): QuietHoursProblem | null {
-  if (!quiet.enabled) return null;
-  const start = minutesOf(quiet.start);
-  const end = minutesOf(quiet.end);
-  if (start === null || end === null) return 'time';
-  if (start === end) return 'sameTime';
-  if (quiet.days.length === 0) return 'noDays';
-  return null;
-}
+export type { QuietHours } from './settings';
 
 /** The day of the week and the minutes since midnight a wall clock in `timeZone` shows at `at`. */
 function dayAndMinutes(at: number, timeZone: string): { weekday: number; minutes: number } {
@@ -44,11 +17,6 @@ function dayAndMinutes(at: number, timeZone: string): { weekday: number; minutes
     weekday: new Date(Date.UTC(wall.year, wall.month - 1, wall.day)).getUTCDay(),
     minutes: wall.hour * 60 + wall.minute,
   };
-}
-
-/** The browser's time zone: the person's, as their computer knows it. */
-export function localTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
 /** Whether `at` falls in the quiet hours. */

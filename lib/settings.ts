@@ -7,7 +7,42 @@
 import { storage } from 'wxt/utils/storage';
 import { NOTIFICATION_TYPES, type NotificationType } from './api/contract';
 import { type MessageKey, t } from './i18n';
-import { type QuietHours, type QuietHoursProblem, quietHoursProblem } from './quiet-hours';
+
+/** Quiet hours as set; `lib/quiet-hours.ts` says when they hold. */
+export interface QuietHours {
+  enabled: boolean;
+  /** Days the range starts on: 0 Sunday … 6 Saturday. */
+  days: number[];
+  /** `HH:MM`, 24-hour. */
+  start: string;
+  end: string;
+}
+
+const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** Minutes since midnight of an `HH:MM` time, or null when it is not one. */
+export function minutesOf(time: string): number | null {
+  const match = TIME.exec(time);
+  return match ? Number(match[1]) * 60 + Number(match[2]) : null;
+}
+
+export type QuietHoursProblem = 'time' | 'sameTime' | 'noDays';
+
+/** Why a quiet-hours setting cannot work, or null when it can. Turned off, anything goes. */
+export function quietHoursProblem(quiet: QuietHours): QuietHoursProblem | null {
+  if (!quiet.enabled) return null;
+  const start = minutesOf(quiet.start);
+  const end = minutesOf(quiet.end);
+  if (start === null || end === null) return 'time';
+  if (start === end) return 'sameTime';
+  if (quiet.days.length === 0) return 'noDays';
+  return null;
+}
+
+/** The time zone quiet hours are in: this computer's, the person's as far as it knows. */
+export function localTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
 
 export interface Settings {
   /** The API base URL, for example `https://example.social/api`. */

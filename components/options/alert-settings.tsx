@@ -2,7 +2,7 @@ import { useId } from 'preact/hooks';
 import type { NotificationType } from '../../lib/api/contract';
 import { type MessageKey, t, uiLanguage } from '../../lib/i18n';
 import type { Draft } from '../../lib/options';
-import { localTimeZone, type QuietHours } from '../../lib/quiet-hours';
+import { localTimeZone, type QuietHours } from '../../lib/settings';
 import { Check } from './field';
 
 const TYPE_LABEL: Record<NotificationType, MessageKey> = {

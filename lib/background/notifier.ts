@@ -14,8 +14,8 @@ import type { Client, Notification, NotificationType } from '../api';
 import { t, tn } from '../i18n';
 import { setInboxFilter } from '../inbox-filter';
 import { openableUrl } from '../links';
-import { isQuiet, localTimeZone, quietHoursEnd } from '../quiet-hours';
-import type { Settings } from '../settings';
+import { isQuiet, quietHoursEnd } from '../quiet-hours';
+import { localTimeZone, type Settings } from '../settings';
 import { type Clock, realClock } from './live';
 
 const MAX_LISTED = 5;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isQuiet, type QuietHours, quietHoursEnd, quietHoursProblem } from '../../lib/quiet-hours';
+import { isQuiet, type QuietHours, quietHoursEnd } from '../../lib/quiet-hours';
+import { quietHoursProblem } from '../../lib/settings';
 
 const BERLIN = 'Europe/Berlin';
 const NEW_YORK = 'America/New_York';

@@ -10,8 +10,8 @@ import {
   QUIET_HOURS_ALARM,
 } from '../../../lib/background/notifier';
 import { getInboxFilter } from '../../../lib/inbox-filter';
-import { localTimeZone, quietHoursEnd } from '../../../lib/quiet-hours';
-import { DEFAULT_SETTINGS, type Settings } from '../../../lib/settings';
+import { quietHoursEnd } from '../../../lib/quiet-hours';
+import { DEFAULT_SETTINGS, localTimeZone, type Settings } from '../../../lib/settings';
 import { signedIn } from '../../support/background';
 import { notificationFixture } from '../../support/fixtures';
 import { manualClock } from '../../support/manual-clock';
