@@ -3,9 +3,9 @@ import { defineConfig, type WxtHooks } from 'wxt';
 
 /**
  * Builds for the local reference service (`npm start`, mode `development`) and for the
- * end-to-end tests (mode `e2e`) hold the loopback origins as granted host permissions, so
- * they work without a permission prompt, which a test cannot click. Store builds ask for
- * every origin at run time.
+ * end-to-end tests (mode `e2e`) hold the loopback origins as granted host permissions, and
+ * the notifications permission, so they work without a permission prompt, which a test cannot
+ * click. Store builds ask for every origin, and for notifications, at run time.
  */
 const LOOPBACK = ['http://127.0.0.1/*', 'http://localhost/*'];
 
@@ -53,7 +53,7 @@ export default defineConfig({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
     default_locale: 'en',
-    permissions: ['storage', 'alarms', 'scripting', 'identity'],
+    permissions: ['storage', 'alarms', 'scripting', 'identity', ...(mode === 'production' ? [] : ['notifications'])],
     optional_permissions: ['notifications'],
     optional_host_permissions: ['http://*/*', 'https://*/*'],
     ...(mode === 'production' ? {} : { host_permissions: LOOPBACK }),

@@ -9,7 +9,9 @@ import * as v from 'valibot';
 import { browser } from 'wxt/browser';
 import type { Account } from './accounts';
 import {
+  type ByType,
   type IdsSelection,
+  type NotificationType,
   type Page,
   type Profile,
   type ReportReason,
@@ -59,6 +61,8 @@ export interface AccountRequest {
 export interface InboxPageRequest extends AccountRequest {
   cursor: string | null;
   unreadOnly: boolean;
+  /** Only these types; all when left out or null. */
+  types?: NotificationType[] | null;
 }
 
 export interface SnoozeRequest extends AccountRequest {
@@ -174,6 +178,8 @@ export interface ReportRequest extends AccountRequest {
 export interface ProtocolMap {
   /** One page of the inbox; the first page (cursor null) also refreshes the popup's cache. */
   'inbox.fetch'(request: InboxPageRequest): Page;
+  /** The account's unread notifications of each type, asked of its service now. */
+  'inbox.countByType'(request: AccountRequest): ByType;
   'inbox.markRead'(request: TriageRequest): TriageResult;
   'inbox.delete'(request: TriageRequest): TriageResult;
   /** Marks notifications unread: a list of ids, never "all". */
@@ -228,6 +234,7 @@ export type MessageType = keyof ProtocolMap;
  */
 export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'inbox.fetch': 'extension',
+  'inbox.countByType': 'extension',
   'inbox.markRead': 'extension',
   'inbox.delete': 'extension',
   'inbox.markUnread': 'extension',

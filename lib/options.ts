@@ -14,7 +14,10 @@ import { ask, type ConnectionProblem, type ConnectionTest, type NewAccountReques
 import { type Settings, updateSettings } from './settings';
 
 /** The form as typed: the interval is text until it is checked. */
-export type Draft = Pick<Settings, 'desktopNotifications' | 'unreadOnly'> & { pollIntervalSeconds: string };
+export type Draft = Pick<
+  Settings,
+  'desktopNotifications' | 'unreadOnly' | 'groupNotifications' | 'markReadOnOpen' | 'alertTypes' | 'quietHours'
+> & { pollIntervalSeconds: string };
 
 /** What the page says after an action, one sentence a line. */
 export interface Notice {
@@ -30,6 +33,10 @@ export function requiredOrigins(settings: Pick<Settings, 'apiBaseUrl' | 'siteOri
 export const toDraft = (settings: Settings): Draft => ({
   desktopNotifications: settings.desktopNotifications,
   unreadOnly: settings.unreadOnly,
+  groupNotifications: settings.groupNotifications,
+  markReadOnOpen: settings.markReadOnOpen,
+  alertTypes: settings.alertTypes,
+  quietHours: settings.quietHours,
   pollIntervalSeconds: String(settings.pollIntervalSeconds),
 });
 

@@ -5,7 +5,44 @@
  * `lib/background/api-session.ts`, which only the background loads.
  */
 import { storage } from 'wxt/utils/storage';
+import { NOTIFICATION_TYPES, type NotificationType } from './api/contract';
 import { type MessageKey, t } from './i18n';
+
+/** Quiet hours as set; `lib/quiet-hours.ts` says when they hold. */
+export interface QuietHours {
+  enabled: boolean;
+  /** Days the range starts on: 0 Sunday … 6 Saturday. */
+  days: number[];
+  /** `HH:MM`, 24-hour. */
+  start: string;
+  end: string;
+}
+
+const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** Minutes since midnight of an `HH:MM` time, or null when it is not one. */
+export function minutesOf(time: string): number | null {
+  const match = TIME.exec(time);
+  return match ? Number(match[1]) * 60 + Number(match[2]) : null;
+}
+
+export type QuietHoursProblem = 'time' | 'sameTime' | 'noDays';
+
+/** Why a quiet-hours setting cannot work, or null when it can. Turned off, anything goes. */
+export function quietHoursProblem(quiet: QuietHours): QuietHoursProblem | null {
+  if (!quiet.enabled) return null;
+  const start = minutesOf(quiet.start);
+  const end = minutesOf(quiet.end);
+  if (start === null || end === null) return 'time';
+  if (start === end) return 'sameTime';
+  if (quiet.days.length === 0) return 'noDays';
+  return null;
+}
+
+/** The time zone quiet hours are in: this computer's, the person's as far as it knows. */
+export function localTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
 
 export interface Settings {
   /** The API base URL, for example `https://example.social/api`. */
@@ -20,8 +57,16 @@ export interface Settings {
   pollIntervalSeconds: number;
   /** Show a system notification when new unread notifications arrive. */
   desktopNotifications: boolean;
+  /** Which types of notification may raise a desktop alert. */
+  alertTypes: Record<NotificationType, boolean>;
+  /** When no desktop alert is raised; one digest says what came once they end. */
+  quietHours: QuietHours;
   /** The popup lists only unread notifications. */
   unreadOnly: boolean;
+  /** The popup shows neighbours of the same type about the same thing as one row. */
+  groupNotifications: boolean;
+  /** Opening a notification from the popup marks it read. */
+  markReadOnOpen: boolean;
 }
 
 export const MIN_POLL_INTERVAL_SECONDS = 30;
@@ -33,8 +78,18 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   profileAnchor: '[data-profile-actions]',
   pollIntervalSeconds: 60,
   desktopNotifications: false,
+  alertTypes: Object.freeze({ mention: true, reply: true, follow: true, system: true, like: false }),
+  quietHours: Object.freeze({ enabled: false, days: [0, 1, 2, 3, 4, 5, 6], start: '22:00', end: '07:00' }),
   unreadOnly: false,
+  groupNotifications: true,
+  markReadOnOpen: true,
 });
+
+const QUIET_HOURS_ERROR: Record<QuietHoursProblem, MessageKey> = {
+  time: 'settings_errorQuietHoursTime',
+  sameTime: 'settings_errorQuietHoursSameTime',
+  noDays: 'settings_errorQuietHoursDays',
+};
 
 /** For each invalid setting, the catalogue key of words a person can act on. */
 export type SettingsErrors = Partial<Record<keyof Settings, MessageKey>>;
@@ -78,12 +133,38 @@ export function validateSettings(settings: Settings): SettingsErrors {
   if (!Number.isInteger(settings.pollIntervalSeconds) || settings.pollIntervalSeconds < MIN_POLL_INTERVAL_SECONDS) {
     errors.pollIntervalSeconds = 'settings_errorPollInterval';
   }
+  const quiet = quietHoursProblem(settings.quietHours);
+  if (quiet) errors.quietHours = QUIET_HOURS_ERROR[quiet];
   return errors;
 }
 
 /** The words for a setting's error, in the browser's language. */
 export function settingsErrorText(key: MessageKey): string {
   return t(key, MIN_POLL_INTERVAL_SECONDS);
+}
+
+/** Each type's switch as stored, or its default. */
+function normalizeAlertTypes(stored: unknown): Settings['alertTypes'] {
+  const value = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
+  const types = { ...DEFAULT_SETTINGS.alertTypes };
+  for (const type of NOTIFICATION_TYPES) {
+    if (typeof value[type] === 'boolean') types[type] = value[type];
+  }
+  return types;
+}
+
+function normalizeQuietHours(stored: unknown): QuietHours {
+  const value = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
+  const fallback = DEFAULT_SETTINGS.quietHours;
+  const days = Array.isArray(value.days)
+    ? [...new Set(value.days.filter((day): day is number => Number.isInteger(day) && day >= 0 && day <= 6))].sort()
+    : fallback.days;
+  return {
+    enabled: typeof value.enabled === 'boolean' ? value.enabled : fallback.enabled,
+    days,
+    start: typeof value.start === 'string' ? value.start : fallback.start,
+    end: typeof value.end === 'string' ? value.end : fallback.end,
+  };
 }
 
 /**
@@ -97,6 +178,8 @@ export function normalizeSettings(stored: unknown): Settings {
     if (typeof value[key] === typeof DEFAULT_SETTINGS[key]) Object.assign(settings, { [key]: value[key] });
   }
   settings.siteOrigin = settings.siteOrigin.replace(/\/$/, '');
+  settings.alertTypes = normalizeAlertTypes(value.alertTypes);
+  settings.quietHours = normalizeQuietHours(value.quietHours);
   const errors = validateSettings(settings);
   for (const key of Object.keys(errors) as (keyof Settings)[]) {
     Object.assign(settings, { [key]: DEFAULT_SETTINGS[key] });

@@ -8,7 +8,6 @@ import type { IncomingMessage } from 'node:http';
 import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { HTTPException } from 'hono/http-exception';
 import { DISCOVERY_PATH } from '../lib/api/oauth-contract';
 import type { ApiDeps } from './api/context';
 import { inboxHandlers } from './api/inbox';
@@ -176,8 +175,6 @@ export function createApp(options: AppOptions) {
 
   app.onError((error, c) => {
     if (error instanceof ProblemError) return problemResponse(error);
-    // Hono's own middleware (the authorize form's origin check) refuses with a ready answer.
-    if (error instanceof HTTPException) return error.getResponse();
     if (isDataError(error)) {
       return problemResponse(
         new ProblemError(400, 'invalid_parameter', 'The request carries a value the service cannot store.'),

@@ -22,6 +22,7 @@ import {
 } from '../../lib/settings';
 import { AccountList } from './account-list';
 import type { AddAccount as AddAccountComponent } from './add-account';
+import { AlertSettings } from './alert-settings';
 import { Check, Field } from './field';
 
 type Adder = FunctionComponent<Parameters<typeof AddAccountComponent>[0]>;
@@ -48,10 +49,12 @@ export function OptionsPage() {
 
   if (!current || !draft || !accounts) return <main class="options" aria-busy="true" />;
 
-  const edit = (key: keyof Draft) => (value: string | boolean) => {
-    setDraft({ ...draft, [key]: value });
-    if (errors[key]) setErrors({ ...errors, [key]: undefined });
+  const change = (patch: Partial<Draft>) => {
+    setDraft({ ...draft, ...patch });
+    const cleared = Object.keys(patch).filter((key) => errors[key as keyof Settings]);
+    if (cleared.length) setErrors({ ...errors, ...Object.fromEntries(cleared.map((key) => [key, undefined])) });
   };
+  const edit = (key: keyof Draft) => (value: string | boolean) => change({ [key]: value });
 
   function check(): Settings | null {
     if (!current || !draft) return null;
@@ -153,7 +156,20 @@ export function OptionsPage() {
             checked={draft.unreadOnly}
             onChange={edit('unreadOnly')}
           />
+          <Check
+            name="groupNotifications"
+            label={t('options_groupNotifications')}
+            checked={draft.groupNotifications}
+            onChange={edit('groupNotifications')}
+          />
+          <Check
+            name="markReadOnOpen"
+            label={t('options_markReadOnOpen')}
+            checked={draft.markReadOnOpen}
+            onChange={edit('markReadOnOpen')}
+          />
         </fieldset>
+        <AlertSettings draft={draft} error={error('quietHours')} onChange={change} />
         <div class="actions">
           <button type="submit" class="primary" disabled={busy !== null}>
             {t('options_save')}

@@ -46,6 +46,15 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
   }
   if (state.items.length === 0) {
     if (state.loading !== null || !state.fresh) return <StateView title={t('popup_loading')} busy />;
+    if (state.types) {
+      return (
+        <StateView title={t('popup_filtered_empty_title')} body={t('popup_filtered_empty_body')}>
+          <button type="button" onClick={() => void store.setTypes(null)}>
+            {t('popup_show_all')}
+          </button>
+        </StateView>
+      );
+    }
     if (state.unreadOnly) {
       return (
         <StateView title={t('popup_caught_up_title')} body={t('popup_caught_up_body')}>
@@ -74,6 +83,8 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
       </div>
       <NotificationFeed
         items={state.items}
+        grouping={state.grouping}
+        expanded={state.expanded}
         siteOrigin={state.siteOrigin}
         selected={state.selection.ids}
         activeId={state.activeId}

@@ -1,6 +1,8 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Notification } from '../../lib/api/contract';
 import { t } from '../../lib/i18n';
+import { groupRows } from '../../lib/popup/inbox-groups';
+import { GroupItem } from './group-item';
 import { type ItemActions, NotificationItem } from './notification-item';
 
 export const FIRST_ROW_MARK = 'inbox-first-row';
@@ -10,6 +12,10 @@ const FIRST_PAINT_ROWS = 10;
 
 interface Props {
   items: readonly Notification[];
+  /** Neighbours about the same thing show as one row. */
+  grouping: boolean;
+  /** Keys of the groups shown with their members. */
+  expanded: ReadonlySet<string>;
   siteOrigin: string;
   selected: ReadonlySet<string>;
   activeId: string | null;
@@ -34,7 +40,8 @@ export function NotificationFeed(props: Props) {
   const onLoadMore = useRef(props.onLoadMore);
   onLoadMore.current = props.onLoadMore;
   const [shown, setShown] = useState(FIRST_PAINT_ROWS);
-  const visible = shown < items.length ? items.slice(0, shown) : items;
+  const rows = useMemo(() => groupRows(items, props.grouping), [items, props.grouping]);
+  const visible = shown < rows.length ? rows.slice(0, shown) : rows;
 
   useEffect(() => {
     if (items.length > 0) setShown(Number.POSITIVE_INFINITY);
@@ -59,32 +66,46 @@ export function NotificationFeed(props: Props) {
     return () => observer.disconnect();
   }, [autoLoad, hasMore, loadingMore, items.length, shown]);
 
-  const active = activeId !== null && items.some((item) => item.id === activeId) ? activeId : items[0]?.id;
-  const total = hasMore ? -1 : items.length;
+  const active = activeId !== null && rows.some((row) => row.item.id === activeId) ? activeId : rows[0]?.item.id;
+  const total = hasMore ? -1 : rows.length;
 
   return (
     <>
       <div role="feed" class="feed" aria-label={t('popup_feed')} aria-busy={busy}>
-        {visible.map((item, index) => (
-          <NotificationItem
-            key={item.id}
-            item={item}
-            siteOrigin={siteOrigin}
-            position={index + 1}
-            total={total}
-            active={item.id === active}
-            selected={selected.has(item.id)}
-            now={now}
-            actions={actions}
-          />
-        ))}
+        {visible.map(({ item, group }, index) =>
+          group ? (
+            <GroupItem
+              key={item.id}
+              group={group}
+              position={index + 1}
+              total={total}
+              active={item.id === active}
+              selected={selected.has(item.id)}
+              expanded={props.expanded.has(item.id)}
+              now={now}
+              actions={actions}
+            />
+          ) : (
+            <NotificationItem
+              key={item.id}
+              item={item}
+              siteOrigin={siteOrigin}
+              position={index + 1}
+              total={total}
+              active={item.id === active}
+              selected={selected.has(item.id)}
+              now={now}
+              actions={actions}
+            />
+          ),
+        )}
       </div>
       {loadMoreError && (
         <p class="inline-problem" role="alert">
           {loadMoreError}
         </p>
       )}
-      {visible !== items ? null : hasMore ? (
+      {visible !== rows ? null : hasMore ? (
         <button
           type="button"
           ref={more}

@@ -4,7 +4,7 @@ import { type MessageKey, t, uiLanguage } from '../../lib/i18n';
 import { foreignHost, openableUrl } from '../../lib/links';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 
-const typeLabel: Record<NotificationType, MessageKey> = {
+export const typeLabel: Record<NotificationType, MessageKey> = {
   follow: 'popup_type_follow',
   mention: 'popup_type_mention',
   reply: 'popup_type_reply',
@@ -19,6 +19,13 @@ export interface ItemActions {
   markRead(id: string): void;
   markUnread(id: string): void;
   delete(id: string): void;
+  /** Triage of a group's row: all its members at once. */
+  markGroupRead(ids: readonly string[]): void;
+  markGroupUnread(ids: readonly string[]): void;
+  deleteGroup(ids: readonly string[]): void;
+  /** Opens one member of a group on its own. */
+  openMember(id: string, background: boolean): void;
+  expand(key: string, expanded: boolean): void;
   /** Opens the snooze menu beside `anchor`. */
   snooze(id: string, anchor: HTMLElement): void;
 }
@@ -161,7 +168,7 @@ interface IconButtonProps {
 }
 
 /** A button drawn as an icon, named by its label for screen readers and as a tooltip. */
-function IconButton({ icon, label, tabIndex, popup, onClick }: IconButtonProps) {
+export function IconButton({ icon, label, tabIndex, popup, onClick }: IconButtonProps) {
   return (
     <button
       type="button"

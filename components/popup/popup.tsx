@@ -12,6 +12,7 @@ import { lazyComponent } from './lazy-component';
 import type { ItemActions } from './notification-item';
 import { PopupHeader } from './popup-header';
 import { ShortcutsHelp } from './shortcuts-help';
+import { TypeChips } from './type-chips';
 import { UndoToast } from './undo-toast';
 import { useFocusKeeper } from './use-focus-keeper';
 import { useShortcuts } from './use-shortcuts';
@@ -117,6 +118,11 @@ export function Popup({ store }: { store: InboxStore }) {
       markRead: (id) => void store.markRead([id]),
       markUnread: (id) => void store.markUnread([id]),
       delete: (id) => void store.delete([id]),
+      markGroupRead: (ids) => void store.markRead(ids),
+      markGroupUnread: (ids) => void store.markUnread(ids),
+      deleteGroup: (ids) => void store.delete(ids),
+      openMember: (id, background) => void store.open(id, { background, single: true }),
+      expand: (key, expanded) => store.setExpanded(key, expanded),
       snooze: (id, anchor) => latestOpenSnooze.current([id], anchor),
     }),
     [store],
@@ -162,6 +168,14 @@ export function Popup({ store }: { store: InboxStore }) {
             onSnoozeSelected={(anchor) => openSnooze(selectedIds(), anchor)}
             onMarkAll={() => void store.markAllRead()}
             onDeleteAll={askToDeleteAll}
+          />
+        )}
+        {state.started && !settingsProblem && inbox && (
+          <TypeChips
+            types={state.types}
+            byType={state.byType}
+            total={state.status.count}
+            onChoose={(types) => void store.setTypes(types)}
           />
         )}
       </header>

@@ -6,7 +6,7 @@ const rows: [string[], MessageKey][] = [
   [['x', 'Space'], 'popup_shortcut_select'],
   [['Ctrl + A'], 'popup_shortcut_select_all'],
   [['Esc'], 'popup_shortcut_clear'],
-  [['Enter'], 'popup_shortcut_open'],
+  [['Enter', 'o'], 'popup_shortcut_open'],
   [['e'], 'popup_shortcut_read'],
   [['u'], 'popup_shortcut_unread'],
   [['Delete', '#'], 'popup_shortcut_delete'],

@@ -55,7 +55,7 @@ export function useShortcuts(store: InboxStore, context: Context): void {
           focusActiveSoon();
           break;
         case 'open':
-          if (!free || active === null) return;
+          if ((event.key === 'Enter' && !free) || active === null) return;
           void store.open(active, { background: shortcut.modified });
           break;
         case 'markRead':

@@ -35,7 +35,7 @@ export interface RuntimeOptions {
 
 export function createAccountRuntime(id: string, options: RuntimeOptions = {}): AccountRuntime {
   const session = createSession(id, { fetch: options.fetch, WebSocket: options.WebSocket, retries: options.retries });
-  const notifier = createNotifier(id, async () => (await session.client()).client, options.clock?.now);
+  const notifier = createNotifier(id, async () => (await session.client()).client, options.clock);
   let live: LiveUpdates | undefined;
   const poller = createPoller({
     session,

@@ -9,10 +9,18 @@ import * as v from 'valibot';
 import { browser } from 'wxt/browser';
 import { accountLabel, DEFAULT_ADDRESSES, validateAddresses } from '../account-addresses';
 import type { Account } from '../accounts';
-import { ApiError, InvalidArgumentError, REPORT_REASONS, reviveError, UnauthenticatedError } from '../api';
+import {
+  ApiError,
+  InvalidArgumentError,
+  NOTIFICATION_TYPES,
+  REPORT_REASONS,
+  reviveError,
+  UnauthenticatedError,
+} from '../api';
 import { revokeEndpointOf, revokeToken } from '../api/revoke';
 import { statusItem } from '../connection-status';
 import { clearInboxCache, writeCachedFirstPage } from '../inbox-cache';
+import { unreadByTypeItem } from '../inbox-filter';
 import {
   INBOX_PAGE_SIZE,
   type MessageData,
@@ -58,7 +66,15 @@ const ProfileRequest = v.object({ account: AccountId, username: Text });
 const Token = v.pipe(Text, v.trim(), v.minLength(1));
 
 const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } = {
-  'inbox.fetch': v.object({ account: AccountId, cursor: v.nullable(Text), unreadOnly: v.boolean() }),
+  'inbox.fetch': v.object({
+    account: AccountId,
+    cursor: v.nullable(Text),
+    unreadOnly: v.boolean(),
+    types: v.optional(
+      v.nullable(v.pipe(v.array(v.picklist(NOTIFICATION_TYPES)), v.maxLength(NOTIFICATION_TYPES.length))),
+    ),
+  }),
+  'inbox.countByType': v.object({ account: AccountId }),
   'inbox.markRead': Triage,
   'inbox.delete': Triage,
   'inbox.markUnread': ListTriage,
@@ -156,6 +172,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       runtime.poller.reset(),
       clearInboxCache(runtime.id),
       runtime.notifier.reset(),
+      unreadByTypeItem(runtime.id).removeValue(),
       last?.account === runtime.id ? lastUndoItem.setValue(null) : undefined,
     ]);
   }
@@ -186,11 +203,19 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   }
 
   return {
-    async 'inbox.fetch'({ account, cursor, unreadOnly }) {
+    async 'inbox.fetch'({ account, cursor, unreadOnly, types }) {
       const { client } = await signedIn(account);
-      const page = await client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, unreadOnly });
-      if (cursor === null) await writeCachedFirstPage(account, unreadOnly, page);
+      const filter = types && types.length > 0 ? { types } : {};
+      const page = await client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, unreadOnly, ...filter });
+      // The cache holds the whole inbox's first page, what the popup paints before any answer.
+      if (cursor === null && !filter.types) await writeCachedFirstPage(account, unreadOnly, page);
       return page;
+    },
+    async 'inbox.countByType'({ account }) {
+      const { client } = await signedIn(account);
+      const byType = await client.inbox.countByType();
+      await unreadByTypeItem(account).setValue(byType);
+      return byType;
     },
     'inbox.markRead': (request) => triage(request, (account) => markRead(account, request)),
     'inbox.delete': (request) => triage(request, (account) => deleteNotifications(account, request)),

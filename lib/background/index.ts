@@ -6,13 +6,13 @@ import { browser } from 'wxt/browser';
 import { accountsItem } from '../accounts';
 import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
-import { settingsItem } from '../settings';
+import { getSettings, normalizeSettings, settingsItem } from '../settings';
 import { createRuntimes } from './account-runtime';
 import { accounts } from './account-store';
 import { syncProfileScript } from './content-script';
 import { registerHandlers } from './handlers';
 import { type Clock, canHoldChannel, LIVE_ALARM_PREFIX } from './live';
-import { notificationAccount } from './notifier';
+import { ALERT_FLUSH_ALARM_PREFIX, createDigest, isDigest, notificationAccount, QUIET_HOURS_ALARM } from './notifier';
 import { POLL_ALARM_PREFIX, pollAlarmName } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';
 
@@ -51,6 +51,7 @@ export function startBackground(options: BackgroundOptions = {}) {
     random: options.random,
     isOnline: options.isOnline,
   });
+  const digest = createDigest(options.clock);
   const extension = { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') };
   const signal = options.signal ?? new AbortController().signal;
   const listen = <A extends unknown[]>(
@@ -88,6 +89,13 @@ export function startBackground(options: BackgroundOptions = {}) {
       }
       if (alarm.name.startsWith(LIVE_ALARM_PREFIX))
         runtimes.get(alarm.name.slice(LIVE_ALARM_PREFIX.length))?.live.onAlarm();
+      if (alarm.name.startsWith(ALERT_FLUSH_ALARM_PREFIX)) {
+        void runtimes
+          .get(alarm.name.slice(ALERT_FLUSH_ALARM_PREFIX.length))
+          ?.notifier.onFlushAlarm()
+          .catch(() => undefined);
+      }
+      if (alarm.name === QUIET_HOURS_ALARM) void digest.onAlarm(await getSettings()).catch(() => undefined);
     })();
   });
   listen(browser.runtime.onInstalled, ({ reason }) => {
@@ -106,7 +114,8 @@ export function startBackground(options: BackgroundOptions = {}) {
     if (clicksHeard || !browser.notifications) return;
     clicksHeard = true;
     listen(browser.notifications.onClicked, (id) => {
-      void runtimes.sync().then(() => runtimes.get(notificationAccount(id))?.notifier.onClicked(id));
+      if (isDigest(id)) void digest.onClicked(id).catch(() => undefined);
+      else void runtimes.sync().then(() => runtimes.get(notificationAccount(id))?.notifier.onClicked(id));
     });
   };
   hearNotificationClicks();
@@ -115,7 +124,12 @@ export function startBackground(options: BackgroundOptions = {}) {
     void refresh();
   });
   listen(browser.permissions?.onRemoved, () => void refresh());
-  const unwatchSettings = settingsItem.watch(() => void refresh());
+  const unwatchSettings = settingsItem.watch((next) => {
+    void digest
+      .onSettings(normalizeSettings(next))
+      .catch(() => undefined)
+      .then(refresh);
+  });
   const unwatchAccounts = accountsItem.watch((next, previous) => {
     // An account whose API address changed starts afresh: its ETag and cached pages were another service's.
     const before = new Map((previous ?? []).map((account) => [account.id, account.apiBaseUrl]));

@@ -15,6 +15,7 @@ import {
   reviveError,
   UnauthenticatedError,
 } from '../api';
+import { unreadByTypeItem } from '../inbox-filter';
 import { broadcast, type ConnectionStatus } from '../messaging';
 import { PING_MAX_MS, PING_MIN_MS, reconnectDelay } from '../poll-schedule';
 import type { Session } from './api-session';
@@ -191,6 +192,9 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
     channel = current;
     current.on('count', (count) => {
       if (attempt === generation) void onCount(count);
+    });
+    current.on('countByType', (byType) => {
+      if (attempt === generation) void unreadByTypeItem(session.accountId).setValue(byType);
     });
     current.on('notification', (notification) => {
       if (attempt === generation) void onNotification(notification);

@@ -3,14 +3,15 @@
  * confirms it, the next pages as the list scrolls, and a restart when the list switches between
  * all and unread-only. Answers to requests made before a restart are dropped.
  */
-import type { Notification, Page } from '../api/contract';
+import type { Notification, NotificationType, Page } from '../api/contract';
 import { reviveError } from '../api/errors';
 import { tn } from '../i18n';
 import { type CachedFirstPage, readCachedFirstPage } from '../inbox-cache';
+import { setInboxFilter } from '../inbox-filter';
 import { ask } from '../messaging';
 import { updateSettings } from '../settings';
 import { type LoadedRange, reconcilePage } from './inbox-list';
-import type { StateCell } from './inbox-state';
+import type { InboxState, StateCell } from './inbox-state';
 import { NO_SELECTION } from './selection';
 
 export interface Paging {
@@ -21,6 +22,8 @@ export interface Paging {
   /** Asks for the next page when triage emptied the list but the inbox goes on. */
   refillIfEmpty(): void;
   setUnreadOnly(unreadOnly: boolean): Promise<void>;
+  /** Shows only these types, or all for null, and remembers the choice. */
+  setTypes(types: readonly NotificationType[] | null): Promise<void>;
   /** Where the loaded part of the list ends, for putting items back in their place. */
   range(): LoadedRange;
   /**
@@ -38,6 +41,12 @@ export function createPaging(cell: StateCell): Paging {
   let oldest: Notification | null = null;
   let moreWanted = false;
 
+  /** What a page request asks for: the listing on show, its filter only when there is one. */
+  function listing(cursor: string | null) {
+    const { account, unreadOnly, types } = get();
+    return { account, cursor, unreadOnly, ...(types ? { types: [...types] } : {}) };
+  }
+
   function noteOldest(page: Page): void {
     oldest = page.data.at(-1) ?? oldest;
   }
@@ -54,7 +63,7 @@ export function createPaging(cell: StateCell): Paging {
     const current = ++generation;
     set({ loading: 'first', error: null, errorOn: null });
     try {
-      const page = await ask('inbox.fetch', { account: get().account, cursor: null, unreadOnly: get().unreadOnly });
+      const page = await ask('inbox.fetch', listing(null));
       if (current !== generation) return;
       oldest = null;
       noteOldest(page);
@@ -87,7 +96,7 @@ export function createPaging(cell: StateCell): Paging {
     const current = generation;
     set({ loading: 'more', error: null, errorOn: null });
     try {
-      const page = await ask('inbox.fetch', { account: state.account, cursor, unreadOnly: state.unreadOnly });
+      const page = await ask('inbox.fetch', listing(cursor));
       if (current !== generation) return;
       noteOldest(page);
       const added = reconcilePage(page.data, changes, get().unreadOnly, get().items);
@@ -100,12 +109,12 @@ export function createPaging(cell: StateCell): Paging {
     }
   }
 
-  async function restart(unreadOnly: boolean): Promise<void> {
+  async function restart(listingChange: Partial<Pick<InboxState, 'unreadOnly' | 'types'>>): Promise<void> {
     const current = ++generation;
     moreWanted = false;
     oldest = null;
     set({
-      unreadOnly,
+      ...listingChange,
       items: [],
       cursor: null,
       fresh: false,
@@ -116,7 +125,8 @@ export function createPaging(cell: StateCell): Paging {
       error: null,
       errorOn: null,
     });
-    const cached = await readCachedFirstPage(get().account, unreadOnly).catch(() => null);
+    // The cache holds the whole inbox's first page: a filtered list waits for its own.
+    const cached = get().types ? null : await readCachedFirstPage(get().account, get().unreadOnly).catch(() => null);
     if (current !== generation) return;
     if (cached) paint(cached);
     await fetchFirst();
@@ -132,7 +142,14 @@ export function createPaging(cell: StateCell): Paging {
     async setUnreadOnly(unreadOnly) {
       if (unreadOnly === get().unreadOnly) return;
       const saving = updateSettings({ unreadOnly }).catch(() => {});
-      await restart(unreadOnly);
+      await restart({ unreadOnly });
+      await saving;
+    },
+    async setTypes(types) {
+      const next = types && types.length > 0 ? [...types] : null;
+      if (String(next) === String(get().types)) return;
+      const saving = setInboxFilter(next).catch(() => {});
+      await restart({ types: next });
       await saving;
     },
     range: () => ({ oldest, hasMore: get().cursor !== null }),

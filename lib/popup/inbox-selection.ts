@@ -2,6 +2,7 @@
  * The popup inbox's active item and selection as the person moves and picks: arrow keys, clicks,
  * shift-clicks and "select all". Moving past the last loaded item asks for the next page.
  */
+import { rowKeys, withGroupMembers } from './inbox-groups';
 import type { InboxState, StateCell } from './inbox-state';
 import { everything, extendedTo, including, NO_SELECTION, selectedItems, toggled } from './selection';
 
@@ -20,23 +21,25 @@ export function createSelectionActions({ get, set }: StateCell, loadMore: () => 
       if (id !== get().activeId) set({ activeId: id });
     },
     move(step, extend = false) {
-      const { items, activeId } = get();
-      if (items.length === 0) return;
-      const at = items.findIndex((item) => item.id === activeId);
+      const { activeId } = get();
+      // A group is one row: moving steps over its members.
+      const rows = rowKeys(get().items, get().grouping);
+      if (rows.length === 0) return;
+      const at = rows.indexOf(activeId ?? '');
       let index: number;
       if (step === 'first') index = 0;
-      else if (step === 'last') index = items.length - 1;
-      else index = at === -1 ? 0 : Math.min(items.length - 1, Math.max(0, at + step));
-      const target = items[index];
-      if (!target) return;
+      else if (step === 'last') index = rows.length - 1;
+      else index = at === -1 ? 0 : Math.min(rows.length - 1, Math.max(0, at + step));
+      const target = rows[index];
+      if (target === undefined) return;
       let selection = get().selection;
       if (extend) {
-        const current = items[at];
-        if (current) selection = including(selection, current.id);
-        selection = including(selection, target.id);
+        const current = rows[at];
+        if (current !== undefined) selection = including(selection, current);
+        selection = including(selection, target);
       }
-      set({ activeId: target.id, selection });
-      if (index >= items.length - 1 && (step === 'last' || (typeof step === 'number' && step > 0))) void loadMore();
+      set({ activeId: target, selection });
+      if (index >= rows.length - 1 && (step === 'last' || (typeof step === 'number' && step > 0))) void loadMore();
     },
     toggle(id) {
       set({ selection: toggled(get().selection, id), activeId: id });
@@ -50,8 +53,16 @@ export function createSelectionActions({ get, set }: StateCell, loadMore: () => 
   };
 }
 
-/** The ids a command acts on: the selection when there is one, else the active item. */
+/**
+ * The ids a command acts on: the selection when there is one, else the active item; a group's
+ * row stands for all its members.
+ */
 export function commandTargets(state: InboxState): string[] {
-  if (state.selection.ids.size > 0) return selectedItems(state.selection, state.items).map((item) => item.id);
-  return state.activeId !== null && state.items.some((item) => item.id === state.activeId) ? [state.activeId] : [];
+  const ids =
+    state.selection.ids.size > 0
+      ? selectedItems(state.selection, state.items).map((item) => item.id)
+      : state.activeId !== null && state.items.some((item) => item.id === state.activeId)
+        ? [state.activeId]
+        : [];
+  return withGroupMembers(ids, state.items, state.grouping);
 }

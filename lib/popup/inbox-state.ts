@@ -2,7 +2,7 @@
  * The popup inbox's state and the one place that changes it: every part of the store (paging,
  * triage, selection, status) reads and writes through this cell, and listeners see each change.
  */
-import type { Notification } from '../api/contract';
+import type { ByType, Notification, NotificationType } from '../api/contract';
 import type { ApiError } from '../api/errors';
 import { SIGNED_OUT } from '../connection-status';
 import type { ConnectionStatus, UndoOffer } from '../messaging';
@@ -21,6 +21,16 @@ export interface InboxState {
   unreadOnly: boolean;
   /** The account whose inbox is on show; empty while there is none. */
   account: string;
+  /** The types the list shows; null for all. */
+  types: readonly NotificationType[] | null;
+  /** That account's unread notifications of each type, as its service last said. */
+  byType: ByType | null;
+  /** Neighbours about the same thing show as one row (see `inbox-groups`). */
+  grouping: boolean;
+  /** Keys of the groups shown with their members. */
+  expanded: ReadonlySet<string>;
+  /** Opening a notification marks it read. */
+  markReadOnOpen: boolean;
   /** The site's origin of that account: a link elsewhere shows its host in the row. */
   siteOrigin: string;
   items: readonly Notification[];
@@ -59,6 +69,11 @@ export const INITIAL_STATE: InboxState = Object.freeze({
   started: false,
   unreadOnly: false,
   account: '',
+  types: null,
+  byType: null,
+  grouping: true,
+  expanded: new Set<string>(),
+  markReadOnOpen: true,
   siteOrigin: '',
   items: [],
   cursor: null,

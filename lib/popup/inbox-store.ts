@@ -7,8 +7,10 @@
  * `inbox-selection`, `inbox-status` and `inbox-arrivals`, sharing the state cell of `inbox-state`.
  */
 import { listAccounts } from '../accounts';
+import type { NotificationType } from '../api/contract';
 import { accountStatusItem, SIGNED_OUT, statusItem } from '../connection-status';
 import { readCachedFirstPage } from '../inbox-cache';
+import { getInboxFilter, unreadByTypeItem } from '../inbox-filter';
 import { ask } from '../messaging';
 import { getSettings } from '../settings';
 import { type Arrivals, createArrivals } from './inbox-arrivals';
@@ -28,6 +30,9 @@ export interface InboxStore extends SelectionActions, Triage, Pick<Arrivals, 'sh
   start(signal: AbortSignal): Promise<void>;
   setOnline(online: boolean): void;
   setUnreadOnly(unreadOnly: boolean): Promise<void>;
+  setTypes(types: readonly NotificationType[] | null): Promise<void>;
+  /** Shows a group's members, or hides them again. */
+  setExpanded(key: string, expanded: boolean): void;
   /**
    * Notifications came back to the inbox from elsewhere (unsnoozed): whatever this popup did to
    * them before no longer holds, and the first page and the status load again.
@@ -65,24 +70,45 @@ export function createInboxStore(): InboxStore {
       const [settings, [account]] = await Promise.all([getSettings(), listAccounts()]);
       const id = account?.id ?? '';
       const statusOf = account ? accountStatusItem(id) : statusItem;
-      const [current, all, unread] = await Promise.all([
+      const [current, all, unread, types, byType] = await Promise.all([
         statusOf.getValue(),
         account ? readCachedFirstPage(id, false).catch(() => null) : null,
         account ? readCachedFirstPage(id, true).catch(() => null) : null,
+        getInboxFilter().catch(() => null),
+        account
+          ? unreadByTypeItem(id)
+              .getValue()
+              .catch(() => null)
+          : null,
       ]);
       if (signal.aborted) return;
       set({
         started: true,
         unreadOnly: settings.unreadOnly,
         account: id,
+        types,
+        byType,
+        grouping: settings.groupNotifications,
+        markReadOnOpen: settings.markReadOnOpen,
         siteOrigin: account?.siteOrigin ?? '',
         status: current,
         loading: 'first',
       });
-      const cached = settings.unreadOnly ? unread : all;
+      // The cache holds the whole inbox's first page: a filtered list waits for its own.
+      const cached = types ? null : settings.unreadOnly ? unread : all;
       if (cached) paging.paint(cached);
-      const unwatch = statusOf.watch((value) => status.apply(value ?? SIGNED_OUT));
+      // Counts by type follow the account's unread count: asked again whenever it changes.
+      const refreshByType = () => {
+        if (account) void ask('inbox.countByType', { account: id }).catch(() => {});
+      };
+      const unwatch = statusOf.watch((value) => {
+        status.apply(value ?? SIGNED_OUT);
+        refreshByType();
+      });
+      const unwatchByType = account ? unreadByTypeItem(id).watch((value) => set({ byType: value })) : () => {};
       signal.addEventListener('abort', unwatch, { once: true });
+      signal.addEventListener('abort', unwatchByType, { once: true });
+      refreshByType();
       arrivals.listen(signal);
       void refreshStatus();
       void paging.fetchFirst();
@@ -94,6 +120,13 @@ export function createInboxStore(): InboxStore {
       if (online && get().error) void retry();
     },
     setUnreadOnly: paging.setUnreadOnly,
+    setTypes: paging.setTypes,
+    setExpanded(key, expanded) {
+      const next = new Set(get().expanded);
+      if (expanded) next.add(key);
+      else next.delete(key);
+      set({ expanded: next });
+    },
     async cameBack(ids) {
       for (const id of ids) {
         cell.changes.deleted.delete(id);

@@ -13,6 +13,7 @@ import { openableUrl } from '../links';
 import { ask, type UndoOffer } from '../messaging';
 import { type TriageAction, triagedItems, triagedPage, withoutIds } from '../triage-patch';
 import { currentTimeZone, wakeLabel } from '../wake-label';
+import { withGroupMembers } from './inbox-groups';
 import { restored } from './inbox-list';
 import type { Paging } from './inbox-paging';
 import { failureReason } from './inbox-problem';
@@ -32,7 +33,8 @@ export interface Triage {
   offerLastUndo(signal: AbortSignal): Promise<void>;
   markAllRead(): Promise<void>;
   deleteAll(): Promise<void>;
-  open(id: string, options?: { background?: boolean }): Promise<void>;
+  /** Opens a row's link in a tab, and marks it read unless the person turned that off. */
+  open(id: string, options?: { background?: boolean; single?: boolean }): Promise<void>;
 }
 
 export const WORDS = {
@@ -241,7 +243,11 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
         return;
       }
       // The message goes out before the tab opens: opening a tab in front closes the popup.
-      const marking = item.read ? null : markRead([id]);
+      // Opening a group's row opens what all its members are about, and marks them all read.
+      const { items, grouping, markReadOnOpen } = get();
+      const ids = options.single ? [id] : withGroupMembers([id], items, grouping);
+      const unread = items.some((other) => ids.includes(other.id) && !other.read);
+      const marking = markReadOnOpen && unread ? markRead(ids) : null;
       try {
         await browser.tabs.create({ url, active: !options.background });
       } catch {

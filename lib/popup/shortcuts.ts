@@ -39,6 +39,7 @@ const plain: Record<string, Command> = {
   x: 'toggle',
   ' ': 'toggle',
   e: 'markRead',
+  o: 'open',
   u: 'markUnread',
   z: 'undo',
   Delete: 'delete',

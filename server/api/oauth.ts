@@ -5,7 +5,6 @@
  */
 import type { Context } from 'hono';
 import { OAUTH_CLIENT_ID, type OAuthError, type OAuthToken } from '../../lib/api/oauth-contract';
-import { GRANTED_SCOPE } from '../oauth/client';
 import { redeemCode } from '../store/oauth-codes';
 import { revokeToken } from '../store/tokens';
 import type { ApiDeps } from './context';
@@ -58,7 +57,7 @@ export function oauthHandlers(deps: ApiDeps) {
     const body: OAuthToken = {
       access_token: issued.token,
       token_type: 'Bearer',
-      scope: issued.scope || GRANTED_SCOPE,
+      scope: issued.scope,
       created_at: Math.floor(deps.now() / 1000),
     };
     return c.json(body, 200, NO_STORE);

@@ -7,7 +7,8 @@
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
-import { createFactory } from 'hono/factory';
+import { createFactory, createMiddleware } from 'hono/factory';
+import { HTTPException } from 'hono/http-exception';
 import { LIMITS } from '../../lib/api/contract';
 import type { ApiDeps } from '../api/context';
 import { type AuthorizeRequest, checkAuthorizeRequest, GRANTED_SCOPE, redirectWith } from '../oauth/client';
@@ -20,6 +21,8 @@ import { formPagePolicy } from './pages';
 import { html } from './routes';
 
 const NONCE_COOKIE = 'authorize_form';
+/** Far longer than any username: what is typed beyond it is neither looked up nor shown back. */
+const USERNAME_FIELD_MAX = 64;
 
 export function authorizeHandlers(deps: ApiDeps) {
   /** The cookie value the form token is bound to: the browser's own, or a new one it now keeps. */
@@ -67,7 +70,7 @@ export function authorizeHandlers(deps: ApiDeps) {
     if (check.kind === 'refused') return refused(c, check.message);
     if (check.kind === 'redirect') return goBack(c, check.to);
     const { request } = check;
-    const username = (form.get('username') ?? '').trim();
+    const username = (form.get('username') ?? '').trim().slice(0, USERNAME_FIELD_MAX);
     const formToken = form.getAll('form_token');
     if (
       formToken.length !== 1 ||
@@ -119,8 +122,18 @@ export function authorizeHandlers(deps: ApiDeps) {
     return goBack(c, redirectWith(request.redirectUri, { code, state: request.state }));
   }
 
-  const { createHandlers } = createFactory();
-  // Browsers send Origin (and Sec-Fetch-Site) with every form post: one from another site is refused outright.
+  // Browsers send Origin (and Sec-Fetch-Site) with every form post: one from another site is
+  // refused outright, with a page rather than Hono's plain text.
   const sameOrigin = csrf({ origin: (origin) => origin === deps.origin() });
-  return { show, decide: createHandlers(sameOrigin, decide) };
+  const fromThisSite = createMiddleware(async (c, next) => {
+    try {
+      await sameOrigin(c, next);
+    } catch (error) {
+      if (!(error instanceof HTTPException) || error.status !== 403) throw error;
+      const message = 'The form was sent from another site, not from this one’s sign-in page. Nothing was done.';
+      return html(c, authorizeErrorPage(message), { status: 403, cacheControl: 'no-store' });
+    }
+  });
+  const { createHandlers } = createFactory();
+  return { show, decide: createHandlers(fromThisSite, decide) };
 }

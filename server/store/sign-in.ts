@@ -5,7 +5,7 @@
  * the window. Usernames that do not exist are counted and checked the same way, so neither the
  * answer nor its timing says whether one exists.
  */
-import { isUsername, LIMITS } from '../../lib/api/contract';
+import { LIMITS } from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
 import { passwordMatches } from './passwords';
 
@@ -42,12 +42,11 @@ export async function signIn(db: Queryable, username: string, password: string, 
     const freeAt = (oldest ? new Date(oldest).getTime() : now.getTime()) + WINDOW_MS;
     return { kind: 'wait', minutes: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) };
   }
-  const found = isUsername(key)
-    ? await db.query<{ id: number; username: string; password_hash: string | null }>(
-        'SELECT id, username, password_hash FROM users WHERE lower(username) = $1',
-        [key],
-      )
-    : { rows: [] };
+  // Looked up whatever was typed, so that a name no user could have takes the same path.
+  const found = await db.query<{ id: number; username: string; password_hash: string | null }>(
+    'SELECT id, username, password_hash FROM users WHERE lower(username) = $1',
+    [key],
+  );
   const user = found.rows[0];
   if (!(await passwordMatches(user?.password_hash ?? null, password)) || !user) return { kind: 'refused' };
   // Only wrong passwords count against the username.

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizeParams, newPkce } from '../server/support/oauth';
 import { seriousViolations } from './support/audit';
 import { BROWSERS } from './support/browsers';
 import { PopupPage } from './support/popup-page';
@@ -48,5 +49,34 @@ describe.each(cases)('accessibility audit (axe-core) in $browser, $scheme', ({ b
     await profile.dialog.waitFor();
     expect(await seriousViolations(profile.page, 'inbox-companion-profile')).toEqual([]);
     await profile.page.close();
+  });
+
+  it(`the service's sign-in page (${scheme}) has no serious or critical violation, with or without errors, and signs in`, async () => {
+    // A loopback redirect URI on the service itself, so the browser can follow the answer.
+    const redirectUri = `${product.service.origin}/oauth-done`;
+    const pkce = newPkce();
+    const url = `${product.service.origin}/oauth/authorize?${authorizeParams(pkce, { redirect_uri: redirectUri })}`;
+    const page = await product.openPage(url);
+    await page.getByLabel('Username').waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('username');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('Username').fill('demo');
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in and allow' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').innerText()).toContain('The username or password is not right.');
+    // The summary of what went wrong is where focus lands, so a screen reader reads it first.
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('error-summary');
+    expect(await seriousViolations(page)).toEqual([]);
+    // The browser takes the form (its cookie and origin) and follows the answer to the redirect
+    // URI, which the page's form-action allows.
+    await page.getByLabel('Password').fill('demo');
+    await page.getByRole('button', { name: 'Sign in and allow' }).click();
+    await page.getByText('There is no page at this address.').waitFor();
+    const back = new URL(await page.url());
+    expect(`${back.origin}${back.pathname}`).toBe(redirectUri);
+    expect(back.searchParams.get('state')).toBe(pkce.state);
+    expect(back.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await page.close();
   });
 });

@@ -423,6 +423,8 @@ describe.each(BACKENDS)('signing in through OAuth on %s', (backend) => {
     });
     expect(crossSite.status).toBe(403);
     expect(crossSite.headers.get('location')).toBeNull();
+    expect(crossSite.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await crossSite.text()).toContain('The form was sent from another site');
 
     clock += 31 * 60_000;
     const late = await submitAuthorize(service, page, typed);

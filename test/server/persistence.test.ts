@@ -59,7 +59,8 @@ describe.each(BACKENDS)('data across restarts on %s', (backend) => {
     } finally {
       await second.close();
     }
-  });
+    // Two starts of a service on files, one of them seeding the demo data.
+  }, 90_000);
 
   it.runIf(backend === 'pglite')('refuses to open a data folder another service has open', async () => {
     const { options, cleanUp } = sharedStore('pglite');

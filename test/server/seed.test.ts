@@ -3,6 +3,7 @@ import { NOTIFICATION_TYPES, type Notification } from '../../lib/api';
 import { demoActivityOnce, startDemoActivity } from '../../server/seed/demo-activity';
 import { BACKENDS, startTestService, type TestService } from '../support/service';
 import { openLive } from './support/live';
+import { authorizationCode, exchangeCode } from './support/oauth';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -24,6 +25,18 @@ describe.each(BACKENDS)('demo data on %s', (backend) => {
       expect(await client.inbox.count(), name).toBeGreaterThanOrEqual(0);
       expect((await client.user(name)).self).toBe(true);
     }
+  });
+
+  it('lets every seeded user sign in on the site with the password demo', async () => {
+    for (const username of ['demo', 'mallory']) {
+      const { code, pkce } = await authorizationCode(service, { username, password: 'demo' });
+      expect((await exchangeCode(service, { code, codeVerifier: pkce.verifier })).status, username).toBe(200);
+    }
+    const hashes = await service.server.database.query<{ password_hash: string }>(
+      'SELECT password_hash FROM users WHERE password_hash IS NOT NULL',
+    );
+    expect(hashes.rows).toHaveLength(Object.keys(service.server.demoTokens ?? {}).length);
+    expect(hashes.rows.every((row) => row.password_hash.startsWith('scrypt$'))).toBe(true);
   });
 
   it('gives demo an inbox that looks real: 120+ notifications of every type over weeks, 30+ unread', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Window } from 'happy-dom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, startTestService, type TestService } from '../support/service';
+import { authorizeParams, newPkce } from './support/oauth';
 
 const scriptHash = (html: string) => {
   const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
@@ -94,6 +95,29 @@ describe.each(BACKENDS)('web site on %s', (backend) => {
     expect(csp).toContain("connect-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('sends the sign-in page and its error page under a CSP that runs no script and frames nowhere', async () => {
+    const params = authorizeParams(newPkce());
+    const form = await page(`/oauth/authorize?${params}`);
+    params.set('client_id', 'unknown');
+    const refused = await page(`/oauth/authorize?${params}`);
+    expect([form.status, refused.status]).toEqual([200, 400]);
+    for (const response of [form, refused]) {
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+      expect(csp).toContain("base-uri 'none'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      const html = await response.text();
+      expect(html).not.toContain('<script');
+      expect(html).toMatch(/^<!doctype html>\n<html lang="en">/);
+    }
+    expect(form.headers.get('content-security-policy')).toContain(
+      "form-action 'self' https://abcdefghijklmnopabcdefghijklmnop.chromiumapp.org",
+    );
+    expect(refused.headers.get('content-security-policy')).toContain("form-action 'none'");
   });
 
   it('links to the people the user follows first, and to others, as in-page links', async () => {

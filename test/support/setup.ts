@@ -3,6 +3,7 @@
  * real English catalogue, in-memory permissions and scripting APIs, and an in-memory IndexedDB.
  */
 import 'fake-indexeddb/auto';
+import { configure } from '@testing-library/preact';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -23,6 +24,10 @@ export function getMessageFrom(catalogue: Catalogue) {
     });
   };
 }
+
+// The popup tests talk to a real service; on two busy cores an answer can take longer than the
+// 1 s testing-library waits for by default. A wait that never comes true still fails.
+configure({ asyncUtilTimeout: 5_000 });
 
 const i18n = fakeBrowser.i18n as unknown as Record<string, unknown>;
 i18n.getMessage = getMessageFrom(english as Catalogue);

@@ -102,4 +102,24 @@ describe('settings', () => {
     await updateSettings({ siteOrigin: 'https://example.social/' });
     expect((await getSettings()).siteOrigin).toBe('https://example.social');
   });
+
+  it('make alert types and quiet hours whole, keeping what is sound of a damaged stored value', () => {
+    const settings = normalizeSettings({
+      alertTypes: { like: true, mention: 'yes', unknown: true },
+      quietHours: { enabled: true, days: [5, 5, 9, 'x', 1], start: '22:00', end: '07:00' },
+    });
+    expect(settings.alertTypes).toEqual({ ...DEFAULT_SETTINGS.alertTypes, like: true });
+    expect(settings.quietHours).toEqual({ enabled: true, days: [1, 5], start: '22:00', end: '07:00' });
+    expect(
+      normalizeSettings({ quietHours: { enabled: true, days: [], start: '22:00', end: '07:00' } }).quietHours,
+    ).toEqual(DEFAULT_SETTINGS.quietHours);
+    expect(
+      validateSettings({
+        ...DEFAULT_SETTINGS,
+        quietHours: { ...DEFAULT_SETTINGS.quietHours, enabled: true, start: '7' },
+      }),
+    ).toEqual({
+      quietHours: 'settings_errorQuietHoursTime',
+    });
+  });
 });

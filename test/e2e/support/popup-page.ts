@@ -50,19 +50,32 @@ export class PopupPage<P extends E2EPage = E2EPage> {
     return text;
   }
 
-  /** Presses "Load more" until the service says there is no further page; the rows then shown. */
+  /** How many notifications the rows stand for: a grouped row stands for each of its members. */
+  async notificationCount(): Promise<number> {
+    return this.feed.evaluate((feed) =>
+      [...feed.querySelectorAll<HTMLElement>('article')].reduce(
+        (sum, row) => sum + Number(row.dataset.groupSize ?? 1),
+        0,
+      ),
+    );
+  }
+
+  /**
+   * Presses "Load more" until the service says there is no further page; the notifications then
+   * shown.
+   */
   async loadEverything(): Promise<number> {
     const more = this.button('Load more');
     for (let pages = 0; pages < 100 && (await more.isVisible()); pages++) {
-      const before = await this.rows.count();
+      const before = await this.notificationCount();
       // The list also loads the next page by itself when the button scrolls into view, so the
       // button may be gone by the time it is clicked: then that load is the one to wait for.
       await more.click({ timeout: 5_000 }).catch(async (error: unknown) => {
         if (await more.isVisible()) throw error;
       });
       const deadline = Date.now() + 10_000;
-      while ((await this.rows.count()) <= before && Date.now() < deadline) await this.page.waitForTimeout(50);
+      while ((await this.notificationCount()) <= before && Date.now() < deadline) await this.page.waitForTimeout(50);
     }
-    return this.rows.count();
+    return this.notificationCount();
   }
 }

@@ -3,6 +3,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { AlreadyFollowingError, UnauthenticatedError, UserNotFoundError } from '../../../lib/api';
 import { forgetToken } from '../../../lib/background/account-store';
 import { readCachedFirstPage } from '../../../lib/inbox-cache';
+import { unreadByTypeItem } from '../../../lib/inbox-filter';
 import { messaging, profileFrom } from '../../../lib/messaging';
 import { ACCOUNT, signedIn, storedToken } from '../../support/background';
 import { notificationFixture, profileFixture } from '../../support/fixtures';
@@ -42,6 +43,26 @@ describe('background messages', () => {
     expect(wire.requests[0]?.url.searchParams.get('limit')).toBe('25');
     expect((await readCachedFirstPage(ACCOUNT, true))?.page).toEqual(page);
     expect(await readCachedFirstPage(ACCOUNT, false)).toBeNull();
+  });
+
+  it('asks for one type only when the popup filters, and keeps no filtered page as the cache', async () => {
+    const page = { data: [notification(1)], cursor: null };
+    const wire = start(json(page));
+    const { value } = await deliver(
+      'inbox.fetch',
+      { account: ACCOUNT, cursor: null, unreadOnly: false, types: ['mention', 'reply'] },
+      popupSender,
+    );
+    expect(value).toEqual(page);
+    expect(wire.requests[0]?.url.searchParams.get('types')).toBe('mention,reply');
+    expect(await readCachedFirstPage(ACCOUNT, false)).toBeNull();
+  });
+
+  it('gives the unread counts by type, and keeps them for the popup’s next opening', async () => {
+    const byType = { follow: 0, mention: 2, reply: 1, like: 7, system: 0 };
+    start(json({ count: 10, byType }));
+    expect((await deliver('inbox.countByType', { account: ACCOUNT }, popupSender)).value).toEqual(byType);
+    expect(await unreadByTypeItem(ACCOUNT).getValue()).toEqual(byType);
   });
 
   it('lets a content script on a profile page use profile operations', async () => {
@@ -113,6 +134,8 @@ describe('background messages', () => {
     ['profile.report', { account: ACCOUNT, username: 'bob', reason: 'rude', comment: '' }],
     ['inbox.fetch', { account: ACCOUNT, cursor: 5, unreadOnly: false }],
     ['inbox.fetch', { cursor: null, unreadOnly: false }],
+    ['inbox.fetch', { account: ACCOUNT, cursor: null, unreadOnly: false, types: ['mentions'] }],
+    ['inbox.countByType', undefined],
     ['inbox.markRead', { account: ACCOUNT, ids: 'ALL' }],
     ['accounts.signIn', { account: ACCOUNT, token: '   ' }],
   ] as const)('refuses a malformed %s message before any request', async (type, data) => {

@@ -22,6 +22,7 @@ const TYPES = Object.keys(MESSAGE_SCOPE) as MessageType[];
 /** Data each message type accepts, so that only the sender can be the reason for a refusal. */
 const VALID: Record<MessageType, unknown> = {
   'inbox.fetch': { account: ACCOUNT, cursor: null, unreadOnly: false },
+  'inbox.countByType': { account: ACCOUNT },
   'inbox.markRead': { account: ACCOUNT, ids: 'all' },
   'inbox.delete': { account: ACCOUNT, ids: 'all' },
   'inbox.markUnread': { account: ACCOUNT, ids: [] },

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { startBackground } from '../../../lib/background';
 import { liveAlarmName, PONG_TIMEOUT_MS } from '../../../lib/background/live';
+import { ALERT_WINDOW_MS, notifierStateItem } from '../../../lib/background/notifier';
 import { pollAlarmName } from '../../../lib/background/poller';
 import { liveModeItem, statusItem } from '../../../lib/connection-status';
 import { messaging, onBroadcast, removeBroadcastListeners } from '../../../lib/messaging';
@@ -203,7 +204,7 @@ describe('the live channel in the background', () => {
     expect(heard).toEqual([[notificationFixture(1).id]]);
   });
 
-  it('shows desktop notifications at once, grouping those that arrive together', async () => {
+  it('shows desktop notifications at once, collapsing those that arrive together into one update', async () => {
     await fakeBrowser.permissions.request({ permissions: ['notifications'] });
     await startLive();
     await updateSettings({ desktopNotifications: true });
@@ -213,6 +214,9 @@ describe('the live channel in the background', () => {
     expect(shown()[0]).toMatchObject({ title: 'User 1', message: 'User 1 replied' });
     clock.advance(1_000);
     service.send({ type: 'notification', notification: notificationFixture(2) });
+    await until(async () => (await notifierStateItem(ACCOUNT).getValue()).burst?.pending === 1);
+    expect(shown()).toEqual([expect.objectContaining({ title: 'User 1' })]);
+    clock.advance(ALERT_WINDOW_MS);
     await until(() => shown()[0]?.title === '2 new notifications');
     expect(shown()).toHaveLength(1);
     clock.advance(10_000);

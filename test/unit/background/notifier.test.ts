@@ -77,12 +77,12 @@ describe('desktop notifications', () => {
     expect(shown()).toEqual([]);
   });
 
-  it('never open a link that is not http(s)', async () => {
+  it('never open a link that is not http(s): the inbox opens instead', async () => {
     const { notifier } = setup(page(1), json({ data: [item(2, 'javascript:alert(1)'), item(1)], cursor: null }));
     await notifier.onCount(null, 1, on);
     await notifier.onCount(1, 2, on);
     const [notificationId] = Object.keys(fakeBrowser.notifications.getAllCreateOptions());
     await notifier.onClicked(notificationId ?? '');
-    expect(await openedTabs()).toEqual([]);
+    expect(await openedTabs()).toEqual([fakeBrowser.runtime.getURL('/popup.html')]);
   });
 });

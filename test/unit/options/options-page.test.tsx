@@ -295,4 +295,31 @@ describe('options page', () => {
     expect(await storedToken()).not.toBeNull();
     for (const button of screen.getAllByRole('button')) expect((button as HTMLButtonElement).disabled).toBe(false);
   });
+
+  it('saves which types raise an alert, and quiet hours across midnight', async () => {
+    background();
+    await open();
+    fireEvent.click(screen.getByLabelText('Likes'));
+    fireEvent.click(screen.getByLabelText('Mentions'));
+    fireEvent.click(screen.getByLabelText(/Quiet hours/));
+    fireEvent.input(field(/^From/), { target: { value: '23:30' } });
+    fireEvent.input(field(/^To/), { target: { value: '06:15' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(notice()).toContain('Saved.'));
+    const saved = await getSettings();
+    expect(saved.alertTypes).toMatchObject({ like: true, mention: false, reply: true });
+    expect(saved.quietHours).toEqual({ enabled: true, days: [0, 1, 2, 3, 4, 5, 6], start: '23:30', end: '06:15' });
+  });
+
+  it('refuses quiet hours that cannot work, in words, and saves nothing', async () => {
+    background();
+    await open();
+    fireEvent.click(screen.getByLabelText(/Quiet hours/));
+    fireEvent.input(field(/^To/), { target: { value: '22:00' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(field(/^From/).getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.getByText('Quiet hours must end at another time than they start.')).toBeTruthy();
+    expect(document.activeElement).toBe(field(/^From/));
+    expect((await getSettings()).quietHours.enabled).toBe(false);
+  });
 });

@@ -39,6 +39,17 @@ it('has no accessibility violations with an undo toast and the delete-all confir
   expect(await violations()).toEqual([]);
 }, 30_000);
 
+it('has no accessibility violations with a group, expanded and selected', async () => {
+  const post = 'http://127.0.0.1:8787/posts/1';
+  const { user } = await openPopup({
+    inbox: makeInbox(6, (n) => (n >= 2 && n <= 4 ? { type: 'like', url: post } : {})),
+  });
+  await waitForRows(4);
+  await user.click(screen.getByRole('button', { name: 'Show each' }));
+  await user.keyboard('jjjx');
+  expect(await violations()).toEqual([]);
+}, 30_000);
+
 it('has no accessibility violations when signed out', async () => {
   await openPopup({ signedIn: false });
   await screen.findByRole('heading', { name: "You're not signed in" });

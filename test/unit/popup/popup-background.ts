@@ -8,7 +8,7 @@
  * at the popup before they arrive.
  */
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import type { Notification, NotificationType } from '../../../lib/api/contract';
+import { NOTIFICATION_TYPES, type Notification, type NotificationType } from '../../../lib/api/contract';
 import { reviveError } from '../../../lib/api/errors';
 import { forgetToken } from '../../../lib/background/account-store';
 import { hasApiPermission, originPattern } from '../../../lib/background/permissions';
@@ -103,6 +103,10 @@ export function createPopupBackground(initial: Notification[] = [], world: World
   const held: Held[] = [];
 
   const unreadCount = () => inbox.filter((item) => !item.read).length;
+  const unreadByType = () =>
+    Object.fromEntries(
+      NOTIFICATION_TYPES.map((type) => [type, inbox.filter((item) => !item.read && item.type === type).length]),
+    );
   const cursorFor = (item: Notification, unreadOnly: boolean) =>
     btoa(JSON.stringify([item.createdAt, item.id, unreadOnly]));
   /** Keyset order, newest first: whether `item` comes after the item at `createdAt`, `id`. */
@@ -155,7 +159,8 @@ export function createPopupBackground(initial: Notification[] = [], world: World
     const unreadOnly = query.get('unreadOnly') === 'true';
     const limit = Number(query.get('limit'));
     const cursor = query.get('cursor');
-    const visible = inbox.filter((item) => !unreadOnly || !item.read);
+    const types = query.get('types')?.split(',') ?? null;
+    const visible = inbox.filter((item) => (!unreadOnly || !item.read) && (!types || types.includes(item.type)));
     let start = 0;
     if (cursor !== null) {
       const [createdAt, id, forUnread] = JSON.parse(atob(cursor)) as [string, string, boolean];
@@ -217,7 +222,7 @@ export function createPopupBackground(initial: Notification[] = [], world: World
     const url = new URL(request.url);
     const path = url.pathname.replace(/^.*\/inbox\//, '');
     if (request.method === 'GET' && path === 'fetch') return page(url.searchParams);
-    if (request.method === 'GET' && path === 'count') return json({ count: unreadCount() });
+    if (request.method === 'GET' && path === 'count') return json({ count: unreadCount(), byType: unreadByType() });
     if (request.method === 'POST' && path === 'read') return mark(await chosen(request), true);
     if (request.method === 'POST' && path === 'unread') return mark(await chosen(request), false);
     if (request.method === 'POST' && path === 'delete') {

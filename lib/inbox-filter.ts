@@ -1,0 +1,35 @@
+/**
+ * The popup's type filter, remembered between openings: the types the list shows, or null for
+ * all. The popup's chips set it; a digest alert sets it to the types it speaks of before it
+ * opens the popup, so the popup opens on them.
+ */
+import { storage } from 'wxt/utils/storage';
+import { perAccountItem } from './accounts';
+import { type ByType, NOTIFICATION_TYPES, type NotificationType } from './api/contract';
+
+export const inboxFilterItem = storage.defineItem<NotificationType[] | null>('local:inboxFilter', {
+  fallback: null,
+  version: 1,
+});
+
+/** A stored filter made sound: known types only, each once, in the contract's order; null for all or none. */
+export function normalizeFilter(stored: unknown): NotificationType[] | null {
+  if (!Array.isArray(stored)) return null;
+  const types = NOTIFICATION_TYPES.filter((type) => stored.includes(type));
+  return types.length === 0 || types.length === NOTIFICATION_TYPES.length ? null : types;
+}
+
+export async function getInboxFilter(): Promise<NotificationType[] | null> {
+  return normalizeFilter(await inboxFilterItem.getValue());
+}
+
+/**
+ * One account's unread notifications of each type, as its service last said: the background writes
+ * it from every count by type it hears (the account's live channel's count frames, the popup's
+ * asking); the popup's chips show the account in view.
+ */
+export const unreadByTypeItem = perAccountItem<ByType | null>('unreadByType', null);
+
+export async function setInboxFilter(types: readonly NotificationType[] | null): Promise<void> {
+  await inboxFilterItem.setValue(normalizeFilter(types));
+}

@@ -1,0 +1,66 @@
+/**
+ * Grouping in the popup: notifications of the same type about the same thing (same `type` and
+ * `url`) that are next to each other in the list show as one row. A group is known by its newest
+ * member's id, so it keeps its key (and its place, focus and selection) when the next page adds
+ * older members to it. Plain data, computed from the loaded list on every change.
+ */
+import type { Notification } from '../api/contract';
+
+export interface NotificationGroup {
+  /** The newest member's id. */
+  key: string;
+  /** Newest first; two or more. */
+  members: readonly Notification[];
+  /** How many members are unread: the group is unread while any is. */
+  unread: number;
+}
+
+export type InboxRow = { item: Notification; group?: undefined } | { item: Notification; group: NotificationGroup };
+
+const sameThing = (a: Notification, b: Notification) => a.url !== null && a.type === b.type && a.url === b.url;
+
+/** The list as rows: each run of neighbours about the same thing becomes one group. */
+export function groupRows(items: readonly Notification[], grouping: boolean): InboxRow[] {
+  const rows: InboxRow[] = [];
+  let run: Notification[] = [];
+  const close = () => {
+    const [first] = run;
+    if (!first) return;
+    if (run.length === 1) rows.push({ item: first });
+    else rows.push({ item: first, group: { key: first.id, members: run, unread: run.filter((m) => !m.read).length } });
+    run = [];
+  };
+  for (const item of items) {
+    const [first] = run;
+    if (!grouping || !first || !sameThing(first, item)) close();
+    run.push(item);
+  }
+  close();
+  return rows;
+}
+
+/** The ids of the rows, in order: what moving up and down steps through. */
+export const rowKeys = (items: readonly Notification[], grouping: boolean) =>
+  groupRows(items, grouping).map((row) => row.item.id);
+
+/**
+ * The ids an action on `ids` applies to: a group's key stands for every member of it, so
+ * triage of a group changes all its members (and its Undo puts them all back).
+ */
+export function withGroupMembers(ids: readonly string[], items: readonly Notification[], grouping: boolean): string[] {
+  if (!grouping) return [...ids];
+  const wanted = new Set(ids);
+  for (const { group } of groupRows(items, true)) {
+    if (group && wanted.has(group.key)) for (const member of group.members) wanted.add(member.id);
+  }
+  return [...wanted];
+}
+
+/** The people in a group, each once, newest first, by the name they show. */
+export function groupActors(group: NotificationGroup): string[] {
+  const names = new Map<string, string>();
+  for (const { actor } of group.members) {
+    if (actor && !names.has(actor.username)) names.set(actor.username, actor.displayName || actor.username);
+  }
+  return [...names.values()];
+}
