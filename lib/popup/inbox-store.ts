@@ -70,16 +70,13 @@ export function createInboxStore(): InboxStore {
       const [settings, [account]] = await Promise.all([getSettings(), listAccounts()]);
       const id = account?.id ?? '';
       const statusOf = account ? accountStatusItem(id) : statusItem;
-      const [current, all, unread, types, byType] = await Promise.all([
+      // The account's counts by type; with no account there are none, and nothing writes them.
+      const byTypeOf = unreadByTypeItem(id);
+      const [current, cached, types, byType] = await Promise.all([
         statusOf.getValue(),
-        account ? readCachedFirstPage(id, false).catch(() => null) : null,
-        account ? readCachedFirstPage(id, true).catch(() => null) : null,
+        account ? readCachedFirstPage(id, settings.unreadOnly).catch(() => null) : null,
         getInboxFilter().catch(() => null),
-        account
-          ? unreadByTypeItem(id)
-              .getValue()
-              .catch(() => null)
-          : null,
+        byTypeOf.getValue().catch(() => null),
       ]);
       if (signal.aborted) return;
       set({
@@ -95,8 +92,7 @@ export function createInboxStore(): InboxStore {
         loading: 'first',
       });
       // The cache holds the whole inbox's first page: a filtered list waits for its own.
-      const cached = types ? null : settings.unreadOnly ? unread : all;
-      if (cached) paging.paint(cached);
+      if (cached && !types) paging.paint(cached);
       // Counts by type follow the account's unread count: asked again whenever it changes.
       const refreshByType = () => {
         if (account) void ask('inbox.countByType', { account: id }).catch(() => {});
@@ -105,7 +101,7 @@ export function createInboxStore(): InboxStore {
         status.apply(value ?? SIGNED_OUT);
         refreshByType();
       });
-      const unwatchByType = account ? unreadByTypeItem(id).watch((value) => set({ byType: value })) : () => {};
+      const unwatchByType = byTypeOf.watch((value) => set({ byType: value }));
       signal.addEventListener('abort', unwatch, { once: true });
       signal.addEventListener('abort', unwatchByType, { once: true });
       refreshByType();
