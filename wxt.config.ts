@@ -1,5 +1,5 @@
 import type { Plugin } from 'vite';
-import { defineConfig, type WxtHooks } from 'wxt';
+import { defineConfig } from 'wxt';
 
 /**
  * Builds for the local reference service (`npm start`, mode `development`) and for the
@@ -8,24 +8,6 @@ import { defineConfig, type WxtHooks } from 'wxt';
  * click. Store builds ask for every origin, and for notifications, at run time.
  */
 const LOOPBACK = ['http://127.0.0.1/*', 'http://localhost/*'];
-
-/**
- * webextension-polyfill stays in the background, the one context that uses the wide API surface
- * (alarms, action, notifications, scripting, permissions). The popup, the options page and the
- * content script call only APIs that answer with promises natively in Chrome's MV3 and in
- * Firefox, and they load at every popup click and on every profile page, so there `wxt/browser`
- * is the browser's own object: about 2.7 kB gzip less in each.
- */
-const keepPolyfillInBackgroundOnly: WxtHooks['vite:build:extendConfig'] = (entrypoints, config) => {
-  if (entrypoints.some((entrypoint) => entrypoint.type === 'background')) return;
-  const alias = config.resolve?.alias;
-  if (Array.isArray(alias)) {
-    const index = alias.findIndex((entry) => entry.find === 'wxt/browser');
-    if (index >= 0) alias.splice(index, 1);
-  } else if (alias) {
-    delete (alias as Record<string, string>)['wxt/browser'];
-  }
-};
 
 /**
  * The popup loads the parts it does not need for its first row (the snooze menu, the snoozed
@@ -43,8 +25,6 @@ const plainDynamicImports: Plugin = {
 };
 
 export default defineConfig({
-  modules: ['@wxt-dev/webextension-polyfill'],
-  hooks: { 'vite:build:extendConfig': keepPolyfillInBackgroundOnly },
   imports: false,
   // Chrome and Firefox preload modules themselves; Vite's polyfill for browsers that do not is dead weight.
   vite: () => ({ plugins: [plainDynamicImports], build: { modulePreload: { polyfill: false } } }),
