@@ -5,6 +5,7 @@
  */
 import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
+import { unreadByTypeItem } from '../inbox-filter';
 import { accounts } from './account-store';
 import { createSession, type Session } from './api-session';
 import { type Clock, createLiveUpdates, type LiveUpdates } from './live';
@@ -76,6 +77,7 @@ export function createRuntimes(options: RuntimeOptions = {}): Runtimes {
       runtime.poller.stop(),
       runtime.notifier.reset(),
       clearInboxCache(runtime.id),
+      unreadByTypeItem(runtime.id).removeValue(),
       runtime.status.clear(),
     ]);
   }

@@ -6,6 +6,7 @@ import { browser } from 'wxt/browser';
 import { accountsItem } from '../accounts';
 import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
+import { unreadByTypeItem } from '../inbox-filter';
 import { getSettings, normalizeSettings, settingsItem } from '../settings';
 import { createRuntimes } from './account-runtime';
 import { accounts } from './account-store';
@@ -138,7 +139,12 @@ export function startBackground(options: BackgroundOptions = {}) {
         const runtime = runtimes.get(account.id);
         const was = before.get(account.id);
         if (runtime && was !== undefined && new URL(was).origin !== new URL(account.apiBaseUrl).origin) {
-          await Promise.all([runtime.poller.reset(), clearInboxCache(account.id), runtime.notifier.reset()]);
+          await Promise.all([
+            runtime.poller.reset(),
+            clearInboxCache(account.id),
+            unreadByTypeItem(account.id).removeValue(),
+            runtime.notifier.reset(),
+          ]);
         }
       }
       await refresh();

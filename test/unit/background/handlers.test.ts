@@ -5,7 +5,7 @@ import { forgetToken } from '../../../lib/background/account-store';
 import { readCachedFirstPage } from '../../../lib/inbox-cache';
 import { unreadByTypeItem } from '../../../lib/inbox-filter';
 import { messaging, profileFrom } from '../../../lib/messaging';
-import { ACCOUNT, signedIn, storedToken } from '../../support/background';
+import { ACCOUNT, anotherAccount, signedIn, storedToken } from '../../support/background';
 import { notificationFixture, profileFixture } from '../../support/fixtures';
 import {
   answerMessages,
@@ -62,6 +62,32 @@ describe('background messages', () => {
     const byType = { follow: 0, mention: 2, reply: 1, like: 7, system: 0 };
     start(json({ count: 10, byType }));
     expect((await deliver('inbox.countByType', { account: ACCOUNT }, popupSender)).value).toEqual(byType);
+    expect(await unreadByTypeItem(ACCOUNT).getValue()).toEqual(byType);
+  });
+
+  it('keeps each account’s counts by type apart, asked with that account’s token', async () => {
+    await anotherAccount('account-2', 'second-token');
+    const first = { follow: 0, mention: 2, reply: 0, like: 0, system: 0 };
+    const second = { follow: 1, mention: 0, reply: 0, like: 4, system: 0 };
+    const wire = start(json({ count: 2, byType: first }), json({ count: 5, byType: second }));
+    await deliver('inbox.countByType', { account: ACCOUNT }, popupSender);
+    await deliver('inbox.countByType', { account: 'account-2' }, popupSender);
+    expect(wire.requests.map((r) => r.headers.get('authorization'))).toEqual([
+      `Bearer ${TOKEN}`,
+      'Bearer second-token',
+    ]);
+    expect(await unreadByTypeItem(ACCOUNT).getValue()).toEqual(first);
+    expect(await unreadByTypeItem('account-2').getValue()).toEqual(second);
+  });
+
+  it('forgets an account’s counts by type when the account is removed, and keeps the others’', async () => {
+    await anotherAccount('account-2', 'second-token');
+    const byType = { follow: 0, mention: 2, reply: 0, like: 0, system: 0 };
+    start(json({ count: 2, byType }), json({ count: 2, byType }), noContent());
+    await deliver('inbox.countByType', { account: ACCOUNT }, popupSender);
+    await deliver('inbox.countByType', { account: 'account-2' }, popupSender);
+    expect((await deliver('accounts.remove', { account: 'account-2' }, optionsSender)).error).toBeUndefined();
+    expect(await unreadByTypeItem('account-2').getValue()).toBeNull();
     expect(await unreadByTypeItem(ACCOUNT).getValue()).toEqual(byType);
   });
 
