@@ -126,10 +126,8 @@ export function startBackground(options: BackgroundOptions = {}) {
   });
   listen(browser.permissions?.onRemoved, () => void refresh());
   const unwatchSettings = settingsItem.watch((next) => {
-    void digest
-      .onSettings(normalizeSettings(next))
-      .catch(() => undefined)
-      .then(refresh);
+    void digest.onSettings(normalizeSettings(next)).catch(() => undefined);
+    void refresh();
   });
   const unwatchAccounts = accountsItem.watch((next, previous) => {
     // An account whose API address changed starts afresh: its ETag and cached pages were another service's.
