@@ -149,6 +149,13 @@ function GroupRow({ group, position, total, active, selected, expanded, now, act
           />
         )}
         <IconButton
+          icon="icon-snooze"
+          label={t('popup_snooze')}
+          tabIndex={tabIndex}
+          popup="menu"
+          onClick={(event) => actions.snoozeGroup(ids, event.currentTarget)}
+        />
+        <IconButton
           icon="icon-trash danger"
           label={t('popup_delete')}
           tabIndex={tabIndex}

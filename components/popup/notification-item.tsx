@@ -28,6 +28,8 @@ export interface ItemActions {
   expand(key: string, expanded: boolean): void;
   /** Opens the snooze menu beside `anchor`. */
   snooze(id: string, anchor: HTMLElement): void;
+  /** Opens the snooze menu for all of a group's members, beside `anchor`. */
+  snoozeGroup(ids: readonly string[], anchor: HTMLElement): void;
 }
 
 interface Props {

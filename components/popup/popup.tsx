@@ -124,6 +124,7 @@ export function Popup({ store }: { store: InboxStore }) {
       openMember: (id, background) => void store.open(id, { background, single: true }),
       expand: (key, expanded) => store.setExpanded(key, expanded),
       snooze: (id, anchor) => latestOpenSnooze.current([id], anchor),
+      snoozeGroup: (ids, anchor) => latestOpenSnooze.current([...ids], anchor),
     }),
     [store],
   );

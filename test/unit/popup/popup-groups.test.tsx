@@ -72,6 +72,24 @@ describe('grouped rows', () => {
     await waitFor(() => expect(row(GROUP).classList.contains('unread')).toBe(true));
   });
 
+  it('snooze every member as one from the row’s Snooze button, and Undo brings the group back whole', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(7, likes(2, 5)) });
+    await waitForRows(4);
+    await user.click(within(row(GROUP)).getByRole('button', { name: 'Snooze' }));
+    const menu = await screen.findByRole('menu', { name: 'Snooze until' });
+    const [first] = within(menu).getAllByRole('menuitem');
+    await user.click(first as HTMLElement);
+    await waitFor(() => expect(rowTexts()).toEqual([text(7), text(6), text(1)]));
+    await waitFor(() =>
+      expect(background.snoozed.map((each) => each.text).sort()).toEqual([2, 3, 4, 5].map(text).sort()),
+    );
+    await waitFor(() => expect(toast()).toContain('Snoozed 4 notifications'));
+
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(rowTexts()).toEqual([text(7), text(6), GROUP, text(1)]));
+    await waitFor(() => expect(background.snoozed).toEqual([]));
+  });
+
   it('delete every member as one, and Undo brings the group back whole', async () => {
     const { background, user } = await openPopup({ inbox: makeInbox(7, likes(2, 5)) });
     await waitForRows(4);
