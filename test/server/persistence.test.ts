@@ -1,32 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LIMITS, RateLimitedError } from '../../lib/api';
 import { MIGRATIONS } from '../../server/db/migrations';
-import { BACKENDS, type Backend, startTestService, type TestServiceOptions } from '../support/service';
-
-/** Options that make two starts share one store: a PGlite folder, or a PostgreSQL schema. */
-function sharedStore(backend: Backend): { options: TestServiceOptions; cleanUp: () => Promise<void> } {
-  if (backend === 'pglite') {
-    const dataDir = mkdtempSync(join(tmpdir(), 'inbox-data-'));
-    return { options: { dataDir }, cleanUp: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const schema = `test_restart_${process.pid}_${Date.now()}`;
-  return {
-    options: { schema },
-    async cleanUp() {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    },
-  };
-}
+import { BACKENDS, sharedStore, startTestService } from '../support/service';
 
 describe.each(BACKENDS)('data across restarts on %s', (backend) => {
-  const store = sharedStore(backend);
+  const store = sharedStore(backend, 'restart');
   afterAll(() => store.cleanUp());
 
   it('keeps users, tokens, notifications, cursors and the report allowance, and seeds only once', async () => {
@@ -63,7 +41,7 @@ describe.each(BACKENDS)('data across restarts on %s', (backend) => {
   }, 90_000);
 
   it.runIf(backend === 'pglite')('refuses to open a data folder another service has open', async () => {
-    const { options, cleanUp } = sharedStore('pglite');
+    const { options, cleanUp } = sharedStore('pglite', 'restart');
     const running = await startTestService({ backend, ...options });
     try {
       await expect(startTestService({ backend, ...options })).rejects.toThrow(/in use by process/);

@@ -1,17 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, InvalidUntilError, type Notification, type NotificationType } from '../../lib/api';
-import {
-  BACKENDS,
-  type Backend,
-  startTestService,
-  type TestService,
-  type TestServiceOptions,
-  type TestUser,
-} from '../support/service';
+import { BACKENDS, sharedStore, startTestService, type TestService, type TestUser } from '../support/service';
 import { until as eventually } from '../support/until';
 import { openLive } from './support/live';
 
@@ -290,28 +279,10 @@ describe.each(BACKENDS)('snooze on %s', (backend) => {
   });
 });
 
-/** Options that make two starts share one store: a PGlite folder, or a PostgreSQL schema. */
-function sharedStore(backend: Backend): { options: TestServiceOptions; cleanUp: () => Promise<void> } {
-  if (backend === 'pglite') {
-    const dataDir = mkdtempSync(join(tmpdir(), 'inbox-snooze-'));
-    return { options: { dataDir }, cleanUp: async () => rmSync(dataDir, { recursive: true, force: true }) };
-  }
-  const schema = `test_snooze_${process.pid}_${Date.now()}`;
-  return {
-    options: { schema },
-    async cleanUp() {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await client.end();
-    },
-  };
-}
-
 const skewed = () => Date.now() + WAKE_SOON_SKEW_MS;
 
 describe.each(BACKENDS)('waking across restarts on %s', (backend) => {
-  const store = sharedStore(backend);
+  const store = sharedStore(backend, 'snooze');
   afterAll(() => store.cleanUp());
 
   it('wakes, at its start, what came due while the service was down', async () => {

@@ -45,3 +45,14 @@ export function recordingFetch(...replies: Reply[]) {
   };
   return { fetch: fetch as typeof globalThis.fetch, requests };
 }
+
+/**
+ * A reply that never comes: it fails only when the request is aborted (a timeout), including an
+ * abort that happened before the reply was asked for.
+ */
+export const hangUntilAborted = (request: Request) =>
+  new Promise<Response>((_, reject) => {
+    const fail = () => reject(request.signal.reason);
+    if (request.signal.aborted) fail();
+    else request.signal.addEventListener('abort', fail, { once: true });
+  });

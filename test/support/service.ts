@@ -10,6 +10,10 @@
  * ```
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
 import { type Client, createClient } from '../../lib/api';
 import type { Notification, OperatorNotificationBody } from '../../lib/api/contract';
 import {
@@ -141,5 +145,29 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       return fetch(`${server.apiBaseUrl}${path}`, { ...rest, headers });
     },
     close: () => server.close(),
+  };
+}
+
+/**
+ * Options that make two starts share one store: a PGlite folder, or a PostgreSQL schema, both named
+ * after `name`; `cleanUp` removes it.
+ */
+export function sharedStore(
+  backend: Backend,
+  name: string,
+): { options: TestServiceOptions; cleanUp: () => Promise<void> } {
+  if (backend === 'pglite') {
+    const dataDir = mkdtempSync(join(tmpdir(), `inbox-${name}-`));
+    return { options: { dataDir }, cleanUp: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const schema = `test_${name}_${process.pid}_${Date.now()}`;
+  return {
+    options: { schema },
+    async cleanUp() {
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
   };
 }

@@ -11,6 +11,7 @@
  */
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
+import { LIMITS } from '../../../lib/api';
 
 export interface Person {
   username: string;
@@ -132,10 +133,17 @@ export async function runLoad(options: {
       people.map(async (person, i) => {
         const agent = agents[i] as Agent;
         const steps = cycle(people[(i + 1) % people.length] as Person);
+        // Follow and unfollow stay within the hourly allowance a person has; past it the
+        // service answers 429, as it should, and the load would measure the limit instead.
+        let followCalls = 0;
         while (performance.now() < end) {
           let seen: string[] = [];
           for (const step of steps) {
             if (performance.now() >= end) break;
+            if (step.path.endsWith('/follow')) {
+              if (followCalls >= LIMITS.followCallsPerHour) continue;
+              followCalls += 1;
+            }
             const at = performance.now();
             try {
               const answer = await send(origin, agent, person.token, step, step.body?.(seen));

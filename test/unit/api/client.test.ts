@@ -22,7 +22,7 @@ import {
   UserNotFoundError,
 } from '../../../lib/api';
 import { notificationFixture, profileFixture, uuid } from '../../support/fixtures';
-import { json, noContent, problem, recordingFetch } from '../../support/recording-fetch';
+import { hangUntilAborted, json, noContent, problem, recordingFetch } from '../../support/recording-fetch';
 
 const baseUrl = 'http://api.test/api';
 const id = uuid;
@@ -486,10 +486,7 @@ describe('errors', () => {
   });
 
   it('gives up after the timeout with a TimeoutError', async () => {
-    const hang = (request: Request) =>
-      new Promise<Response>((_, reject) =>
-        request.signal.addEventListener('abort', () => reject(request.signal.reason)),
-      );
+    const hang = hangUntilAborted;
     const wire = recordingFetch(hang);
     const api = createClient({ baseUrl, token: 't', fetch: wire.fetch, timeout: 50, retries: 0 });
     await expect(api.inbox.count()).rejects.toBeInstanceOf(TimeoutError);

@@ -15,7 +15,7 @@ import {
   popupSender,
   profileTabSender,
 } from '../../support/messages';
-import { json, noContent, problem, recordingFetch } from '../../support/recording-fetch';
+import { hangUntilAborted, json, noContent, problem, recordingFetch } from '../../support/recording-fetch';
 
 const TOKEN = 'very-secret-token-123';
 const notification = (n: number) => notificationFixture(n);
@@ -220,10 +220,7 @@ describe('background messages', () => {
   });
 
   it('never lets the token out in an answer or an error', async () => {
-    const slow = (request: Request) =>
-      new Promise<Response>((_, reject) =>
-        request.signal.addEventListener('abort', () => reject(request.signal.reason)),
-      );
+    const slow = hangUntilAborted;
     start(
       () => Promise.reject(new TypeError(`connect failed with ${TOKEN}`)),
       json({ data: [notification(1)], cursor: null }),

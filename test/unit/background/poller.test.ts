@@ -5,7 +5,7 @@ import { createPoller, pollStateItem } from '../../../lib/background/poller';
 import { statusWriter } from '../../../lib/background/status-writer';
 import { statusItem } from '../../../lib/connection-status';
 import { ACCOUNT, badge, pollAlarm, signedIn } from '../../support/background';
-import { json, problem, recordingFetch } from '../../support/recording-fetch';
+import { hangUntilAborted, json, problem, recordingFetch } from '../../support/recording-fetch';
 
 const NOW = Date.parse('2026-11-21T09:00:00Z');
 
@@ -148,10 +148,7 @@ describe('poller', () => {
 
   it('backs off after timeouts too', async () => {
     await signedIn();
-    const hang = (request: Request) =>
-      new Promise<Response>((_, reject) =>
-        request.signal.addEventListener('abort', () => reject(request.signal.reason)),
-      );
+    const hang = hangUntilAborted;
     const wire = recordingFetch(hang, hang);
     const session = createSession(ACCOUNT, { fetch: wire.fetch, retries: 0, timeout: 20 });
     const poller = createPoller({ session, now: () => NOW, random: () => 0.999, isOnline: () => true });
