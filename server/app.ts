@@ -151,6 +151,7 @@ export function createApp(options: AppOptions) {
   route(`${API_PREFIX}/operator/tokens/revoke`, { POST: operator.revoke });
   route(`${API_PREFIX}/oauth/token`, { POST: [anyOrigin, oauth.token] }, form);
   route(`${API_PREFIX}/oauth/revoke`, { POST: [anyOrigin, oauth.revoke] }, form);
+  route(`${API_PREFIX}/me`, { GET: users.me });
   route(`${API_PREFIX}/user/:username`, { GET: users.profile });
   route(`${API_PREFIX}/user/:username/follow`, { POST: users.follow, DELETE: users.unfollow });
   route(`${API_PREFIX}/user/:username/report`, { POST: users.report });

@@ -512,6 +512,19 @@ const paths: Record<string, PathItem> = {
       },
     },
   },
+  '/me': {
+    get: {
+      operationId: 'getMe',
+      summary: 'The profile of the token’s owner',
+      description:
+        'Who the token belongs to, as an app learns after signing in (the shape of `getProfile`, with `self` true).',
+      security: bearer,
+      responses: {
+        200: answer('The caller’s own profile.', 'Profile'),
+        401: unauthenticated,
+      },
+    },
+  },
   '/user/{username}': {
     parameters: [usernameParameter],
     get: {

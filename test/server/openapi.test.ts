@@ -154,6 +154,8 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     await check('POST', '/inbox/undo', '/inbox/undo', { body: JSON.stringify({ undo }) });
     await check('POST', '/inbox/undo', '/inbox/undo', { ...json({ undo }), headers: { 'content-type': 'text/plain' } });
 
+    await check('GET', '/me', '/me', auth);
+    await check('GET', '/me', '/me');
     const profile = '/user/{username}';
     await check('GET', profile, `/user/${other.username}`);
     await check('GET', profile, `/user/${other.username}`, auth);
