@@ -213,6 +213,7 @@ export async function addWithToken(
 
 /** Why adding or signing in an account failed, in words a person can act on. */
 export function accountFailureText(error: unknown, apiBaseUrl: string): string {
+  if (error instanceof ApiError && error.code === 'account_exists') return t('options_accountExists', error.detail);
   if (error instanceof ApiError && error.code !== 'invalid_address') {
     return connectionTestText(connectionProblem(error, true), apiBaseUrl);
   }

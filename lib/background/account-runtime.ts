@@ -6,12 +6,13 @@
 import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
 import { unreadByTypeItem } from '../inbox-filter';
-import { accounts } from './account-store';
+import { accounts, updateAccount } from './account-store';
 import { createSession, type Session } from './api-session';
 import { type Clock, createLiveUpdates, type LiveUpdates } from './live';
 import { createNotifier, type Notifier } from './notifier';
 import { createPoller, type Poller } from './poller';
 import { renderAccounts, type StatusWriter, statusWriter } from './status-writer';
+import { identity, whoIs } from './token-check';
 
 export interface AccountRuntime {
   id: string;
@@ -20,6 +21,12 @@ export interface AccountRuntime {
   notifier: Notifier;
   live: LiveUpdates;
   status: StatusWriter;
+  /**
+   * Learns who the account is at its service and keeps it with the account: once per start when
+   * the name is not known yet (an account moved from the previous version), or `again` after a
+   * new token. A failure leaves the account as it was.
+   */
+  identify(again?: boolean): Promise<void>;
 }
 
 export interface RuntimeOptions {
@@ -38,13 +45,29 @@ export function createAccountRuntime(id: string, options: RuntimeOptions = {}): 
   const session = createSession(id, { fetch: options.fetch, WebSocket: options.WebSocket, retries: options.retries });
   const notifier = createNotifier(id, async () => (await session.client()).client, options.clock);
   let live: LiveUpdates | undefined;
+  let identified = false;
+  async function identify(again = false): Promise<void> {
+    if (identified && !again) return;
+    identified = true;
+    try {
+      const known = await session.account();
+      if (!known || (known.username && !again)) return;
+      const profile = await whoIs((await session.client()).client);
+      if (profile) await updateAccount(id, identity(profile));
+    } catch {
+      identified = false;
+    }
+  }
   const poller = createPoller({
     session,
     now: options.now,
     random: options.random,
     isOnline: options.isOnline,
     onCount: (previous, count, settings) => notifier.onCount(previous, count, settings).catch(() => undefined),
-    onStatus: (status) => live?.follow(status),
+    onStatus: (status) => {
+      live?.follow(status);
+      if (status.kind === 'ok') void identify();
+    },
     isLive: () => live?.isLive() ?? false,
   });
   live = createLiveUpdates({
@@ -55,7 +78,7 @@ export function createAccountRuntime(id: string, options: RuntimeOptions = {}): 
     random: options.random,
     supported: options.liveSupported ?? false,
   });
-  return { id, session, poller, notifier, live, status: statusWriter(id) };
+  return { id, session, poller, notifier, live, status: statusWriter(id), identify };
 }
 
 export interface Runtimes {

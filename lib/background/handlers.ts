@@ -37,7 +37,7 @@ import { accounts, addAccount, removeAccount } from './account-store';
 import { testConnection } from './connection-test';
 import { giveBackPermissions } from './permissions';
 import { type Extension, mayAsk, type Sender, type SenderKind, senderKind } from './sender';
-import { checkToken } from './token-check';
+import { checkToken, identity } from './token-check';
 import {
   deleteNotifications,
   lastUndo,
@@ -249,8 +249,14 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       const errors = validateAddresses(addresses);
       const first = Object.values(errors)[0];
       if (first) throw new InvalidArgumentError('invalid_address', settingsErrorText(first));
-      await checkToken(addresses.apiBaseUrl, token, ctx.fetch);
-      const account = await addAccount(addresses, token);
+      const profile = await checkToken(addresses.apiBaseUrl, token, ctx.fetch);
+      const origin = new URL(addresses.apiBaseUrl).origin;
+      const twin =
+        profile &&
+        (await accounts()).find((a) => a.username === profile.username && new URL(a.apiBaseUrl).origin === origin);
+      // The detail is the account's name: the options page puts it into its own words.
+      if (twin) throw new InvalidArgumentError('account_exists', accountLabel(twin));
+      const account = await addAccount({ ...addresses, ...(profile ? identity(profile) : {}) }, token);
       await runtimes.sync();
       await runtimes.get(account.id)?.poller.poll();
       return account;
@@ -259,7 +265,9 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       const runtime = await runtimeOf(account);
       await runtime.session.signIn(token);
       await forgetAccount(runtime);
-      return runtime.poller.poll();
+      const status = await runtime.poller.poll();
+      await runtime.identify(true);
+      return status;
     },
     async 'accounts.signOut'({ account }) {
       return signOut(await runtimeOf(account));

@@ -4,11 +4,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { DEFAULT_ADDRESSES } from '../../lib/account-addresses';
+import { findAccount, listAccounts } from '../../lib/accounts';
 import { AlreadyFollowingError, type Notification, RateLimitedError } from '../../lib/api';
 import { createSession } from '../../lib/background/api-session';
 import { createPoller, type Poller } from '../../lib/background/poller';
 import { messaging } from '../../lib/messaging';
-import { ACCOUNT, anotherAccount, badge } from '../support/background';
+import { ACCOUNT, anotherAccount, badge, grant } from '../support/background';
 import { answerMessages, deliver, optionsSender, popupSender, profileTabSender } from '../support/messages';
 import { startTestService, type TestService, type TestUser } from '../support/service';
 
@@ -203,6 +205,20 @@ describe('background against the reference service', () => {
     const status = await poller.poll();
     expect(status.kind).toBe('unauthorized');
     expect((await badge()).text).toBe('!');
+  });
+
+  it('learns who each account is, and refuses adding the same person on the same service twice', async () => {
+    // The account signed in in beforeEach came without a name, as one moved from the previous version.
+    expect((await findAccount(ACCOUNT))?.username).toBe(me.username);
+    const other = await service.newUser('other', { displayName: 'Other O' });
+    const addresses = { ...DEFAULT_ADDRESSES, apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin };
+    await grant(service.apiBaseUrl, service.origin);
+    const add = (token: string) => deliver('accounts.add', { ...addresses, token }, optionsSender);
+    const added = await add(other.token);
+    expect(added.value).toMatchObject({ username: other.username, displayName: 'Other O' });
+    const twice = await add(await service.server.admin.issueToken(other.username));
+    expect(twice.error).toMatchObject({ code: 'account_exists', detail: `@${other.username}` });
+    expect((await listAccounts()).map((account) => account.username)).toEqual([me.username, other.username]);
   });
 
   it('tests a connection without saving it', async () => {

@@ -85,7 +85,9 @@ describe.each(BACKENDS)('users on %s', (backend) => {
       expect((await dave.client.me()).username).toBe(dave.username);
       await expect(service.client().me()).rejects.toBeInstanceOf(UnauthenticatedError);
       await expect(service.client('not-a-token').me()).rejects.toBeInstanceOf(UnauthenticatedError);
-      const response = await fetch(`${service.server.apiBaseUrl}/me`, { headers: { authorization: `Bearer ${carol.token}` } });
+      const response = await fetch(`${service.server.apiBaseUrl}/me`, {
+        headers: { authorization: `Bearer ${carol.token}` },
+      });
       expect(response.headers.get('cache-control')).toBe('no-store');
     });
   });
