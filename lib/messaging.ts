@@ -11,6 +11,7 @@ import type { Account } from './accounts';
 import {
   type ByType,
   type IdsSelection,
+  type Notification,
   type NotificationType,
   type Page,
   type Profile,
@@ -53,6 +54,17 @@ export interface ConnectionStatus {
 /** Notifications per page the background asks the service for on the popup's behalf. */
 export const INBOX_PAGE_SIZE = 25;
 
+/** The `account` of an inbox listing that shows every signed-in account's notifications as one. */
+export const ALL_ACCOUNTS = '*';
+
+/** A notification as the popup lists it: with the account it belongs to, which triage acts as. */
+export type InboxItem = Notification & { account: string };
+
+export interface AccountPage {
+  data: InboxItem[];
+  cursor: string | null;
+}
+
 /** Every message about one account's inbox or profile names the account it acts as. */
 export interface AccountRequest {
   account: string;
@@ -67,6 +79,8 @@ export interface InboxPageRequest extends AccountRequest {
 
 export interface SnoozeRequest extends AccountRequest {
   ids: string[];
+  /** As for `TriageRequest`. */
+  join?: boolean;
   /** When they wake: ISO 8601 with an offset, 60 s to 365 days ahead. */
   until: string;
   /** How many of `ids` the caller knows to be unread, so the badge can drop them at once. */
@@ -77,6 +91,11 @@ export interface TriageRequest extends AccountRequest {
   ids: IdsSelection;
   /** How many of `ids` the caller knows to be unread, so a delete can lower the badge at once. */
   unread?: number;
+  /**
+   * This call carries on the one before, as one action over items of several accounts: Undo
+   * puts back both.
+   */
+  join?: boolean;
 }
 
 export type UndoableAction = 'markRead' | 'markUnread' | 'delete' | 'snooze';
@@ -86,7 +105,7 @@ export type UndoableAction = 'markRead' | 'markUnread' | 'delete' | 'snooze';
  * tokens themselves; other contexts see only what the action was.
  */
 export interface UndoOffer {
-  /** The account the action acted on. */
+  /** The account the action acted on; the first of them when it took in several. */
   account: string;
   action: UndoableAction;
   /** It was "mark all read" or "delete all". */
@@ -176,8 +195,11 @@ export interface ReportRequest extends AccountRequest {
 }
 
 export interface ProtocolMap {
-  /** One page of the inbox; the first page (cursor null) also refreshes the popup's cache. */
-  'inbox.fetch'(request: InboxPageRequest): Page;
+  /**
+   * One page of the inbox, of one account or of all (`ALL_ACCOUNTS`); a first page (cursor null)
+   * also refreshes the popup's cache.
+   */
+  'inbox.fetch'(request: InboxPageRequest): AccountPage;
   /** The account's unread notifications of each type, asked of its service now. */
   'inbox.countByType'(request: AccountRequest): ByType;
   'inbox.markRead'(request: TriageRequest): TriageResult;

@@ -22,6 +22,7 @@ import { statusItem } from '../connection-status';
 import { clearInboxCache, writeCachedFirstPage } from '../inbox-cache';
 import { unreadByTypeItem } from '../inbox-filter';
 import {
+  ALL_ACCOUNTS,
   INBOX_PAGE_SIZE,
   type MessageData,
   type MessageReturn,
@@ -35,6 +36,7 @@ import { settingsErrorText } from '../settings';
 import type { AccountRuntime, Runtimes } from './account-runtime';
 import { accounts, addAccount, removeAccount } from './account-store';
 import { testConnection } from './connection-test';
+import { fetchMerged } from './inbox-merge';
 import { giveBackPermissions } from './permissions';
 import { type Extension, mayAsk, type Sender, type SenderKind, senderKind } from './sender';
 import { checkToken, identity } from './token-check';
@@ -60,8 +62,9 @@ const Text = v.pipe(v.string(), v.maxLength(4096));
 const AccountId = v.pipe(v.string(), v.minLength(1), v.maxLength(100));
 const Ids = v.union([v.literal('all'), v.array(v.string())]);
 const Unread = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
-const Triage = v.object({ account: AccountId, ids: Ids, unread: Unread });
-const ListTriage = v.object({ account: AccountId, ids: v.array(v.string()), unread: Unread });
+const Join = v.optional(v.boolean());
+const Triage = v.object({ account: AccountId, ids: Ids, unread: Unread, join: Join });
+const ListTriage = v.object({ account: AccountId, ids: v.array(v.string()), unread: Unread, join: Join });
 const ProfileRequest = v.object({ account: AccountId, username: Text });
 const Token = v.pipe(Text, v.trim(), v.minLength(1));
 
@@ -78,7 +81,7 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
   'inbox.markRead': Triage,
   'inbox.delete': Triage,
   'inbox.markUnread': ListTriage,
-  'inbox.snooze': v.object({ account: AccountId, ids: v.array(v.string()), until: Text, unread: Unread }),
+  'inbox.snooze': v.object({ account: AccountId, ids: v.array(v.string()), until: Text, unread: Unread, join: Join }),
   'inbox.unsnooze': v.object({ account: AccountId, ids: v.array(v.string()) }),
   'inbox.fetchSnoozed': v.object({ account: AccountId, cursor: v.nullable(Text) }),
   'inbox.undo': v.undefined(),
@@ -173,7 +176,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       clearInboxCache(runtime.id),
       runtime.notifier.reset(),
       unreadByTypeItem(runtime.id).removeValue(),
-      last?.account === runtime.id ? lastUndoItem.setValue(null) : undefined,
+      last?.parts?.some((part) => part.account === runtime.id) ? lastUndoItem.setValue(null) : undefined,
     ]);
   }
 
@@ -204,12 +207,25 @@ export function createHandlers(ctx: HandlerContext): Handlers {
 
   return {
     async 'inbox.fetch'({ account, cursor, unreadOnly, types }) {
-      const { client } = await signedIn(account);
       const filter = types && types.length > 0 ? { types } : {};
-      const page = await client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, unreadOnly, ...filter });
-      // The cache holds the whole inbox's first page, what the popup paints before any answer.
-      if (cursor === null && !filter.types) await writeCachedFirstPage(account, unreadOnly, page);
-      return page;
+      const pageOf = async (id: string, at: string | null) => {
+        const { client } = await signedIn(id);
+        const page = await client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor: at, unreadOnly, ...filter });
+        // The cache holds the whole inbox's first page, what the popup paints before any answer.
+        if (at === null && !filter.types) await writeCachedFirstPage(id, unreadOnly, page);
+        return page;
+      };
+      if (account !== ALL_ACCOUNTS) {
+        const page = await pageOf(account, cursor);
+        return { data: page.data.map((item) => ({ ...item, account })), cursor: page.cursor };
+      }
+      const sources = [];
+      for (const runtime of runtimes.all()) {
+        if (await runtime.session.token())
+          sources.push({ account: runtime.id, fetch: (at: string | null) => pageOf(runtime.id, at) });
+      }
+      if (sources.length === 0) throw signedOut();
+      return fetchMerged(sources, cursor, INBOX_PAGE_SIZE);
     },
     async 'inbox.countByType'({ account }) {
       const { client } = await signedIn(account);
@@ -233,10 +249,11 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       return client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, snoozed: true });
     },
     async 'inbox.undo'() {
-      const { account, count } = await undoLast(async (id) => (await signedIn(id)).client);
+      const { accounts: undone, count } = await undoLast(async (id) => (await signedIn(id)).client);
       // The badge follows at once: only the service knows how many of those put back are unread.
-      const status = await (await runtimeOf(account)).poller.poll();
-      return { count, unreadCount: status.kind === 'ok' ? status.count : null };
+      const statuses = await Promise.all(undone.map(async (id) => (await runtimeOf(id)).poller.poll()));
+      const status = statuses.length === 1 ? statuses[0] : null;
+      return { count, unreadCount: status?.kind === 'ok' ? status.count : null };
     },
     'inbox.lastUndo': () => lastUndo(),
     'status.get': () => statusItem.getValue(),

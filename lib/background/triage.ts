@@ -16,8 +16,11 @@ import type { StatusWriter } from './status-writer';
 type Selection<T extends { account: string }> = Omit<T, 'account'>;
 
 interface LastUndo extends UndoOffer {
-  /** One token per call the action took (a selection of more than 500 takes several). */
-  tokens: string[];
+  /**
+   * Per account the action took in, in order, one token per call (a selection of more than 500
+   * takes several).
+   */
+  parts: { account: string; tokens: string[] }[];
 }
 
 /** The account a triage action acts on: its id, its client and its status. */
@@ -56,25 +59,39 @@ async function inBatches<Ids extends IdsSelection>(
   };
 }
 
-/** Keeps the action's undo as the last one, replacing any earlier; what the popup may offer. */
+/**
+ * Keeps the action's undo as the last one, replacing any earlier; what the popup may offer. A
+ * call that `join`s the one before (the same action over another account's items) adds to it.
+ */
 async function offerUndo(
   account: string,
   action: UndoableAction,
   ids: IdsSelection,
   sent: { count: number; tokens: string[] },
-  extra: Pick<UndoOffer, 'until'> = {},
+  extra: Pick<UndoOffer, 'until'> & { join?: boolean } = {},
   now = Date.now(),
 ): Promise<UndoOffer | null> {
-  if (sent.tokens.length === 0) return null;
-  const offer: UndoOffer = {
-    account,
-    action,
-    all: ids === 'all',
-    count: sent.count,
-    expiresAt: now + LIMITS.undoSeconds * 1000 - OFFER_MARGIN_MS,
-    ...extra,
-  };
-  await lastUndoItem.setValue({ ...offer, tokens: sent.tokens });
+  const { join, ...details } = extra;
+  const earlier = join ? await lastUndoItem.getValue() : null;
+  const joined = earlier && earlier.action === action && earlier.expiresAt > now ? earlier : null;
+  if (sent.tokens.length === 0) return joined && withoutTokens(joined);
+  const part = { account, tokens: sent.tokens };
+  const last: LastUndo = joined
+    ? { ...joined, count: joined.count + sent.count, parts: [...joined.parts, part] }
+    : {
+        account,
+        action,
+        all: ids === 'all',
+        count: sent.count,
+        expiresAt: now + LIMITS.undoSeconds * 1000 - OFFER_MARGIN_MS,
+        ...details,
+        parts: [part],
+      };
+  await lastUndoItem.setValue(last);
+  return withoutTokens(last);
+}
+
+function withoutTokens({ parts: _, ...offer }: LastUndo): UndoOffer {
   return offer;
 }
 
@@ -82,10 +99,10 @@ const okCount = (status: { kind: string; count: number | null }) => (status.kind
 
 export async function markRead(
   { id, client, status: writer }: TriageAccount,
-  { ids }: Selection<TriageRequest>,
+  { ids, join }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
   const sent = await inBatches(ids, client.inbox.markRead);
-  const undo = await offerUndo(id, 'markRead', ids, sent);
+  const undo = await offerUndo(id, 'markRead', ids, sent, { join });
   await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markRead', ids, unreadOnly));
   const before = (await writer.get()).count;
   const status = await writer.showCount(ids === 'all' ? 0 : (before ?? 0) - sent.count);
@@ -94,11 +111,11 @@ export async function markRead(
 
 export async function markUnread(
   { id, client, status: writer }: TriageAccount,
-  { ids }: Selection<TriageRequest>,
+  { ids, join }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
   if (ids === 'all') throw new InvalidArgumentError('invalid_ids', 'Mark unread takes a list of ids, never "all".');
   const sent = await inBatches(ids, client.inbox.markUnread);
-  const undo = await offerUndo(id, 'markUnread', ids, sent);
+  const undo = await offerUndo(id, 'markUnread', ids, sent, { join });
   await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markUnread', ids, unreadOnly));
   const before = (await writer.get()).count;
   const status = await writer.showCount((before ?? 0) + sent.count);
@@ -126,19 +143,19 @@ async function takenOut(
 
 export async function deleteNotifications(
   account: TriageAccount,
-  { ids, unread }: Selection<TriageRequest>,
+  { ids, unread, join }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
   const sent = await inBatches(ids, account.client.inbox.delete);
-  return takenOut(account, 'delete', ids, unread, sent, await offerUndo(account.id, 'delete', ids, sent));
+  return takenOut(account, 'delete', ids, unread, sent, await offerUndo(account.id, 'delete', ids, sent, { join }));
 }
 
 /** Snoozed notifications leave the inbox and the count until they wake; the service wakes them. */
 export async function snooze(
   account: TriageAccount,
-  { ids, until, unread }: Selection<SnoozeRequest>,
+  { ids, until, unread, join }: Selection<SnoozeRequest>,
 ): Promise<TriageResult> {
   const sent = await inBatches(ids, (batch) => account.client.inbox.snooze(batch, until));
-  const undo = await offerUndo(account.id, 'snooze', ids, sent, { until });
+  const undo = await offerUndo(account.id, 'snooze', ids, sent, { until, join });
   return takenOut(account, 'snooze', ids, unread, sent, undo);
 }
 
@@ -159,31 +176,33 @@ export async function unsnooze({ id, client }: TriageAccount, { ids }: { ids: st
 /** The last action, while it can still be undone. */
 export async function lastUndo(now = Date.now()): Promise<UndoOffer | null> {
   const last = await lastUndoItem.getValue();
-  if (!last || last.expiresAt <= now) return null;
-  const { tokens: _, ...offer } = last;
-  return offer;
+  if (!last || last.expiresAt <= now || !Array.isArray(last.parts)) return null;
+  return withoutTokens(last);
 }
 
 /**
  * Undoes the last action, once: it is forgotten before anything is sent, so a second Undo
- * finds nothing. The cached pages no longer match the inbox and are dropped. The number of
- * notifications put back; UndoExpiredError when there is nothing left to undo.
+ * finds nothing. The cached pages no longer match the inbox and are dropped. The accounts it
+ * took in and the number of notifications put back; UndoExpiredError when there is nothing left
+ * to undo.
  */
 export async function undoLast(
   clientOf: (account: string) => Promise<Client>,
   now = Date.now(),
-): Promise<{ account: string; count: number }> {
+): Promise<{ accounts: string[]; count: number }> {
   const last = await lastUndoItem.getValue();
   await lastUndoItem.setValue(null);
-  if (!last || last.expiresAt <= now) {
+  if (!last || last.expiresAt <= now || !Array.isArray(last.parts)) {
     throw new UndoExpiredError({ status: 410, code: 'undo_expired', detail: 'There is nothing left to undo.' });
   }
-  const client = await clientOf(last.account);
   let count = 0;
-  try {
-    for (const token of [...last.tokens].reverse()) count += (await client.inbox.undo(token)).count;
-  } finally {
-    await clearInboxCache(last.account);
+  for (const part of [...last.parts].reverse()) {
+    try {
+      const client = await clientOf(part.account);
+      for (const token of [...part.tokens].reverse()) count += (await client.inbox.undo(token)).count;
+    } finally {
+      await clearInboxCache(part.account);
+    }
   }
-  return { account: last.account, count };
+  return { accounts: last.parts.map((part) => part.account), count };
 }

@@ -104,7 +104,7 @@ describe('triage', () => {
     const result = await deleteNotifications(api, { ids, unread: 3 });
     expect(JSON.stringify(result)).not.toContain('sig');
     expect(await lastUndo()).toEqual(result.undo);
-    expect((await lastUndoItem.getValue())?.tokens).toEqual(['first.sig']);
+    expect((await lastUndoItem.getValue())?.parts).toEqual([{ account: api.id, tokens: ['first.sig'] }]);
     expect(await fakeBrowser.storage.local.get(null)).not.toHaveProperty('lastUndo');
   });
 
@@ -124,7 +124,7 @@ describe('triage', () => {
       json({ success: true, count: 500 }),
     );
     await markRead(api, { ids });
-    expect(await undoLast(async () => api.client)).toEqual({ account: ACCOUNT, count: 600 });
+    expect(await undoLast(async () => api.client)).toEqual({ accounts: [ACCOUNT], count: 600 });
     expect(wire.requests.slice(2).map((r) => [r.url.pathname, JSON.parse(r.body)])).toEqual([
       ['/api/inbox/undo', { undo: 'b.sig' }],
       ['/api/inbox/undo', { undo: 'a.sig' }],
@@ -133,6 +133,27 @@ describe('triage', () => {
     expect(await lastUndo()).toBeNull();
     await expect(undoLast(async () => api.client)).rejects.toBeInstanceOf(UndoExpiredError);
     expect(wire.requests).toHaveLength(4);
+  });
+
+  it('undoes one action over two accounts as one: the joined call adds to the offer, and Undo puts back both', async () => {
+    const first = await client(json({ success: true, count: 2, undo: 'first.sig' }), json({ success: true, count: 2 }));
+    const secondWire = recordingFetch(
+      json({ success: true, count: 1, undo: 'second.sig' }),
+      json({ success: true, count: 1 }),
+    );
+    const { client: secondClient } = await createSession(ACCOUNT, { fetch: secondWire.fetch, retries: 0 }).client();
+    const second = { id: 'account-2', client: secondClient, status: statusWriter('account-2') };
+    await markRead(first.client, { ids: [id(1), id(2)] });
+    const joined = await markRead(second, { ids: [id(3)], join: true });
+    expect(joined.undo).toMatchObject({ account: ACCOUNT, action: 'markRead', count: 3 });
+    expect((await lastUndoItem.getValue())?.parts.map((part) => part.account)).toEqual([ACCOUNT, 'account-2']);
+    const clients: Record<string, typeof secondClient> = { [ACCOUNT]: first.client.client, 'account-2': secondClient };
+    expect(await undoLast(async (account) => clients[account] as typeof secondClient)).toEqual({
+      accounts: [ACCOUNT, 'account-2'],
+      count: 3,
+    });
+    expect(secondWire.requests.at(-1)?.body).toBe(JSON.stringify({ undo: 'second.sig' }));
+    expect(first.wire.requests.at(-1)?.body).toBe(JSON.stringify({ undo: 'first.sig' }));
   });
 
   it('stops offering the undo just before the service stops taking it', async () => {
