@@ -54,7 +54,7 @@ export interface ConnectionStatus {
 /** Notifications per page the background asks the service for on the popup's behalf. */
 export const INBOX_PAGE_SIZE = 25;
 
-/** The `account` of an inbox listing that shows every signed-in account's notifications as one. */
+/** The account the popup shows when it shows every signed-in account's notifications as one. */
 export const ALL_ACCOUNTS = '*';
 
 /** A notification as the popup lists it: with the account it belongs to, which triage acts as. */
@@ -196,7 +196,7 @@ export interface ReportRequest extends AccountRequest {
 
 export interface ProtocolMap {
   /**
-   * One page of the inbox, of one account or of all (`ALL_ACCOUNTS`); a first page (cursor null)
+   * One page of the account's inbox, each item naming the account; the first page (cursor null)
    * also refreshes the popup's cache.
    */
   'inbox.fetch'(request: InboxPageRequest): AccountPage;

@@ -22,7 +22,6 @@ import { statusItem } from '../connection-status';
 import { clearInboxCache, writeCachedFirstPage } from '../inbox-cache';
 import { unreadByTypeItem } from '../inbox-filter';
 import {
-  ALL_ACCOUNTS,
   INBOX_PAGE_SIZE,
   type MessageData,
   type MessageReturn,
@@ -36,7 +35,6 @@ import { settingsErrorText } from '../settings';
 import type { AccountRuntime, Runtimes } from './account-runtime';
 import { accounts, addAccount, removeAccount } from './account-store';
 import { testConnection } from './connection-test';
-import { fetchMerged } from './inbox-merge';
 import { giveBackPermissions } from './permissions';
 import { type Extension, mayAsk, type Sender, type SenderKind, senderKind } from './sender';
 import { checkToken, identity } from './token-check';
@@ -207,25 +205,12 @@ export function createHandlers(ctx: HandlerContext): Handlers {
 
   return {
     async 'inbox.fetch'({ account, cursor, unreadOnly, types }) {
+      const { client } = await signedIn(account);
       const filter = types && types.length > 0 ? { types } : {};
-      const pageOf = async (id: string, at: string | null) => {
-        const { client } = await signedIn(id);
-        const page = await client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor: at, unreadOnly, ...filter });
-        // The cache holds the whole inbox's first page, what the popup paints before any answer.
-        if (at === null && !filter.types) await writeCachedFirstPage(id, unreadOnly, page);
-        return page;
-      };
-      if (account !== ALL_ACCOUNTS) {
-        const page = await pageOf(account, cursor);
-        return { data: page.data.map((item) => ({ ...item, account })), cursor: page.cursor };
-      }
-      const sources = [];
-      for (const runtime of runtimes.all()) {
-        if (await runtime.session.token())
-          sources.push({ account: runtime.id, fetch: (at: string | null) => pageOf(runtime.id, at) });
-      }
-      if (sources.length === 0) throw signedOut();
-      return fetchMerged(sources, cursor, INBOX_PAGE_SIZE);
+      const page = await client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, unreadOnly, ...filter });
+      // The cache holds the whole inbox's first page, what the popup paints before any answer.
+      if (cursor === null && !filter.types) await writeCachedFirstPage(account, unreadOnly, page);
+      return { data: page.data.map((item) => ({ ...item, account })), cursor: page.cursor };
     },
     async 'inbox.countByType'({ account }) {
       const { client } = await signedIn(account);

@@ -12,9 +12,15 @@ export const ACCOUNT = 'account-1';
 
 /**
  * Stores settings and one account signed in with the token, as the options page would leave
- * them, and grants the account's origins.
+ * them, and grants the account's origins. Without a username the background asks the service
+ * who the account is after its first good check.
  */
-export async function signedIn(token = 'secret-token', settings: Partial<Settings> = {}, id = ACCOUNT) {
+export async function signedIn(
+  token = 'secret-token',
+  settings: Partial<Settings> = {},
+  id = ACCOUNT,
+  username: string | null = null,
+) {
   const all = { ...DEFAULT_SETTINGS, ...settings };
   await settingsItem.setValue(all);
   const addresses: AccountAddresses = {
@@ -24,16 +30,21 @@ export async function signedIn(token = 'secret-token', settings: Partial<Setting
     profileAnchor: all.profileAnchor,
   };
   if ((await accountsItem.getValue()) === null) await accountsItem.setValue([]);
-  await addAccount(addresses, token, id);
+  await addAccount({ ...addresses, username }, token, id);
   await grant(all.apiBaseUrl, all.siteOrigin);
   return all;
 }
 
 /** Adds a further account, signed in with the token (none: signed out), and grants its origins. */
-export async function anotherAccount(id: string, token: string | null, addresses: Partial<AccountAddresses> = {}) {
+export async function anotherAccount(
+  id: string,
+  token: string | null,
+  addresses: Partial<AccountAddresses> = {},
+  username: string | null = null,
+) {
   const all = { ...DEFAULT_ADDRESSES, ...addresses };
   if ((await accountsItem.getValue()) === null) await accountsItem.setValue([]);
-  const account = await addAccount(all, token, id);
+  const account = await addAccount({ ...all, username }, token, id);
   await grant(all.apiBaseUrl, all.siteOrigin);
   return account;
 }

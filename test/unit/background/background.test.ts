@@ -55,7 +55,7 @@ describe('background', () => {
   });
 
   it('polls when the alarm fires', async () => {
-    await signedIn();
+    await signedIn(undefined, {}, ACCOUNT, 'me');
     const { wire } = start([count(1), count(2)]);
     await settle();
     await fakeBrowser.alarms.onAlarm.trigger({
@@ -69,7 +69,7 @@ describe('background', () => {
   });
 
   it('polls at once on browser start-up', async () => {
-    await signedIn();
+    await signedIn(undefined, {}, ACCOUNT, 'me');
     const { wire } = start([count(1), count(6)]);
     await settle();
     await fakeBrowser.runtime.onStartup.trigger();
@@ -79,7 +79,7 @@ describe('background', () => {
   });
 
   it('polls at once when an account’s API address changes, forgetting its ETag', async () => {
-    await signedIn('t', { apiBaseUrl: 'http://127.0.0.1:8787/api' });
+    await signedIn('t', { apiBaseUrl: 'http://127.0.0.1:8787/api' }, ACCOUNT, 'me');
     await grant('http://localhost:8787');
     const { wire } = start([count(1), count(1)]);
     await settle();

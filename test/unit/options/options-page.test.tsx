@@ -8,6 +8,7 @@ import { messaging } from '../../../lib/messaging';
 import { DEFAULT_SETTINGS, getSettings } from '../../../lib/settings';
 import { ACCOUNT, anotherAccount, signedIn, storedToken } from '../../support/background';
 import { installFakePermissions } from '../../support/fake-apis';
+import { profileFixture } from '../../support/fixtures';
 import { answerMessages, optionsSender, sendMessagesAs } from '../../support/messages';
 import { json, problem, recordingFetch } from '../../support/recording-fetch';
 
@@ -147,7 +148,7 @@ describe('options page', () => {
 
   it('signs in with the service’s own page: PKCE, state checked, the code exchanged, the account added', async () => {
     const service = signInService('allows');
-    const wire = background(json({ count: 7 }), json({ count: 7 }));
+    const wire = background(json(profileFixture({ username: 'alice' })), json({ count: 7 }));
     await open();
     click('Add account');
     await screen.findByLabelText(/Service address/);
@@ -158,7 +159,7 @@ describe('options page', () => {
         .findByRole('button', { name: 'Sign in with example.social' })
         .then(() => 'Sign in with example.social'),
     );
-    await waitFor(() => expect(notice()).toContain('Signed in as example.social.'));
+    await waitFor(() => expect(notice()).toContain('Signed in as @alice.'));
     expect(permissions.requests.map((request) => request.origins)).toEqual([
       ['https://example.social/*'],
       ['https://example.social/*'],
@@ -201,7 +202,8 @@ describe('options page', () => {
 
   it('offers a pasted token for a service without the sign-in, and adds the account with it', async () => {
     stub('fetch', async () => problem(404, 'not_found'));
-    const wire = background(json({ count: 2 }), json({ count: 2 }));
+    // A service without the sign-in may have no GET /me either: the account is named by its site.
+    const wire = background(problem(404, 'not_found'), json({ count: 2 }), json({ count: 2 }));
     await open();
     click('Add account');
     await screen.findByLabelText(/Service address/);
@@ -244,19 +246,19 @@ describe('options page', () => {
   });
 
   it('signs one account out at its service, keeping the other', async () => {
-    await signedIn('tok');
-    await anotherAccount('other', 'tok-2', { apiBaseUrl: `${SOCIAL}/api`, siteOrigin: SOCIAL });
+    await signedIn('tok', {}, ACCOUNT, 'me');
+    await anotherAccount('other', 'tok-2', { apiBaseUrl: `${SOCIAL}/api`, siteOrigin: SOCIAL }, 'other');
     const wire = background(json({ count: 0 }), json({ count: 0 }), json({}), json({ count: 0 }));
     await pollAll(wire);
     await open();
     await waitFor(() => expect(screen.getAllByText('Signed in, 0 unread notifications.')).toHaveLength(2));
-    click('Sign out 127.0.0.1:8787');
-    await waitFor(() => expect(notice()).toContain('127.0.0.1:8787 is signed out'));
+    click('Sign out @me');
+    await waitFor(() => expect(notice()).toContain('@me is signed out'));
     expect(await storedToken()).toBeNull();
     expect(await storedToken('other')).toMatchObject({ token: 'tok-2' });
     const revoke = wire.requests.find((request) => request.url.pathname === '/api/oauth/revoke');
     expect(new URLSearchParams(revoke?.body).get('token')).toBe('tok');
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in again 127.0.0.1:8787' })).toBeTruthy());
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in again @me' })).toBeTruthy());
   });
 
   it('removes an account after asking, and gives back its host permissions', async () => {

@@ -6,6 +6,7 @@ import { addWithToken, changedSettings, removeAccount, saveOptions, signOut } fr
 import { DEFAULT_SETTINGS, getSettings, updateSettings } from '../../../lib/settings';
 import { ACCOUNT, anotherAccount, signedIn, storedToken } from '../../support/background';
 import { installFakePermissions } from '../../support/fake-apis';
+import { profileFixture } from '../../support/fixtures';
 import { answerMessages, optionsSender, sendMessagesAs } from '../../support/messages';
 import { json, problem, recordingFetch } from '../../support/recording-fetch';
 
@@ -66,8 +67,9 @@ describe('options flow', () => {
     expect(await listAccounts()).toEqual([]);
 
     await fakeBrowser.permissions.request({ origins: ['https://api.example.social/*', 'https://example.social/*'] });
+    background(json(profileFixture({ username: 'alice', displayName: 'Alice' })), json({ count: 2 }));
     const added = await addWithToken({ ...SOCIAL, token: ' tok ' }, Promise.resolve(true));
-    expect(added.notice).toEqual({ tone: 'info', lines: ['Signed in as example.social.'] });
+    expect(added.notice).toEqual({ tone: 'info', lines: ['Signed in as @alice.'] });
     expect(wire.requests[0]?.headers.get('authorization')).toBe('Bearer tok');
     const [account] = await listAccounts();
     expect(account).toMatchObject({ apiBaseUrl: SOCIAL.apiBaseUrl, siteOrigin: SOCIAL.siteOrigin });

@@ -2,11 +2,11 @@
  * "All accounts": one list of every signed-in account's inbox, in the service's order, paged
  * like one inbox. The cursor it hands out says, for each account not yet walked to its end,
  * which of its pages comes next and how many items at that page's start were already shown, so
- * the background keeps nothing between pages. An item is shown only once every account that has
- * more could not have one to put before it.
+ * nothing is kept between pages. An item is shown only once every account that has more could
+ * not have one to put before it. Loaded only when the person has several accounts.
  */
-import * as v from 'valibot';
-import { ApiError, type Notification, type Page } from '../api';
+import type { Notification } from '../api/contract';
+import { ApiError } from '../api/errors';
 import type { AccountPage, InboxItem } from '../messaging';
 
 /** Where one account's part of the merged list goes on. */
@@ -17,39 +17,17 @@ interface Position {
   skip: number;
 }
 
-const PositionsSchema = v.pipe(
-  v.array(
-    v.strictTuple([
-      v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
-      v.nullable(v.pipe(v.string(), v.maxLength(4096))),
-      v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1000)),
-    ]),
-  ),
-  v.maxLength(50),
-);
-
-function invalidCursor(): ApiError {
-  return new ApiError({ status: 400, code: 'invalid_cursor', detail: 'The cursor does not belong to this list.' });
-}
-
 function encode(positions: Position[]): string | null {
-  if (positions.length === 0) return null;
-  return btoa(JSON.stringify(positions.map(({ account, cursor, skip }) => [account, cursor, skip])));
+  return positions.length === 0 ? null : JSON.stringify(positions);
 }
 
+/** The positions a cursor of this module's names, without the accounts signed out since. */
 function decode(cursor: string, signedIn: ReadonlySet<string>): Position[] {
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(atob(cursor));
+    return (JSON.parse(cursor) as Position[]).filter((position) => signedIn.has(position.account));
   } catch {
-    throw invalidCursor();
+    throw new ApiError({ status: 400, code: 'invalid_cursor', detail: 'The cursor does not belong to this list.' });
   }
-  const result = v.safeParse(PositionsSchema, parsed);
-  if (!result.success) throw invalidCursor();
-  // An account signed out or removed since the page before simply has nothing more to show.
-  return result.output
-    .filter(([account]) => signedIn.has(account))
-    .map(([account, next, skip]) => ({ account, cursor: next, skip }));
 }
 
 /** The service's order: the most recently sorted first (arrival, or waking from a snooze), then by id. */
@@ -61,7 +39,7 @@ export function serviceOrder(a: Notification, b: Notification): number {
 
 export interface MergeSource {
   account: string;
-  fetch(cursor: string | null): Promise<Page>;
+  fetch(cursor: string | null): Promise<AccountPage>;
 }
 
 /**
@@ -81,11 +59,11 @@ export async function fetchMerged(sources: MergeSource[], cursor: string | null,
   const failed = answers.find((answer) => answer.status === 'rejected');
   if (failed && answers.every((answer) => answer.status === 'rejected')) throw failed.reason;
 
-  const walked: { position: Position; page: Page; items: InboxItem[] }[] = [];
+  const walked: { position: Position; page: AccountPage; items: InboxItem[] }[] = [];
   answers.forEach((answer, index) => {
     const position = positions[index] as Position;
     if (answer.status === 'rejected') return;
-    const items = answer.value.data.slice(position.skip).map((item) => ({ ...item, account: position.account }));
+    const items = answer.value.data.slice(position.skip);
     walked.push({ position, page: answer.value, items });
   });
   // The last item each account with more pages sent: nothing may be shown that sorts after one of them.
