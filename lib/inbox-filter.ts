@@ -30,6 +30,9 @@ export async function getInboxFilter(): Promise<NotificationType[] | null> {
  */
 export const unreadByTypeItem = perAccountItem<ByType | null>('unreadByType', null);
 
+/** The account the popup showed last (its id, or `*` for all of them), so it opens on it again. */
+export const popupAccountItem = storage.defineItem<string | null>('local:popupAccount', { fallback: null, version: 1 });
+
 export async function setInboxFilter(types: readonly NotificationType[] | null): Promise<void> {
   await inboxFilterItem.setValue(normalizeFilter(types));
 }

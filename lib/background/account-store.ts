@@ -67,7 +67,8 @@ export async function addAccount(details: NewAccount, token: string | null, id: 
     avatarUrl: details.avatarUrl ?? null,
   };
   if (token) await storeToken(account, token);
-  await accountsItem.setValue([...(await listAccounts()), account]);
+  // An id given again replaces its account rather than listing it twice.
+  await accountsItem.setValue([...(await listAccounts()).filter((other) => other.id !== id), account]);
   return account;
 }
 

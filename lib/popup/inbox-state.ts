@@ -15,15 +15,28 @@ export interface Message {
   id: number;
 }
 
+/** An account as the switcher shows it. */
+export interface AccountTab {
+  id: string;
+  /** `@name`, or the site's host while the name is not known. */
+  label: string;
+  /** The site's host, told apart when two accounts share a name. */
+  host: string;
+  siteOrigin: string;
+  status: ConnectionStatus;
+}
+
 export interface InboxState {
   /** Settings, status and cache have been read; before that there is nothing to show. */
   started: boolean;
   unreadOnly: boolean;
-  /** The account whose inbox is on show; empty while there is none. */
+  /** Every account, in the order they were added; the switcher shows when there are several. */
+  accounts: readonly AccountTab[];
+  /** The account whose inbox is on show, `ALL_ACCOUNTS` for all of them; empty while there is none. */
   account: string;
   /** The types the list shows; null for all. */
   types: readonly NotificationType[] | null;
-  /** That account's unread notifications of each type, as its service last said. */
+  /** The unread notifications of each type of the account on show (summed over all for all), as last said. */
   byType: ByType | null;
   /** Neighbours about the same thing show as one row (see `inbox-groups`). */
   grouping: boolean;
@@ -68,6 +81,7 @@ export interface InboxState {
 export const INITIAL_STATE: InboxState = Object.freeze({
   started: false,
   unreadOnly: false,
+  accounts: [],
   account: '',
   types: null,
   byType: null,

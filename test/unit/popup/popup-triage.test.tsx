@@ -206,7 +206,7 @@ describe('delete', () => {
     await screen.findByText('27 unread');
 
     await user.click(screen.getByRole('button', { name: 'Delete all' }));
-    const dialog = screen.getByRole('alertdialog', { name: 'Delete your whole inbox?' });
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete your whole inbox?' });
     expect(dialog.textContent).toContain('including those not loaded here');
     expect(dialog.textContent).toContain('You can undo this for one minute');
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
