@@ -130,6 +130,13 @@ export function startBackground(options: BackgroundOptions = {}) {
     void refresh();
   });
   const unwatchAccounts = accountsItem.watch((next, previous) => {
+    // Learning who an account is changes only names: the tooltip says them, nothing is checked again.
+    const where = (list: typeof next) =>
+      JSON.stringify((list ?? []).map((a) => [a.id, a.apiBaseUrl, a.siteOrigin, a.profilePath, a.profileAnchor]));
+    if (where(next) === where(previous)) {
+      void runtimes.sync();
+      return;
+    }
     // An account whose API address changed starts afresh: its ETag and cached pages were another service's.
     const before = new Map((previous ?? []).map((account) => [account.id, account.apiBaseUrl]));
     void (async () => {

@@ -6,6 +6,7 @@ import { pollAlarmName, pollStateItem } from '../../../lib/background/poller';
 import { statusItem } from '../../../lib/connection-status';
 import { messaging } from '../../../lib/messaging';
 import { ACCOUNT, anotherAccount, badge, grant, pollAlarm, signedIn, storedToken } from '../../support/background';
+import { profileFixture } from '../../support/fixtures';
 import { json, problem, recordingFetch } from '../../support/recording-fetch';
 import { until } from '../../support/until';
 
@@ -76,6 +77,15 @@ describe('background', () => {
     await settle();
     expect(wire.requests).toHaveLength(2);
     expect((await badge()).text).toBe('6');
+  });
+
+  it('checks nothing again when only an account’s name becomes known', async () => {
+    await signedIn(undefined, {}, ACCOUNT, null);
+    const { wire } = start([count(3), json(profileFixture({ username: 'carol' })), count(4)]);
+    await settle();
+    await until(async () => (await listAccounts())[0]?.username === 'carol');
+    await settle();
+    expect(wire.requests.map((request) => request.url.pathname)).toEqual(['/api/inbox/count', '/api/me']);
   });
 
   it('polls at once when an account’s API address changes, forgetting its ETag', async () => {
