@@ -8,7 +8,7 @@ import {
 } from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
 import { byTypeJson } from '../db/migrations';
-import { toIso } from '../db/values';
+import { isoText, toIso } from '../db/values';
 import { authenticatedBatch, type TokenOwner } from './tokens';
 
 export interface StoredNotification {
@@ -50,13 +50,14 @@ export interface NotificationRecord {
   id: string;
   read: boolean;
   type: NotificationType;
-  created_at: Date;
+  /** A Date, or text as `isoText` writes it. */
+  created_at: Date | string;
   text: string;
   path: string | null;
   actor_username: string | null;
   actor_display_name: string | null;
-  snoozed_until: Date | null;
-  sorted_at: Date;
+  snoozed_until: Date | string | null;
+  sorted_at: Date | string;
 }
 
 export const toNotification = (row: NotificationRecord): StoredNotification => ({
@@ -161,6 +162,18 @@ export async function listNotifications(
   return result.rows.map(toNotification);
 }
 
+/**
+ * A page's rows numbered in its listing's order (`position`), their timestamps written by the
+ * database as the contract writes them: a page is 75 timestamps, and parsing each into a Date
+ * and writing it out again was a fifth of the service's time on a page.
+ */
+function numberedPage(sql: string, options: PageOptions): string {
+  return `SELECT row_number() OVER (ORDER BY ${listingOrder(options, 'p')})::int AS position,
+       p.id, p.read, p.type, ${isoText('p.created_at')} AS created_at, p.text, p.path, p.actor_username,
+       p.actor_display_name, ${isoText('p.snoozed_until')} AS snoozed_until, ${isoText('p.sorted_at')} AS sorted_at
+     FROM (${sql}) p`;
+}
+
 /** A page as `listNotifications` gives it, for the owner of `token`, in one round trip; null for an invalid token. */
 export async function listNotificationsAs(
   db: Queryable,
@@ -168,7 +181,13 @@ export async function listNotificationsAs(
   options: PageOptions,
 ): Promise<{ owner: TokenOwner; notifications: StoredNotification[] } | null> {
   const { sql, params } = pageStatement('caller.user_id', perRequest, options);
-  const found = await authenticatedBatch<NotificationRecord>(db, token, sql, params, listingOrder(options, 'q'));
+  const found = await authenticatedBatch<NotificationRecord>(
+    db,
+    token,
+    numberedPage(sql, options),
+    params,
+    'q.position',
+  );
   return found && { owner: found.owner, notifications: found.rows.map(toNotification) };
 }
 
