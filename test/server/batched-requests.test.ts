@@ -17,6 +17,29 @@ async function statusOf(service: TestService, path: string, token: string): Prom
   return response.status;
 }
 
+/**
+ * Keeps 8 clients asking `service` with `token` (counts and pages in turn) until 40 answers came
+ * to requests sent after `revoke` resolved; those answers' statuses.
+ */
+async function statusesAfterRevoke(service: TestService, token: string, revoke: () => Promise<void>) {
+  let revoked = false;
+  let before = 0;
+  const after: number[] = [];
+  const load = Array.from({ length: 8 }, async (_, i) => {
+    while (after.length < 40) {
+      const sentAfterRevoke = revoked;
+      const status = await statusOf(service, i % 2 === 0 ? '/inbox/count' : '/inbox/fetch', token);
+      if (sentAfterRevoke) after.push(status);
+      else before += 1;
+    }
+  });
+  while (before < 20) await new Promise((resolve) => setImmediate(resolve));
+  await revoke();
+  revoked = true;
+  await Promise.all(load);
+  return after;
+}
+
 describe.each(BACKENDS)('requests answered together on %s', (backend) => {
   let service: TestService;
   const users: { user: TestUser; texts: string[] }[] = [];
@@ -116,27 +139,15 @@ describe.each(BACKENDS)('requests answered together on %s', (backend) => {
 
   it('refuses a token from the moment its revocation is answered, while requests with it keep arriving', async () => {
     const user = await service.newUser('togetherrevoke');
-    let revoked = false;
-    let before = 0;
-    const after: number[] = [];
     // Requests with the token keep arriving before, during and after the revocation.
-    const load = Array.from({ length: 8 }, async (_, i) => {
-      while (after.length < 40) {
-        const sentAfterRevoke = revoked;
-        const status = await statusOf(service, i % 2 === 0 ? '/inbox/count' : '/inbox/fetch', user.token);
-        if (sentAfterRevoke) after.push(status);
-        else before += 1;
-      }
+    const after = await statusesAfterRevoke(service, user.token, async () => {
+      const response = await service.request('/oauth/revoke', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: user.token }).toString(),
+      });
+      expect(response.status).toBe(200);
     });
-    while (before < 20) await new Promise((resolve) => setImmediate(resolve));
-    const response = await service.request('/oauth/revoke', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: user.token }).toString(),
-    });
-    expect(response.status).toBe(200);
-    revoked = true;
-    await Promise.all(load);
     expect(after.filter((status) => status !== 401)).toEqual([]);
   });
 });
@@ -158,27 +169,15 @@ describe.runIf(process.env.DATABASE_URL)('revocation across two instances on one
 
   it('refuses a token revoked through one instance on the other as soon as the revocation is answered', async () => {
     const user = await a.newUser('revokedelsewhere');
-    let revoked = false;
-    let before = 0;
-    const after: number[] = [];
     // B answers the token under load, so its requests go in shared statements, until the end.
-    const load = Array.from({ length: 8 }, async (_, i) => {
-      while (after.length < 40) {
-        const sentAfterRevoke = revoked;
-        const status = await statusOf(b, i % 2 === 0 ? '/inbox/count' : '/inbox/fetch', user.token);
-        if (sentAfterRevoke) after.push(status);
-        else before += 1;
-      }
+    const after = await statusesAfterRevoke(b, user.token, async () => {
+      const response = await a.request('/operator/tokens/revoke', {
+        method: 'POST',
+        token: await a.operatorToken(),
+        body: JSON.stringify({ token: user.token }),
+      });
+      expect(await response.json()).toEqual({ revoked: true });
     });
-    while (before < 20) await new Promise((resolve) => setImmediate(resolve));
-    const response = await a.request('/operator/tokens/revoke', {
-      method: 'POST',
-      token: await a.operatorToken(),
-      body: JSON.stringify({ token: user.token }),
-    });
-    expect(await response.json()).toEqual({ revoked: true });
-    revoked = true;
-    await Promise.all(load);
     expect(after.filter((status) => status !== 401)).toEqual([]);
   });
 });
