@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../lib/api/contract';
 import { countUnreadAs, listNotificationsAs } from '../../server/store/notifications';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
+import { startTwoInstances, type TwoInstances } from './support/instances';
 
 /** Requests sent at once, well beyond the statements a batcher keeps in flight. */
 const TOGETHER = 60;
@@ -153,21 +154,15 @@ describe.each(BACKENDS)('requests answered together on %s', (backend) => {
 });
 
 describe.runIf(process.env.DATABASE_URL)('revocation across two instances on one PostgreSQL database', () => {
-  const schema = `test_batch_${process.pid}_${Date.now()}`;
-  let a: TestService;
-  let b: TestService;
+  let instances: TwoInstances;
 
   beforeAll(async () => {
-    a = await startTestService({ backend: 'postgres', schema });
-    b = await startTestService({ backend: 'postgres', schema });
+    instances = await startTwoInstances('test_batch');
   });
-  afterAll(async () => {
-    await b?.close();
-    await a?.server.database.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await a?.close();
-  });
+  afterAll(() => instances?.close());
 
   it('refuses a token revoked through one instance on the other as soon as the revocation is answered', async () => {
+    const { a, b } = instances;
     const user = await a.newUser('revokedelsewhere');
     // B answers the token under load, so its requests go in shared statements, until the end.
     const after = await statusesAfterRevoke(b, user.token, async () => {
