@@ -273,8 +273,10 @@ export function createPopupBackground(initial: Notification[] = [], world: World
     const failure = failures.get(type)?.shift();
     // A held page is the service's answer still on its way; a held change has not reached it yet.
     if (type === 'inbox.fetch' && !failure) {
+      // Held in the order asked, so "the latest" is the latest request, however long each took.
+      const released = holding.has(type) ? wait() : null;
       const result = await answer(type, data);
-      if (holding.has(type)) await wait();
+      await released;
       return result as MessageReturn<T>;
     }
     if (holding.has(type)) await wait();
