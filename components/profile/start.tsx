@@ -58,6 +58,7 @@ export async function startProfileButtons({ document, ask, signal }: StartOption
           return shows;
         },
         given,
+        config.account ?? '',
       );
       session = opened;
       opened.subscribe(() => {

@@ -1,6 +1,6 @@
 /**
  * Who sent a message. Extension pages (popup, options) may ask anything; the profile content
- * script only profile operations, and only from the top frame of a page on the configured site.
+ * script only profile operations, and only from the top frame of a page on an account's site.
  * Anything else — another extension, a web page, a content script on another origin — is refused.
  */
 import { MESSAGE_SCOPE, type MessageType } from '../messaging';
@@ -23,7 +23,11 @@ export interface Extension {
 
 export type SenderKind = 'extension' | 'profile' | null;
 
-export function senderKind(sender: Sender, extension: Extension, settings: Pick<Settings, 'siteOrigin'>): SenderKind {
+export function senderKind(
+  sender: Sender,
+  extension: Extension,
+  sites: readonly Pick<Settings, 'siteOrigin'>[],
+): SenderKind {
   if (sender.id !== extension.id || typeof sender.url !== 'string') return null;
   if (sender.url.startsWith(extension.baseUrl)) {
     // An extension page: the popup (no tab) or the options page in a tab of its own. One framed
@@ -31,8 +35,9 @@ export function senderKind(sender: Sender, extension: Extension, settings: Pick<
     const tabUrl = sender.tab?.url;
     return tabUrl === undefined || tabUrl.startsWith(extension.baseUrl) ? 'extension' : null;
   }
-  if (sender.tab !== undefined && sender.frameId === 0 && isSiteUrl(sender.url, settings)) {
-    if (sender.origin !== undefined && !isSiteUrl(sender.origin, settings)) return null;
+  const site = sites.find((one) => isSiteUrl(sender.url, one));
+  if (site && sender.tab !== undefined && sender.frameId === 0) {
+    if (sender.origin !== undefined && !isSiteUrl(sender.origin, site)) return null;
     return 'profile';
   }
   return null;

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startProfileButtons } from '../../../components/profile/start';
 import { NetworkError } from '../../../lib/api/errors';
 import { HOST_TAG } from '../../../lib/profile/shadow-host';
+import { ACCOUNT } from '../../support/background';
 import { asScript, trustPersonEvents } from './person-input';
 import { type ProfileBackground, profileBackground } from './profile-background';
 
@@ -381,7 +382,9 @@ describe('single-page navigation', () => {
     document.querySelector('#profile')?.remove();
     document.body.insertAdjacentHTML('afterbegin', section('alice'));
     history.pushState(null, '', '/@alice');
-    await waitFor(() => expect(background.calls.at(-1)).toEqual({ type: 'profile.get', data: 'alice' }));
+    await waitFor(() =>
+      expect(background.calls.at(-1)).toEqual({ type: 'profile.get', data: { account: ACCOUNT, username: 'alice' } }),
+    );
     await button('Follow');
     expect(ui().queryByRole('dialog')).toBeNull();
   });
@@ -394,7 +397,9 @@ describe('single-page navigation', () => {
     document.querySelector('#profile')?.remove();
     document.body.insertAdjacentHTML('afterbegin', section('alice'));
     history.pushState(null, '', '/@alice');
-    await waitFor(() => expect(background.calls.at(-1)).toEqual({ type: 'profile.get', data: 'alice' }));
+    await waitFor(() =>
+      expect(background.calls.at(-1)).toEqual({ type: 'profile.get', data: { account: ACCOUNT, username: 'alice' } }),
+    );
     await button('Follow');
     release();
     await settled();

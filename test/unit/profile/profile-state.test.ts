@@ -1,13 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NetworkError, ServerError, TimeoutError, UnauthenticatedError } from '../../../lib/api/errors';
 import { createProfileSession, type ProfileSession, type SessionView } from '../../../lib/profile/profile-state';
+import { ACCOUNT } from '../../support/background';
 import { type ProfileBackground, profileBackground } from './profile-background';
 
 let background: ProfileBackground;
 let stop: AbortController;
 
 function session(username = 'bob'): ProfileSession {
-  return createProfileSession(username, background.ask, stop.signal);
+  return createProfileSession(username, background.ask, stop.signal, undefined, undefined, ACCOUNT);
 }
 
 async function loaded(username = 'bob'): Promise<ProfileSession> {
@@ -72,6 +73,7 @@ describe('loading the profile', () => {
         stop.signal,
         undefined,
         answer.profile.answer,
+        answer.config.account ?? '',
       );
     };
     const bob = await start('http://127.0.0.1:8787/@bob');
@@ -128,7 +130,7 @@ describe('the follow toggle', () => {
     await toggle;
     expect(ready(s).follow).toEqual({ following: true, pending: null, problem: null });
     expect(ready(s).notice).toBe('You now follow @bob.');
-    expect(background.calls).toEqual([{ type: 'profile.follow', data: 'bob' }]);
+    expect(background.calls).toEqual([{ type: 'profile.follow', data: { account: ACCOUNT, username: 'bob' } }]);
     expect(background.state.following.has('bob')).toBe(true);
   });
 
@@ -139,7 +141,7 @@ describe('the follow toggle', () => {
     await s.toggleFollow();
     expect(ready(s).follow.following).toBe(false);
     expect(ready(s).notice).toBe('You no longer follow @bob.');
-    expect(background.calls).toEqual([{ type: 'profile.unfollow', data: 'bob' }]);
+    expect(background.calls).toEqual([{ type: 'profile.unfollow', data: { account: ACCOUNT, username: 'bob' } }]);
   });
 
   it('ignores clicks while a request is out', async () => {
