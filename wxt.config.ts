@@ -42,6 +42,22 @@ const plainDynamicImports: Plugin = {
   load: (id) => (id === PRELOAD_HELPER ? 'export const __vitePreload = (load) => load();' : undefined),
 };
 
+/**
+ * The in-page buttons are an extension page framed into the site's profile pages, so it must be
+ * web-accessible on the site. The site's origin is a setting, and no browser lets an extension
+ * add a web-accessible resource at run time, so it is so on the http(s) pages the extension may
+ * be granted at all (its optional host permissions), and on nothing else: the page alone, not its
+ * scripts or styles (the frame loads those as itself). Chrome gives it a URL that changes every
+ * session (`use_dynamic_url`) and Firefox one with the install's own random host, so another
+ * site cannot probe for the extension; and the frame shows and does nothing outside a tab of the
+ * configured site (`lib/background/sender.ts`).
+ */
+const profileFrameResource = (browser: string) => ({
+  resources: ['profile-frame.html'],
+  matches: ['http://*/*', 'https://*/*'],
+  ...(browser === 'firefox' ? {} : { use_dynamic_url: true }),
+});
+
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   hooks: { 'vite:build:extendConfig': keepPolyfillInBackgroundOnly },
@@ -49,7 +65,7 @@ export default defineConfig({
   // Chrome and Firefox preload modules themselves; Vite's polyfill for browsers that do not is dead weight.
   vite: () => ({ plugins: [plainDynamicImports], build: { modulePreload: { polyfill: false } } }),
   manifestVersion: 3,
-  manifest: ({ mode }) => ({
+  manifest: ({ mode, browser }) => ({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
     default_locale: 'en',
@@ -58,6 +74,7 @@ export default defineConfig({
     optional_host_permissions: ['http://*/*', 'https://*/*'],
     ...(mode === 'production' ? {} : { host_permissions: LOOPBACK }),
     action: { default_title: '__MSG_extName__' },
+    web_accessible_resources: [profileFrameResource(browser)],
     browser_specific_settings: {
       gecko: {
         id: 'inbox-companion@example.social',

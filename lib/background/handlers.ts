@@ -25,13 +25,12 @@ import {
   messaging,
   type ProfileAnswer,
 } from '../messaging';
-import { usernameFromUrl } from '../profile-url';
 import { getSettings } from '../settings';
 import type { Session } from './api-session';
 import { testConnection } from './connection-test';
 import type { Notifier } from './notifier';
 import type { Poller } from './poller';
-import { type Extension, mayAsk, type Sender, senderKind } from './sender';
+import { type Extension, mayAsk, type Sender, senderKind, shownProfile } from './sender';
 import { getStatus } from './status-writer';
 import {
   deleteNotifications,
@@ -82,13 +81,31 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
   'auth.signOut': v.undefined(),
   'options.open': v.undefined(),
   'profile.start': v.object({ url: Text }),
+  'profile.frame': v.undefined(),
   'profile.get': Text,
   'profile.follow': Text,
   'profile.unfollow': Text,
   'profile.report': v.object({ username: Text, reason: v.picklist(REPORT_REASONS), comment: Text }),
 };
 
-type Handlers = { [T in MessageType]: (data: MessageData<T>) => Promise<MessageReturn<T>> };
+/** Who asked, as far as a handler needs it: the sender's tab, and the profile that tab shows. */
+export interface Asker {
+  tabId?: number;
+  /** The username the sender's tab shows now, for the content script and the buttons' frame. */
+  shows: string | null;
+}
+
+type Handlers = { [T in MessageType]: (data: MessageData<T>, asker: Asker) => Promise<MessageReturn<T>> };
+
+/** How long a profile fetched for a tab's content script waits for that tab's buttons' frame. */
+const PREFETCH_MS = 10_000;
+
+/** The username a profile message reads or acts on. */
+function profileTarget<T extends MessageType>(type: T, data: MessageData<T>): string | null {
+  if (type === 'profile.get' || type === 'profile.follow' || type === 'profile.unfollow') return data as string;
+  if (type === 'profile.report') return (data as MessageData<'profile.report'>).username;
+  return null;
+}
 
 /**
  * A copy of the error with its fields only: no cause, nothing of the request it came from. A
@@ -110,6 +127,33 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     }
     return client;
   }
+
+  const profileAnswer = async (username: string): Promise<ProfileAnswer> => {
+    const { client } = await session.client();
+    return client
+      .user(username)
+      .get()
+      .then(
+        (profile): ProfileAnswer => ({ ok: true, profile }),
+        (error): ProfileAnswer => ({ ok: false, error: plain(error, poller).toJSON() }),
+      );
+  };
+
+  /** Profiles fetched when a tab's content script started, until that tab's frame takes them. */
+  const prefetched = new Map<number, { username: string; at: number; answer: Promise<ProfileAnswer> }>();
+  const prefetch = (tabId: number | undefined, username: string | null) => {
+    const now = Date.now();
+    for (const [tab, entry] of prefetched) if (now - entry.at > PREFETCH_MS) prefetched.delete(tab);
+    if (tabId === undefined || username === null) return;
+    prefetched.set(tabId, { username, at: now, answer: profileAnswer(username) });
+  };
+  const takePrefetched = (tabId: number | undefined, username: string) => {
+    const entry = tabId === undefined ? undefined : prefetched.get(tabId);
+    if (!entry || tabId === undefined) return null;
+    prefetched.delete(tabId);
+    const fresh = Date.now() - entry.at <= PREFETCH_MS && entry.username.toLowerCase() === username.toLowerCase();
+    return fresh ? entry.answer : null;
+  };
 
   async function forgetAccount() {
     await Promise.all([
@@ -194,28 +238,23 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     async 'options.open'() {
       await browser.runtime.openOptionsPage();
     },
-    async 'profile.start'({ url }) {
-      const { client, settings } = await session.client();
-      const username = usernameFromUrl(url, settings);
-      const [token, answer] = await Promise.all([
-        session.token(settings),
-        username === null
-          ? null
-          : client
-              .user(username)
-              .get()
-              .then(
-                (profile): ProfileAnswer => ({ ok: true, profile }),
-                (error): ProfileAnswer => ({ ok: false, error: plain(error, poller).toJSON() }),
-              ),
-      ]);
+    async 'profile.start'(_, { tabId, shows }) {
+      // The profile is on its way while the page loads the buttons' frame, which asks for it.
+      prefetch(tabId, shows);
+      const settings = await getSettings();
+      const token = await session.token(settings);
       const config = {
         signedIn: token !== null,
         siteOrigin: settings.siteOrigin,
         profilePath: settings.profilePath,
         profileAnchor: settings.profileAnchor,
       };
-      return { config, profile: username === null || answer === null ? null : { username, answer } };
+      return { config };
+    },
+    async 'profile.frame'(_, { tabId, shows }) {
+      if (shows === null) return null;
+      const answer = await (takePrefetched(tabId, shows) ?? profileAnswer(shows));
+      return { username: shows, answer, siteOrigin: (await getSettings()).siteOrigin };
     },
     async 'profile.get'(username) {
       const { client } = await session.client();
@@ -245,13 +284,21 @@ export async function answer<T extends MessageType>(
   sender: Sender,
 ): Promise<MessageReturn<T>> {
   try {
-    const kind = senderKind(sender, ctx.extension, await getSettings());
+    const settings = await getSettings();
+    const kind = senderKind(sender, ctx.extension, settings);
     if (!mayAsk(type, kind)) {
       throw new ApiError({ status: 403, code: 'forbidden', detail: `This page may not ask for ${type}.` });
     }
     const parsed = v.safeParse(schemas[type], data);
     if (!parsed.success) throw new InvalidArgumentError('invalid_message', `The ${type} message is malformed.`);
-    return await handlers[type](parsed.output);
+    const shows = shownProfile(sender, kind, settings);
+    const target = kind === 'extension' ? null : profileTarget(type, parsed.output);
+    // A page acts only on the profile its tab shows: one that changed its address under the
+    // buttons, or a frame it made itself and told another name, acts on nothing.
+    if (target !== null && target.toLowerCase() !== shows?.toLowerCase()) {
+      throw new ApiError({ status: 403, code: 'forbidden', detail: 'This tab does not show that profile.' });
+    }
+    return await handlers[type](parsed.output, { tabId: sender.tab?.id, shows });
   } catch (error) {
     throw plain(error, ctx.poller);
   }

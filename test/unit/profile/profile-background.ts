@@ -7,11 +7,11 @@
 import type { Profile, ReportResult } from '../../../lib/api/contract';
 import { type ApiError, reviveError } from '../../../lib/api/errors';
 import { tokenItem } from '../../../lib/background/api-session';
-import { type MessageType, messaging, type ProfilePageConfig, type ProfilePageStart } from '../../../lib/messaging';
+import { type MessageType, messaging, type ProfileFrameStart, type ProfilePageConfig } from '../../../lib/messaging';
 import type { Ask } from '../../../lib/profile/profile-state';
 import { DEFAULT_SETTINGS, settingsItem } from '../../../lib/settings';
 import { grant } from '../../support/background';
-import { answerMessages, deliver, profileTabSender } from '../../support/messages';
+import { answerMessages, deliver, profileFrameSender } from '../../support/messages';
 import { json, noContent, problem } from '../../support/recording-fetch';
 
 export interface Call {
@@ -37,6 +37,8 @@ export function profileBackground(options: Options = {}) {
     following: new Set((options.following ?? []).map((u) => u.toLowerCase())),
     reports: [] as { username: string; reason: string; comment: string }[],
     retryAfter: 1500,
+    /** The profile the tab shows, as its address says. */
+    shows: 'bob',
   };
   const settings = {
     ...DEFAULT_SETTINGS,
@@ -127,15 +129,12 @@ export function profileBackground(options: Options = {}) {
     const failure = failures.get(type)?.shift();
     if (failure) throw reviveError(structuredClone(failure.toJSON()));
     await storeSignIn();
-    const answer = await deliver(type, data, profileTabSender(`${settings.siteOrigin}/@bob`));
+    const answer = await deliver(type, data, profileFrameSender(`${settings.siteOrigin}/@${state.shows}`));
     if (answer.error) throw answer.error;
-    // The profile that comes with the page's settings is a profile fetch too.
-    const start = answer.value as ProfilePageStart | undefined;
-    const profileFailure =
-      type === 'profile.start' && start?.profile ? failures.get('profile.get')?.shift() : undefined;
-    if (start?.profile && profileFailure) {
-      return { ...start, profile: { ...start.profile, answer: { ok: false, error: profileFailure.toJSON() } } };
-    }
+    // The profile that comes with the frame's start is a profile fetch too.
+    const start = type === 'profile.frame' ? (answer.value as ProfileFrameStart) : null;
+    const profileFailure = start ? failures.get('profile.get')?.shift() : undefined;
+    if (start && profileFailure) return { ...start, answer: { ok: false, error: profileFailure.toJSON() } };
     return answer.value;
   }) as Ask;
 
@@ -147,7 +146,7 @@ export function profileBackground(options: Options = {}) {
     sent: () => calls.map((call) => call.type),
     /**
      * The next message of `type` fails with `error`, whatever the service's state. A failure for
-     * `profile.get` is also the next profile that `profile.start` brings.
+     * `profile.get` is also the next profile that `profile.frame` brings.
      */
     failNext(type: MessageType, error: ApiError) {
       failures.set(type, [...(failures.get(type) ?? []), error]);

@@ -1,6 +1,7 @@
+import { browser } from 'wxt/browser';
 import { defineContentScript } from 'wxt/utils/define-content-script';
-import { startProfileButtons } from '../../components/profile/start';
-import { ask } from '../../lib/messaging';
+import { ask, PROFILE_FRAME_PAGE } from '../../lib/messaging';
+import { startProfileButtons } from '../../lib/profile/buttons-frame';
 
 /**
  * Registered by the background for the configured site once the person grants it, so it has
@@ -11,7 +12,9 @@ export default defineContentScript({
   globalName: false,
   noScriptStartedPostMessage: true,
   async main(ctx) {
-    const page = await startProfileButtons({ document, ask, signal: ctx.signal });
+    const frameUrl = browser.runtime.getURL(PROFILE_FRAME_PAGE);
+    const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
+    const page = await startProfileButtons({ document, ask, signal: ctx.signal, frameUrl, extensionOrigin });
     if (!page) return;
     // The Navigation API announces a URL change before the URL has changed; look once it has.
     ctx.addEventListener(window, 'wxt:locationchange', () => queueMicrotask(page.check));

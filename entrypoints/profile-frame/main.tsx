@@ -1,0 +1,10 @@
+import { startProfileFrame } from '../../components/profile/start';
+import '../../components/profile/profile.css';
+import { ask } from '../../lib/messaging';
+import { layoutMessage } from '../../lib/profile/frame-layout';
+
+void startProfileFrame({
+  document,
+  ask,
+  tell: (layout, siteOrigin) => window.parent.postMessage(layoutMessage(layout), siteOrigin),
+});
