@@ -6,14 +6,15 @@
  * sizes it as the frame says, and follows the page's own navigation.
  */
 import { t } from '../i18n';
-import type { ask as askBackground, ProfilePageStart } from '../messaging';
+import type { ProfilePageStart } from '../messaging';
 import { readLayout } from './frame-layout';
 import { type ProfilePage, watchProfilePage } from './page';
 import { createShadowHost } from './shadow-host';
 
 export interface StartOptions {
   document: Document;
-  ask: typeof askBackground;
+  /** Asks the background for the site's settings (`profile.start`); a refusal rejects. */
+  start(url: string): Promise<ProfilePageStart>;
   signal: AbortSignal;
   /** The address of the buttons' frame page (in Chrome, one that changes every session). */
   frameUrl: string;
@@ -29,7 +30,7 @@ interface Frame {
 /** Starts the buttons; resolves to the page watcher, or null when this page gets none. */
 export async function startProfileButtons({
   document,
-  ask,
+  start: askStart,
   signal,
   frameUrl,
   extensionOrigin,
@@ -37,7 +38,7 @@ export async function startProfileButtons({
   let start: ProfilePageStart;
   try {
     const { origin, pathname } = document.location;
-    start = await ask('profile.start', { url: origin + pathname });
+    start = await askStart(origin + pathname);
   } catch {
     // The background refuses pages that are not on the configured site, and is gone when the
     // extension was updated; either way this page gets no buttons.

@@ -9,10 +9,11 @@ import { type ProfileBackground, profileBackground } from './profile-background'
 
 const background = vi.hoisted(() => ({ current: null as ProfileBackground | null }));
 
-vi.mock('../../../lib/messaging', async (original) => ({
-  ...(await original<typeof import('../../../lib/messaging')>()),
-  ask: (...args: Parameters<ProfileBackground['ask']>) => background.current?.ask(...args),
-}));
+vi.mock('../../../lib/messaging', async (original) => {
+  const real = await original<typeof import('../../../lib/messaging')>();
+  const sendMessage = (...args: Parameters<ProfileBackground['ask']>) => background.current?.ask(...args);
+  return { ...real, messaging: { ...real.messaging, sendMessage } };
+});
 
 const contexts: ContentScriptContext[] = [];
 function inject() {
