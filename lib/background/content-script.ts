@@ -24,14 +24,16 @@ export async function syncProfileScript(
     id: PROFILE_SCRIPT_ID,
     matches: [siteMatchPattern(settings)],
     js: [PROFILE_SCRIPT_FILE],
-    runAt: 'document_idle' as const,
+    // From the start, so the buttons' frame goes in as soon as the page has parsed its anchor.
+    runAt: 'document_start' as const,
     persistAcrossSessions: true,
   };
   if (!existing) {
     await browser.scripting.registerContentScripts([script]);
     return 'registered';
   }
-  if (existing.matches?.length === 1 && existing.matches[0] === script.matches[0]) return 'unchanged';
+  const same = existing.matches?.length === 1 && existing.matches[0] === script.matches[0];
+  if (same && existing.runAt === script.runAt) return 'unchanged';
   await browser.scripting.updateContentScripts([script]);
   return 'updated';
 }
