@@ -205,6 +205,13 @@ describe.runIf(hasChromium)('the content script’s own world in Chromium', () =
       for (const text of seen) {
         expect(text).not.toMatch(/\b(Unfollow|Follow|Report)\b/);
       }
+      // Nor does the frame's size, which the page can read, tell whether the person follows.
+      const size = () =>
+        inPage(profile.page, 'const box = frame.getBoundingClientRect(); return `${box.width}x${box.height}`;');
+      const following = await size();
+      await profile.button('Unfollow').click();
+      await profile.button('Follow').waitFor();
+      expect(await size()).toBe(following);
       await profile.page.close();
     });
 
