@@ -14,7 +14,12 @@ function label({ following, pending }: FollowState): string {
 }
 
 /** Every label the toggle can show: it is as wide as the widest, whichever it shows. */
-const LABELS: MessageKey[] = ['profile_follow', 'profile_unfollow', 'profile_follow_pending', 'profile_unfollow_pending'];
+const LABELS: MessageKey[] = [
+  'profile_follow',
+  'profile_unfollow',
+  'profile_follow_pending',
+  'profile_unfollow_pending',
+];
 
 /**
  * One toggle; while its request is out it stays focusable but ignores clicks. Its size never

@@ -207,7 +207,7 @@ describe.runIf(hasChromium)('the content script’s own world in Chromium', () =
       }
       // Nor does the frame's size, which the page can read, tell whether the person follows.
       const size = () =>
-        inPage(profile.page, 'const box = frame.getBoundingClientRect(); return `${box.width}x${box.height}`;');
+        inPage(profile.page, 'const box = frame.getBoundingClientRect(); return box.width + "x" + box.height;');
       const following = await size();
       await profile.button('Unfollow').click();
       await profile.button('Follow').waitFor();
