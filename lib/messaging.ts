@@ -138,6 +138,8 @@ export type ProfileAnswer = { ok: true; profile: Profile } | { ok: false; error:
  */
 export interface ProfilePageStart {
   config: ProfilePageConfig;
+  /** What the content script hands its frame, so that the background knows that frame from the page's copies. */
+  claim: string;
 }
 
 /**
@@ -193,8 +195,8 @@ export interface ProtocolMap {
   'options.open'(): void;
   /** The site's settings: where the buttons' frame goes on a page of the site. */
   'profile.start'(request: { url: string }): ProfilePageStart;
-  /** The profile the sender's tab shows, for the buttons' frame. */
-  'profile.frame'(): ProfileFrameStart;
+  /** The profile the sender's tab shows, for the buttons' frame that brings the tab's claim. */
+  'profile.frame'(request: { claim: string }): ProfileFrameStart;
   'profile.get'(username: string): Profile;
   'profile.follow'(username: string): void;
   'profile.unfollow'(username: string): void;

@@ -5,17 +5,23 @@
  * content script only how much room it needs.
  */
 import { render } from 'preact';
+import { ApiError } from '../../lib/api/errors';
 import { uiLanguage } from '../../lib/i18n';
 import type { ProfileFrameStart } from '../../lib/messaging';
-import type { FrameLayout } from '../../lib/profile/frame-layout';
+import type { FrameLayout } from '../../lib/profile/frame-messages';
 import { type Ask, createProfileSession } from '../../lib/profile/profile-state';
 import { ProfileButtons } from './profile-buttons';
+
+/** Claims the frame tries before it gives up: a page that posts more only keeps its buttons off. */
+const MAX_CLAIMS = 20;
 
 export interface FrameOptions {
   document: Document;
   ask: Ask;
   /** Tells the page's content script, on the site's origin, the frame's layout. */
   tell(layout: FrameLayout, siteOrigin: string): void;
+  /** The next claim the parent window posts; the content script's is among them. */
+  nextClaim(): Promise<string>;
   /** Aborts when the frame goes; by default it lives as long as its page. */
   signal?: AbortSignal;
 }
@@ -25,16 +31,19 @@ export async function startProfileFrame({
   document,
   ask,
   tell,
+  nextClaim,
   signal = new AbortController().signal,
 }: FrameOptions): Promise<void> {
   document.documentElement.lang = uiLanguage();
-  let start: ProfileFrameStart;
-  try {
-    start = await ask('profile.frame');
-  } catch {
-    // The background refuses a frame outside a tab of the site, and is gone when the extension
-    // was updated; either way the frame stays empty and hidden.
-    return;
+  let start: ProfileFrameStart | undefined;
+  // The page may post claims of its own first; the background takes only the content script's.
+  for (let tries = 0; start === undefined && tries < MAX_CLAIMS; tries++) {
+    try {
+      start = await ask('profile.frame', { claim: await nextClaim() });
+    } catch (error) {
+      // Anything but a refused claim (the background gone with an update) ends the frame.
+      if (!(error instanceof ApiError && error.code === 'forbidden')) return;
+    }
   }
   if (!start) return;
   const { username, answer, siteOrigin } = start;

@@ -30,6 +30,7 @@ import type { Session } from './api-session';
 import { testConnection } from './connection-test';
 import type { Notifier } from './notifier';
 import type { Poller } from './poller';
+import { claimFrame, isClaimedFrame, newClaim } from './profile-frames';
 import { type Extension, mayAsk, type Sender, senderKind, shownProfile } from './sender';
 import { getStatus } from './status-writer';
 import {
@@ -81,7 +82,7 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
   'auth.signOut': v.undefined(),
   'options.open': v.undefined(),
   'profile.start': v.object({ url: Text }),
-  'profile.frame': v.undefined(),
+  'profile.frame': v.object({ claim: Text }),
   'profile.get': Text,
   'profile.follow': Text,
   'profile.unfollow': Text,
@@ -91,6 +92,7 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
 /** Who asked, as far as a handler needs it: the sender's tab, and the profile that tab shows. */
 export interface Asker {
   tabId?: number;
+  frameId?: number;
   /** The username the sender's tab shows now, for the content script and the buttons' frame. */
   shows: string | null;
 }
@@ -249,9 +251,12 @@ export function createHandlers(ctx: HandlerContext): Handlers {
         profilePath: settings.profilePath,
         profileAnchor: settings.profileAnchor,
       };
-      return { config };
+      return { config, claim: tabId === undefined ? '' : await newClaim(tabId) };
     },
-    async 'profile.frame'(_, { tabId, shows }) {
+    async 'profile.frame'({ claim }, { tabId, frameId, shows }) {
+      if (tabId === undefined || frameId === undefined || !(await claimFrame(tabId, frameId, claim))) {
+        throw new ApiError({ status: 403, code: 'forbidden', detail: 'This frame is not the tab’s buttons.' });
+      }
       if (shows === null) return null;
       const answer = await (takePrefetched(tabId, shows) ?? profileAnswer(shows));
       return { username: shows, answer, siteOrigin: (await getSettings()).siteOrigin };
@@ -298,7 +303,14 @@ export async function answer<T extends MessageType>(
     if (target !== null && target.toLowerCase() !== shows?.toLowerCase()) {
       throw new ApiError({ status: 403, code: 'forbidden', detail: 'This tab does not show that profile.' });
     }
-    return await handlers[type](parsed.output, { tabId: sender.tab?.id, shows });
+    const { tab, frameId } = sender;
+    // Only the frame the content script placed acts; a copy the page embeds never had the claim.
+    if (kind === 'frame' && type !== 'profile.frame') {
+      if (tab?.id === undefined || frameId === undefined || !(await isClaimedFrame(tab.id, frameId))) {
+        throw new ApiError({ status: 403, code: 'forbidden', detail: 'This frame is not the tab’s buttons.' });
+      }
+    }
+    return await handlers[type](parsed.output, { tabId: tab?.id, frameId, shows });
   } catch (error) {
     throw plain(error, ctx.poller);
   }

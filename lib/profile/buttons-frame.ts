@@ -7,7 +7,7 @@
  */
 import { t } from '../i18n';
 import type { ProfilePageStart } from '../messaging';
-import { readLayout } from './frame-layout';
+import { claimMessage, readLayout } from './frame-messages';
 import { type ProfilePage, watchProfilePage } from './page';
 import { createShadowHost } from './shadow-host';
 
@@ -66,6 +66,11 @@ export async function startProfileButtons({
       const iframe = document.createElement('iframe');
       iframe.title = t('profile_frame_title', username);
       iframe.src = frameUrl;
+      // Each load is a new frame document, which needs the claim again; posted to the extension's
+      // origin only, so a page that navigated the frame elsewhere gets nothing.
+      iframe.addEventListener('load', () =>
+        iframe.contentWindow?.postMessage(claimMessage(start.claim), extensionOrigin),
+      );
       const opened: Frame = { iframe, state: 'loading' };
       frame = opened;
       loading();

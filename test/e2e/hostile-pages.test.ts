@@ -221,6 +221,11 @@ describe.runIf(hasChromium)('the content script’s own world in Chromium', () =
       const from = product.requests.length;
       const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@${username}`));
       await profile.waitForControls();
+      const frameSrc = await inPage(profile.page, 'return frame.src;');
+      const ourFrameUrl = profile.page
+        .frames()
+        .find((frame) => frame.url().endsWith('/profile-frame.html'))
+        ?.url();
       const ran = await inPage(
         profile.page,
         `const forged = [
@@ -241,19 +246,26 @@ describe.runIf(hasChromium)('the content script’s own world in Chromium', () =
         await Promise.all(copies);
         for (const copy of document.querySelectorAll('iframe.copy')) {
           for (const message of forged) copy.contentWindow.postMessage(message, '*');
+          copy.contentWindow.postMessage({ type: 'inbox-companion:claim', claim: 'guessed' }, '*');
         }
+        frame.contentWindow.postMessage({ type: 'inbox-companion:claim', claim: 'guessed' }, '*');
         history.pushState(null, '', '/@${other.username}');
         history.pushState(null, '', '/@${username}');
         frame.src = frame.src.replace('profile-frame.html', 'popup.html');
         return 'ran';`,
       );
       expect(ran).toBe('ran');
-      // The copies show the profile the tab shows, never the one their address names.
-      const copies = profile.page.frames().filter((frame) => frame.url().includes('username='));
-      expect(copies).toHaveLength(1);
-      await expect.poll(() => copies[0]?.evaluate(() => document.body.innerText)).toMatch(/Follow/);
+      const copies = await Promise.all(
+        (await profile.page.locator('iframe.copy').elementHandles()).map((copy) => copy.contentFrame()),
+      );
+      expect(copies.map((copy) => copy?.url())).toEqual([
+        expect.stringMatching(/\/profile-frame\.html$/),
+        expect.stringMatching(/\/profile-frame\.html\?username=/),
+      ]);
       expect(apiRequestsSince(from).some((line) => line.includes(`/user/${other.username}`))).toBe(false);
       expect(actionsSince(from)).toEqual([]);
+      // The page's copies never learnt the content script's claim: they show nothing, and may do nothing.
+      for (const copy of copies) expect(await copy?.evaluate(() => document.body.innerText.trim())).toBe('');
       await profile.page.evaluate(() => {
         for (const copy of document.querySelectorAll('iframe.copy')) copy.remove();
       });

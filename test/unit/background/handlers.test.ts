@@ -154,8 +154,10 @@ describe('background messages', () => {
         profilePath: '/@:username',
         profileAnchor: '[data-profile-actions]',
       },
+      claim: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
-    const framed = await deliver('profile.frame', undefined, profileFrameSender());
+    const claim = started.value?.claim ?? '';
+    const framed = await deliver('profile.frame', { claim }, profileFrameSender());
     expect(framed.value).toEqual({
       username: 'bob',
       answer: { ok: true, profile },
@@ -165,16 +167,33 @@ describe('background messages', () => {
     expect(JSON.stringify([started.raw, framed.raw])).not.toContain(TOKEN);
   });
 
+  it('answers only the frame that brings the tab’s claim, and lets no other frame of the tab act', async () => {
+    const wire = start(json(profile));
+    const claim = (await deliver('profile.start', { url: 'http://127.0.0.1:8787/@bob' }, profileTabSender())).value
+      ?.claim;
+    const copy = { ...profileFrameSender(), frameId: 9 };
+    expect((await deliver('profile.frame', { claim: 'guessed' }, copy)).error).toMatchObject({ code: 'forbidden' });
+    expect((await deliver('profile.follow', 'bob', copy)).error).toMatchObject({ code: 'forbidden' });
+    expect((await deliver('profile.frame', { claim: claim ?? '' }, profileFrameSender())).error).toBeUndefined();
+    expect((await deliver('profile.follow', 'bob', copy)).error).toMatchObject({ code: 'forbidden' });
+    expect(wire.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual(['GET /api/user/bob']);
+  });
+
   it('gives a frame in a tab that shows no profile nothing, without asking the service', async () => {
     const wire = start();
-    const { value } = await deliver('profile.frame', undefined, profileFrameSender('http://127.0.0.1:8787/about'));
+    const about = 'http://127.0.0.1:8787/about';
+    const started = await deliver('profile.start', { url: about }, profileTabSender(about));
+    const claim = started.value?.claim ?? '';
+    const { value } = await deliver('profile.frame', { claim }, profileFrameSender(about));
     expect(value).toBeNull();
     expect(wire.requests).toHaveLength(0);
   });
 
   it('gives the frame the reason a profile could not be fetched, as a typed error', async () => {
     start(problem(404, 'user_not_found'));
-    const { value } = await deliver('profile.frame', undefined, profileFrameSender('http://127.0.0.1:8787/@ghost'));
+    const ghost = 'http://127.0.0.1:8787/@ghost';
+    const claim = (await deliver('profile.start', { url: ghost }, profileTabSender(ghost))).value?.claim ?? '';
+    const { value } = await deliver('profile.frame', { claim }, profileFrameSender(ghost));
     const answer = value?.answer;
     expect(answer?.ok).toBe(false);
     expect(() => profileFrom(answer ?? { ok: true, profile })).toThrow(UserNotFoundError);

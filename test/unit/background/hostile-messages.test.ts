@@ -39,7 +39,7 @@ const VALID: Record<MessageType, unknown> = {
   'auth.signOut': undefined,
   'options.open': undefined,
   'profile.start': { url: `${SITE}/@bob` },
-  'profile.frame': undefined,
+  'profile.frame': { claim: 'a claim the background never gave' },
   'profile.get': 'bob',
   'profile.follow': 'bob',
   'profile.unfollow': 'bob',
@@ -258,7 +258,10 @@ describe('the background against messages from anyone', () => {
         messaging.removeAllListeners();
         answerMessages(service.fetch, { retries: 0 });
         const { error } = await deliver(type, VALID[type], sender);
-        const allowed = MESSAGE_SCOPE[type] === 'profile' && (!TARGETED.includes(type) || showsBob(sender.tab.url));
+        const allowed =
+          MESSAGE_SCOPE[type] === 'profile' &&
+          (!TARGETED.includes(type) || showsBob(sender.tab.url)) &&
+          type !== 'profile.frame';
         if (allowed) expect(error).toBeUndefined();
         else expect(error).toMatchObject({ code: 'forbidden' });
         expect(service.violations).toEqual([]);
@@ -281,7 +284,13 @@ describe('the background against messages from anyone', () => {
         const service = contractService();
         messaging.removeAllListeners();
         answerMessages(service.fetch, { retries: 0 });
-        const { error } = await deliver(type, VALID[type], sender);
+        // The tab's content script gave this frame its claim, and the frame brought it.
+        const page = { ...profileTabSender(sender.tab.url), tab: sender.tab };
+        const claim = (await deliver('profile.start', { url: sender.tab.url }, page)).value?.claim ?? '';
+        expect((await deliver('profile.frame', { claim }, sender)).error).toBeUndefined();
+        service.requests.length = 0;
+        const data = type === 'profile.frame' ? { claim } : VALID[type];
+        const { error } = await deliver(type, data, sender);
         const allowed = MESSAGE_SCOPE[type] === 'profile' && (!TARGETED.includes(type) || showsBob(sender.tab.url));
         if (allowed) {
           expect(error).toBeUndefined();
@@ -298,9 +307,15 @@ describe('the background against messages from anyone', () => {
   it('acts on no profile but the one the tab shows now, whatever the frame or content script names', async () => {
     const service = contractService();
     answerMessages(service.fetch, { retries: 0 });
+    // The buttons' frame for @bob, which brought the tab's claim.
+    const frame = { ...profileTabSender(), url: frameUrl, frameId: 2 };
+    const claim = (await deliver('profile.start', { url: `${SITE}/@bob` }, profileTabSender())).value?.claim ?? '';
+    expect((await deliver('profile.frame', { claim }, frame)).error).toBeUndefined();
+    service.requests.length = 0;
     // The page changed its address to another profile under the buttons, then the person clicked.
     const moved = 'http://127.0.0.1:8787/@alice';
-    for (const sender of [profileTabSender(moved), { ...profileTabSender(moved), url: frameUrl, frameId: 2 }]) {
+    const movedTab = { id: 7, url: moved };
+    for (const sender of [profileTabSender(moved), { ...frame, tab: movedTab }]) {
       for (const type of TARGETED) {
         expect((await deliver(type, VALID[type], sender)).error).toMatchObject({ code: 'forbidden' });
       }

@@ -11,7 +11,7 @@ import { type MessageType, messaging, type ProfileFrameStart, type ProfilePageCo
 import type { Ask } from '../../../lib/profile/profile-state';
 import { DEFAULT_SETTINGS, settingsItem } from '../../../lib/settings';
 import { grant } from '../../support/background';
-import { answerMessages, deliver, profileFrameSender } from '../../support/messages';
+import { answerMessages, deliver, profileFrameSender, profileTabSender } from '../../support/messages';
 import { json, noContent, problem } from '../../support/recording-fetch';
 
 export interface Call {
@@ -119,6 +119,16 @@ export function profileBackground(options: Options = {}) {
     else await tokenItem.setValue({ token: TOKEN, apiOrigin: new URL(settings.apiBaseUrl).origin });
   }
 
+  const tabUrl = () => `${settings.siteOrigin}/@${state.shows}`;
+
+  /** The claim the tab's content script gets with the site's settings, as it hands it to its frame. */
+  async function claim(): Promise<string> {
+    await storeSignIn();
+    const answer = await deliver('profile.start', { url: tabUrl() }, profileTabSender(tabUrl()));
+    if (answer.error) throw answer.error;
+    return (answer.value as { claim: string }).claim;
+  }
+
   const ask = (async (type: MessageType, data?: unknown) => {
     calls.push({ type, data });
     const queue = held.get(type);
@@ -129,7 +139,10 @@ export function profileBackground(options: Options = {}) {
     const failure = failures.get(type)?.shift();
     if (failure) throw reviveError(structuredClone(failure.toJSON()));
     await storeSignIn();
-    const answer = await deliver(type, data, profileFrameSender(`${settings.siteOrigin}/@${state.shows}`));
+    // The frame under test is the tab's buttons' frame: it has brought the content script's claim.
+    if (type !== 'profile.frame')
+      await deliver('profile.frame', { claim: await claim() }, profileFrameSender(tabUrl()));
+    const answer = await deliver(type, data, profileFrameSender(tabUrl()));
     if (answer.error) throw answer.error;
     // The profile that comes with the frame's start is a profile fetch too.
     const start = type === 'profile.frame' ? (answer.value as ProfileFrameStart) : null;
@@ -140,6 +153,7 @@ export function profileBackground(options: Options = {}) {
 
   return {
     ask,
+    claim,
     state,
     calls,
     /** The types of the messages sent so far, in order. */

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startProfileFrame } from '../../../components/profile/start';
 import { NetworkError } from '../../../lib/api/errors';
-import type { FrameLayout } from '../../../lib/profile/frame-layout';
+import type { FrameLayout } from '../../../lib/profile/frame-messages';
 import { asScript, trustPersonEvents } from './person-input';
 import { type ProfileBackground, profileBackground } from './profile-background';
 
@@ -25,6 +25,7 @@ async function open(username = 'bob') {
     document,
     ask: background.ask,
     tell: (layout) => layouts.push(layout),
+    nextClaim: () => background.claim(),
     signal: stop.signal,
   });
 }
@@ -67,7 +68,7 @@ describe('what the buttons show', () => {
       width: expect.any(Number),
       height: expect.any(Number),
     });
-    expect(background.calls).toEqual([{ type: 'profile.frame', data: undefined }]);
+    expect(background.calls).toEqual([{ type: 'profile.frame', data: { claim: expect.any(String) } }]);
   });
 
   it('offers Unfollow when following', async () => {
@@ -93,6 +94,36 @@ describe('what the buttons show', () => {
     await settled();
     expect(layouts).toEqual([]);
     expect(background.sent()).toEqual(['profile.frame']);
+  });
+
+  it('tries the claims its parent window posts until the background takes one, and gives up after a few', async () => {
+    const claims = ['posted by the page', 'also the page'];
+    background.state.shows = 'bob';
+    document.body.innerHTML = '<div id="app"></div>';
+    await startProfileFrame({
+      document,
+      ask: background.ask,
+      tell: (layout) => layouts.push(layout),
+      nextClaim: async () => claims.shift() ?? background.claim(),
+      signal: stop.signal,
+    });
+    expect(await button('Follow')).toBeTruthy();
+    expect(background.sent()).toEqual(['profile.frame', 'profile.frame', 'profile.frame']);
+
+    stop.abort();
+    stop = new AbortController();
+    layouts = [];
+    document.body.innerHTML = '<div id="app"></div>';
+    let tries = 0;
+    await startProfileFrame({
+      document,
+      ask: background.ask,
+      tell: (layout) => layouts.push(layout),
+      nextClaim: async () => `forged ${++tries}`,
+      signal: stop.signal,
+    });
+    expect(tries).toBe(20);
+    expect(layouts).toEqual([]);
   });
 
   it('shows nothing when the background refuses the frame', async () => {

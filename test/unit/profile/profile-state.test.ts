@@ -67,7 +67,7 @@ describe('loading the profile', () => {
   it('shows the profile that came with the frame’s start without asking again, and asks on retry', async () => {
     const start = async (username: string) => {
       background.state.shows = username;
-      const answer = await background.ask('profile.frame');
+      const answer = await background.ask('profile.frame', { claim: await background.claim() });
       if (!answer) throw new Error(`@${username} is no profile`);
       return createProfileSession(answer.username, background.ask, stop.signal, undefined, answer.answer);
     };
