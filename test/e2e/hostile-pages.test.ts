@@ -221,11 +221,6 @@ describe.runIf(hasChromium)('the content script’s own world in Chromium', () =
       const from = product.requests.length;
       const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@${username}`));
       await profile.waitForControls();
-      const frameSrc = await inPage(profile.page, 'return frame.src;');
-      const ourFrameUrl = profile.page
-        .frames()
-        .find((frame) => frame.url().endsWith('/profile-frame.html'))
-        ?.url();
       const ran = await inPage(
         profile.page,
         `const forged = [
