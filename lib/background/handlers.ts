@@ -99,6 +99,8 @@ export interface Asker {
 
 type Handlers = { [T in MessageType]: (data: MessageData<T>, asker: Asker) => Promise<MessageReturn<T>> };
 
+const forbidden = (detail: string) => new ApiError({ status: 403, code: 'forbidden', detail });
+
 /** How long a profile fetched for a tab's content script waits for that tab's buttons' frame. */
 const PREFETCH_MS = 10_000;
 
@@ -141,20 +143,15 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       );
   };
 
-  /** Profiles fetched when a tab's content script started, until that tab's frame takes them. */
-  const prefetched = new Map<number, { username: string; at: number; answer: Promise<ProfileAnswer> }>();
-  const prefetch = (tabId: number | undefined, username: string | null) => {
-    const now = Date.now();
-    for (const [tab, entry] of prefetched) if (now - entry.at > PREFETCH_MS) prefetched.delete(tab);
-    if (tabId === undefined || username === null) return;
-    prefetched.set(tabId, { username, at: now, answer: profileAnswer(username) });
-  };
+  /**
+   * The profile fetched when a tab's content script started, until that tab's frame takes it
+   * (one a tab, so they stay few); one older than a few seconds is fetched again.
+   */
+  const prefetched = new Map<number | undefined, { key: string; at: number; answer: Promise<ProfileAnswer> }>();
   const takePrefetched = (tabId: number | undefined, username: string) => {
-    const entry = tabId === undefined ? undefined : prefetched.get(tabId);
-    if (!entry || tabId === undefined) return null;
+    const entry = prefetched.get(tabId);
     prefetched.delete(tabId);
-    const fresh = Date.now() - entry.at <= PREFETCH_MS && entry.username.toLowerCase() === username.toLowerCase();
-    return fresh ? entry.answer : null;
+    return entry?.key === username.toLowerCase() && Date.now() - entry.at <= PREFETCH_MS ? entry.answer : null;
   };
 
   async function forgetAccount() {
@@ -242,7 +239,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     },
     async 'profile.start'(_, { tabId, shows }) {
       // The profile is on its way while the page loads the buttons' frame, which asks for it.
-      prefetch(tabId, shows);
+      if (shows !== null)
+        prefetched.set(tabId, { key: shows.toLowerCase(), at: Date.now(), answer: profileAnswer(shows) });
       const settings = await getSettings();
       const token = await session.token(settings);
       const config = {
@@ -255,7 +253,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     },
     async 'profile.frame'({ claim }, { tabId, frameId, shows }) {
       if (tabId === undefined || frameId === undefined || !(await claimFrame(tabId, frameId, claim))) {
-        throw new ApiError({ status: 403, code: 'forbidden', detail: 'This frame is not the tab’s buttons.' });
+        throw forbidden('This frame is not the tab’s buttons.');
       }
       if (shows === null) return null;
       const answer = await (takePrefetched(tabId, shows) ?? profileAnswer(shows));
@@ -292,7 +290,7 @@ export async function answer<T extends MessageType>(
     const settings = await getSettings();
     const kind = senderKind(sender, ctx.extension, settings);
     if (!mayAsk(type, kind)) {
-      throw new ApiError({ status: 403, code: 'forbidden', detail: `This page may not ask for ${type}.` });
+      throw forbidden(`This page may not ask for ${type}.`);
     }
     const parsed = v.safeParse(schemas[type], data);
     if (!parsed.success) throw new InvalidArgumentError('invalid_message', `The ${type} message is malformed.`);
@@ -301,13 +299,13 @@ export async function answer<T extends MessageType>(
     // A page acts only on the profile its tab shows: one that changed its address under the
     // buttons, or a frame it made itself and told another name, acts on nothing.
     if (target !== null && target.toLowerCase() !== shows?.toLowerCase()) {
-      throw new ApiError({ status: 403, code: 'forbidden', detail: 'This tab does not show that profile.' });
+      throw forbidden('This tab does not show that profile.');
     }
     const { tab, frameId } = sender;
     // Only the frame the content script placed acts; a copy the page embeds never had the claim.
     if (kind === 'frame' && type !== 'profile.frame') {
       if (tab?.id === undefined || frameId === undefined || !(await isClaimedFrame(tab.id, frameId))) {
-        throw new ApiError({ status: 403, code: 'forbidden', detail: 'This frame is not the tab’s buttons.' });
+        throw forbidden('This frame is not the tab’s buttons.');
       }
     }
     return await handlers[type](parsed.output, { tabId: tab?.id, frameId, shows });
