@@ -13,6 +13,8 @@ import { installFakePermissions } from '../test/support/fake-apis';
 import type { Figure, Section } from './support/report';
 
 const HOUR = 3_600_000;
+/** The one account the hour is polled for. */
+const ACCOUNT = 'bench';
 const START = Date.parse('2026-11-21T09:00:00Z');
 const UNREAD = 12;
 
@@ -31,13 +33,14 @@ interface HourOfPolling {
  */
 async function extensionModules() {
   (globalThis as { chrome?: unknown }).chrome = fakeBrowser;
-  const [poller, session, settings, permissions] = await Promise.all([
+  const [poller, session, settings, permissions, accounts] = await Promise.all([
     import('../lib/background/poller'),
     import('../lib/background/api-session'),
     import('../lib/settings'),
     import('../lib/background/permissions'),
+    import('../lib/background/account-store'),
   ]);
-  return { ...poller, ...session, ...settings, ...permissions };
+  return { ...poller, ...session, ...settings, ...permissions, ...accounts };
 }
 
 async function pollForAnHour(apiBaseUrl: string, token: string, conditional: boolean, sockets: Set<Socket>) {
@@ -45,8 +48,9 @@ async function pollForAnHour(apiBaseUrl: string, token: string, conditional: boo
   fakeBrowser.reset();
   Object.assign(fakeBrowser.i18n, { getMessage: () => '', getUILanguage: () => 'en' });
   installFakePermissions({ origins: [lib.originPattern(apiBaseUrl)] });
-  await lib.settingsItem.setValue({ ...lib.DEFAULT_SETTINGS, apiBaseUrl, siteOrigin: new URL(apiBaseUrl).origin });
-  await lib.tokenItem.setValue({ token, apiOrigin: new URL(apiBaseUrl).origin });
+  await lib.settingsItem.setValue(lib.DEFAULT_SETTINGS);
+  const addresses = { ...lib.DEFAULT_SETTINGS, apiBaseUrl, siteOrigin: new URL(apiBaseUrl).origin };
+  await lib.addAccount(addresses, token, ACCOUNT);
 
   const hour: HourOfPolling = { requests: 0, wireBytes: 0, bodyBytes: 0, statuses: {} };
   let counting = false;
@@ -61,7 +65,7 @@ async function pollForAnHour(apiBaseUrl: string, token: string, conditional: boo
   };
   let clock = START;
   const poller = lib.createPoller({
-    session: lib.createSession({ fetch: countingFetch, retries: 0 }),
+    session: lib.createSession(ACCOUNT, { fetch: countingFetch, retries: 0 }),
     now: () => clock,
     isOnline: () => true,
     conditional,
@@ -74,7 +78,7 @@ async function pollForAnHour(apiBaseUrl: string, token: string, conditional: boo
   counting = true;
   let end = Number.POSITIVE_INFINITY;
   for (;;) {
-    const alarm = await fakeBrowser.alarms.get(lib.POLL_ALARM);
+    const alarm = await fakeBrowser.alarms.get(lib.pollAlarmName(ACCOUNT));
     if (!alarm) throw new Error('The poller scheduled no next check.');
     end = Math.min(end, alarm.scheduledTime + HOUR);
     if (alarm.scheduledTime >= end) break;

@@ -3,6 +3,7 @@
  * and one `render` decides how the badge looks, so the states cannot drift apart.
  */
 import { browser } from 'wxt/browser';
+import { SIGNED_OUT } from './connection-status';
 import { type MessageKey, t, tn, uiLanguage } from './i18n';
 import type { ConnectionStatus, LiveMode, StatusKind } from './messaging';
 
@@ -69,8 +70,51 @@ export function badgeFor(
   return { ...look, title: lines.join('\n') };
 }
 
-export async function renderBadge(status: ConnectionStatus, live: LiveMode = 'off'): Promise<void> {
-  const { text, color, title } = badgeFor(status, live);
+/** One account as the badge shows it: how it is named, its status, whether its count is live. */
+export interface BadgeRow {
+  label: string;
+  status: ConnectionStatus;
+  live: LiveMode;
+}
+
+/** One account's line in the tooltip of several: its name, then its count or its state. */
+function accountLine({ label, status }: BadgeRow): string {
+  if (status.kind === 'ok') {
+    const count = status.count ?? 0;
+    return t('badge_account', label, count === 0 ? t('badge_noUnread') : tn('badge_unread', count));
+  }
+  const words = [t(BADGE_LOOKS[status.kind].title)];
+  if (status.count !== null && status.kind !== 'signedOut') words.push(tn('badge_lastKnown', status.count));
+  return t('badge_account', label, words.join(' '));
+}
+
+/**
+ * What the badge shows for the accounts: with one, its status as `badgeFor` shows it; with
+ * several, the sum of the unread counts of those that answer, and each account's count or
+ * state in the tooltip, so one signed-out or failing account hides nothing of the others.
+ */
+export function badgeForAccounts(rows: readonly BadgeRow[]): { text: string; color: string; title: string } {
+  const [only] = rows;
+  if (rows.length <= 1) return badgeFor(only?.status ?? SIGNED_OUT, only?.live);
+  const answering = rows.filter((row) => row.status.kind === 'ok');
+  const first = rows.find((row) => row.status.kind !== 'signedOut') ?? rows[0];
+  if (answering.length === 0 && first) {
+    const look = BADGE_LOOKS[first.status.kind as Exclude<StatusKind, 'ok'>];
+    return { text: look.text, color: look.color, title: [t('extName'), ...rows.map(accountLine)].join('\n') };
+  }
+  const sum = answering.reduce((total, row) => total + (row.status.count ?? 0), 0);
+  const lines = [t('extName'), sum === 0 ? t('badge_noUnread') : tn('badge_unread', sum), ...rows.map(accountLine)];
+  return { text: countText(sum), color: BLUE, title: lines.join('\n') };
+}
+
+/** Shows one status, or several accounts' (see `badgeForAccounts`). */
+export async function renderBadge(
+  status: ConnectionStatus | readonly BadgeRow[],
+  live: LiveMode = 'off',
+): Promise<void> {
+  const { text, color, title } = Array.isArray(status)
+    ? badgeForAccounts(status)
+    : badgeFor(status as ConnectionStatus, live);
   await Promise.all([
     browser.action.setBadgeText({ text }),
     browser.action.setBadgeBackgroundColor({ color }),

@@ -4,6 +4,7 @@
  * opens the popup, so the popup opens on them.
  */
 import { storage } from 'wxt/utils/storage';
+import { perAccountItem } from './accounts';
 import { type ByType, NOTIFICATION_TYPES, type NotificationType } from './api/contract';
 
 export const inboxFilterItem = storage.defineItem<NotificationType[] | null>('local:inboxFilter', {
@@ -23,14 +24,14 @@ export async function getInboxFilter(): Promise<NotificationType[] | null> {
 }
 
 /**
- * Unread notifications of each type, as the service last said: the background writes it from
- * every count by type it hears (the live channel's count frames, the popup's asking); the popup's
- * chips show it.
+ * One account's unread notifications of each type, as its service last said: the background writes
+ * it from every count by type it hears (the account's live channel's count frames, the popup's
+ * asking); the popup's chips show the account in view.
  */
-export const unreadByTypeItem = storage.defineItem<ByType | null>('local:unreadByType', {
-  fallback: null,
-  version: 1,
-});
+export const unreadByTypeItem = perAccountItem<ByType | null>('unreadByType', null);
+
+/** The account the popup showed last (its id, or `*` for all of them), so it opens on it again. */
+export const popupAccountItem = storage.defineItem<string | null>('local:popupAccount', { fallback: null, version: 1 });
 
 export async function setInboxFilter(types: readonly NotificationType[] | null): Promise<void> {
   await inboxFilterItem.setValue(normalizeFilter(types));

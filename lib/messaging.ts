@@ -7,9 +7,11 @@
 import { defineExtensionMessaging, type GetDataType, type GetReturnType } from '@webext-core/messaging';
 import * as v from 'valibot';
 import { browser } from 'wxt/browser';
+import type { Account } from './accounts';
 import {
   type ByType,
   type IdsSelection,
+  type Notification,
   type NotificationType,
   type Page,
   type Profile,
@@ -52,25 +54,48 @@ export interface ConnectionStatus {
 /** Notifications per page the background asks the service for on the popup's behalf. */
 export const INBOX_PAGE_SIZE = 25;
 
-export interface InboxPageRequest {
+/** The account the popup shows when it shows every signed-in account's notifications as one. */
+export const ALL_ACCOUNTS = '*';
+
+/** A notification as the popup lists it: with the account it belongs to, which triage acts as. */
+export type InboxItem = Notification & { account: string };
+
+export interface AccountPage {
+  data: InboxItem[];
+  cursor: string | null;
+}
+
+/** Every message about one account's inbox or profile names the account it acts as. */
+export interface AccountRequest {
+  account: string;
+}
+
+export interface InboxPageRequest extends AccountRequest {
   cursor: string | null;
   unreadOnly: boolean;
   /** Only these types; all when left out or null. */
   types?: NotificationType[] | null;
 }
 
-export interface SnoozeRequest {
+export interface SnoozeRequest extends AccountRequest {
   ids: string[];
+  /** As for `TriageRequest`. */
+  join?: boolean;
   /** When they wake: ISO 8601 with an offset, 60 s to 365 days ahead. */
   until: string;
   /** How many of `ids` the caller knows to be unread, so the badge can drop them at once. */
   unread?: number;
 }
 
-export interface TriageRequest {
+export interface TriageRequest extends AccountRequest {
   ids: IdsSelection;
   /** How many of `ids` the caller knows to be unread, so a delete can lower the badge at once. */
   unread?: number;
+  /**
+   * This call carries on the one before, as one action over items of several accounts: Undo
+   * puts back both.
+   */
+  join?: boolean;
 }
 
 export type UndoableAction = 'markRead' | 'markUnread' | 'delete' | 'snooze';
@@ -80,6 +105,8 @@ export type UndoableAction = 'markRead' | 'markUnread' | 'delete' | 'snooze';
  * tokens themselves; other contexts see only what the action was.
  */
 export interface UndoOffer {
+  /** The account the action acted on; the first of them when it took in several. */
+  account: string;
   action: UndoableAction;
   /** It was "mark all read" or "delete all". */
   all: boolean;
@@ -121,12 +148,22 @@ export type ConnectionTest =
   | { ok: true; unreadCount: number }
   | { ok: false; problem: ConnectionProblem; detail: string };
 
+/** An account the in-page buttons may act as: its id and how it is named. */
+export interface ProfileAccount {
+  id: string;
+  label: string;
+}
+
 /** What the profile content script needs to know about the site; never the token nor a profile. */
 export interface ProfilePageConfig {
   signedIn: boolean;
   siteOrigin: string;
   profilePath: string;
   profileAnchor: string;
+  /** The account the buttons act as (the first signed in on this site), or null when none is. */
+  account: string | null;
+  /** Every signed-in account on this site: with more than one, the person chooses. */
+  accounts: ProfileAccount[];
 }
 
 /** The profile a page's URL names, or why the service would not give it (a typed error's fields). */
@@ -142,15 +179,21 @@ export interface ProfilePageStart {
   claim: string;
 }
 
-/**
- * Everything the buttons' frame needs before it shows, in one round trip: the profile its tab
- * shows (the background reads it from the tab's address, never from the frame), and the site's
- * origin, the only window the frame tells its size to. Null when the tab shows no profile.
- */
 /** The extension page that holds the in-page buttons, framed into the site's profile pages. */
 export const PROFILE_FRAME_PAGE = '/profile-frame.html' as const;
 
-export type ProfileFrameStart = { username: string; answer: ProfileAnswer; siteOrigin: string } | null;
+/**
+ * Everything the buttons' frame needs before it shows, in one round trip: the profile its tab
+ * shows (the background reads it from the tab's address, never from the frame), the account the
+ * buttons act as (the one the content script's start chose), and the site's origin, the only
+ * window the frame tells its size to. Null when the tab shows no profile.
+ */
+export type ProfileFrameStart = {
+  username: string;
+  answer: ProfileAnswer;
+  account: string;
+  siteOrigin: string;
+} | null;
 
 /** The answer as `profile.get` would give it: the profile, or its error thrown. */
 export function profileFrom(answer: ProfileAnswer): Profile {
@@ -158,17 +201,24 @@ export function profileFrom(answer: ProfileAnswer): Profile {
   throw reviveError(answer.error);
 }
 
-export interface ReportRequest {
+export interface ProfileRequest extends AccountRequest {
+  username: string;
+}
+
+export interface ReportRequest extends AccountRequest {
   username: string;
   reason: ReportReason;
   comment: string;
 }
 
 export interface ProtocolMap {
-  /** One page of the inbox; the first page (cursor null) also refreshes the popup's cache. */
-  'inbox.fetch'(request: InboxPageRequest): Page;
-  /** Unread notifications of each type, asked of the service now. */
-  'inbox.countByType'(): ByType;
+  /**
+   * One page of the account's inbox, each item naming the account; the first page (cursor null)
+   * also refreshes the popup's cache.
+   */
+  'inbox.fetch'(request: InboxPageRequest): AccountPage;
+  /** The account's unread notifications of each type, asked of its service now. */
+  'inbox.countByType'(request: AccountRequest): ByType;
   'inbox.markRead'(request: TriageRequest): TriageResult;
   'inbox.delete'(request: TriageRequest): TriageResult;
   /** Marks notifications unread: a list of ids, never "all". */
@@ -176,9 +226,9 @@ export interface ProtocolMap {
   /** Takes notifications out of the inbox and the count until `until`; undoable. */
   'inbox.snooze'(request: SnoozeRequest): TriageResult;
   /** Brings snoozed notifications back now, unread, at the top of the inbox. */
-  'inbox.unsnooze'(request: { ids: string[] }): TriageResult;
+  'inbox.unsnooze'(request: AccountRequest & { ids: string[] }): TriageResult;
   /** One page of the snoozed notifications, soonest to wake first. */
-  'inbox.fetchSnoozed'(request: { cursor: string | null }): Page;
+  'inbox.fetchSnoozed'(request: AccountRequest & { cursor: string | null }): Page;
   /** Undoes the last triage action, once, while the service takes it. */
   'inbox.undo'(): UndoResult;
   /** The last triage action, while it can still be undone. */
@@ -186,28 +236,42 @@ export interface ProtocolMap {
   'status.get'(): ConnectionStatus;
   /** Checks the unread count now, as when the popup opens. */
   'status.refresh'(): ConnectionStatus;
-  /** Checks an address and token without saving them. A null token tests the stored one. */
+  /** One account's status. */
+  'status.account'(request: AccountRequest): ConnectionStatus;
+  /** Checks an address and token without saving them; without a token, whether the address is the service. */
   'connection.test'(request: { apiBaseUrl: string; token: string | null }): ConnectionTest;
-  /** Stores a token for the current API address. */
-  'auth.signIn'(request: { token: string }): ConnectionStatus;
-  /** Forgets the token and everything cached for it. */
-  'auth.signOut'(): ConnectionStatus;
+  /** Adds an account, signed in with the token; checks the token first and learns who it is. */
+  'accounts.add'(request: NewAccountRequest): Account;
+  /** Signs an existing account in again with a new token. */
+  'accounts.signIn'(request: AccountRequest & { token: string }): ConnectionStatus;
+  /** Revokes the account's token at its service and forgets it and everything cached for it. */
+  'accounts.signOut'(request: AccountRequest): ConnectionStatus;
+  /** Signs the account out and forgets it, giving back the host permissions no other account needs. */
+  'accounts.remove'(request: AccountRequest): void;
   'options.open'(): void;
   /** The site's settings: where the buttons' frame goes on a page of the site. */
-  'profile.start'(request: { url: string }): ProfilePageStart;
+  'profile.start'(request: { url: string; account?: string }): ProfilePageStart;
   /** The profile the sender's tab shows, for the buttons' frame that brings the tab's claim. */
   'profile.frame'(request: { claim: string }): ProfileFrameStart;
-  'profile.get'(username: string): Profile;
-  'profile.follow'(username: string): void;
-  'profile.unfollow'(username: string): void;
+  'profile.get'(request: ProfileRequest): Profile;
+  'profile.follow'(request: ProfileRequest): void;
+  'profile.unfollow'(request: ProfileRequest): void;
   'profile.report'(request: ReportRequest): ReportResult;
+}
+
+export interface NewAccountRequest {
+  apiBaseUrl: string;
+  siteOrigin: string;
+  profilePath: string;
+  profileAnchor: string;
+  token: string;
 }
 
 export type MessageType = keyof ProtocolMap;
 
 /**
  * Who may send each message. Extension pages may send all of them; the profile content script
- * and the buttons' frame only the `profile` ones, and only in a tab of the configured site.
+ * and the buttons' frame only the `profile` ones, and only in a tab of an account's site.
  */
 export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'inbox.fetch': 'extension',
@@ -222,9 +286,12 @@ export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'inbox.lastUndo': 'extension',
   'status.get': 'extension',
   'status.refresh': 'extension',
+  'status.account': 'extension',
   'connection.test': 'extension',
-  'auth.signIn': 'extension',
-  'auth.signOut': 'extension',
+  'accounts.add': 'extension',
+  'accounts.signIn': 'extension',
+  'accounts.signOut': 'extension',
+  'accounts.remove': 'extension',
   'options.open': 'profile',
   'profile.start': 'profile',
   'profile.frame': 'profile',

@@ -4,15 +4,20 @@
  * The page only renders the draft and the notice these return.
  */
 import { browser } from 'wxt/browser';
+import { accountLabel } from './account-addresses';
+import type { Account } from './accounts';
 import { ApiError } from './api/errors';
 import { originPattern } from './background/permissions';
 import { type FailureKind, failureCode, failureKind } from './failure';
 import { t, tn } from './i18n';
-import { ask, type ConnectionProblem, type ConnectionTest } from './messaging';
+import { ask, type ConnectionProblem, type ConnectionTest, type NewAccountRequest } from './messaging';
 import { type Settings, updateSettings } from './settings';
 
 /** The form as typed: the interval is text until it is checked. */
-export type Draft = Omit<Settings, 'pollIntervalSeconds'> & { pollIntervalSeconds: string };
+export type Draft = Pick<
+  Settings,
+  'desktopNotifications' | 'unreadOnly' | 'groupNotifications' | 'markReadOnOpen' | 'alertTypes' | 'quietHours'
+> & { pollIntervalSeconds: string };
 
 /** What the page says after an action, one sentence a line. */
 export interface Notice {
@@ -20,27 +25,24 @@ export interface Notice {
   lines: string[];
 }
 
-/** The host permissions the settings need: the API's origin and the site's. */
+/** The host permissions an account needs: its API's origin and its site's. */
 export function requiredOrigins(settings: Pick<Settings, 'apiBaseUrl' | 'siteOrigin'>): string[] {
   return [...new Set([originPattern(settings.apiBaseUrl), originPattern(settings.siteOrigin)])];
 }
 
 export const toDraft = (settings: Settings): Draft => ({
-  ...settings,
+  desktopNotifications: settings.desktopNotifications,
+  unreadOnly: settings.unreadOnly,
+  groupNotifications: settings.groupNotifications,
+  markReadOnOpen: settings.markReadOnOpen,
+  alertTypes: settings.alertTypes,
+  quietHours: settings.quietHours,
   pollIntervalSeconds: String(settings.pollIntervalSeconds),
 });
 
 export function fromDraft(draft: Draft, current: Settings): Settings {
   const seconds = draft.pollIntervalSeconds.trim() === '' ? Number.NaN : Number(draft.pollIntervalSeconds);
-  return {
-    ...current,
-    ...draft,
-    apiBaseUrl: draft.apiBaseUrl.trim(),
-    siteOrigin: draft.siteOrigin.trim().replace(/\/$/, ''),
-    profilePath: draft.profilePath.trim(),
-    profileAnchor: draft.profileAnchor.trim(),
-    pollIntervalSeconds: seconds,
-  };
+  return { ...current, ...draft, pollIntervalSeconds: seconds };
 }
 
 /**
@@ -113,14 +115,22 @@ export function actionFailureText(error: unknown): string {
 }
 
 /**
- * Asks for the permissions the settings need. Call it from the click itself, before anything is
- * awaited: browsers only show the prompt during the person's gesture.
+ * Asks for the notifications permission when the person turns them on. Call it from the click
+ * itself, before anything is awaited: browsers only show the prompt during the person's gesture.
  */
 export function requestPermissions(next: Settings, loaded: Settings): Promise<boolean> {
   const wantsNotifications = next.desktopNotifications && !loaded.desktopNotifications;
-  return browser.permissions
-    .request({ origins: requiredOrigins(next), ...(wantsNotifications ? { permissions: ['notifications'] } : {}) })
-    .catch(() => false);
+  if (!wantsNotifications) return Promise.resolve(true);
+  return browser.permissions.request({ permissions: ['notifications'] }).catch(() => false);
+}
+
+/** Asks for the origins an account needs, from the click; false when refused or not web addresses. */
+export function requestAccountPermissions(addresses: Pick<Settings, 'apiBaseUrl' | 'siteOrigin'>): Promise<boolean> {
+  try {
+    return browser.permissions.request({ origins: requiredOrigins(addresses) }).catch(() => false);
+  } catch {
+    return Promise.resolve(false);
+  }
 }
 
 async function notGranted(origins: string[]): Promise<string[]> {
@@ -131,12 +141,18 @@ async function notGranted(origins: string[]): Promise<string[]> {
   return missing;
 }
 
+/** Words for origins the person did not grant, or none when all are granted. */
+export async function missingPermissionText(addresses: Pick<Settings, 'apiBaseUrl' | 'siteOrigin'>) {
+  const missing = await notGranted(requiredOrigins(addresses));
+  return missing.length
+    ? t('options_permissionDeclined', missing.map((pattern) => pattern.replace('/*', '')).join(', '))
+    : null;
+}
+
 export interface SaveRequest {
   next: Settings;
   /** The settings the page loaded or last saved. */
   loaded: Settings;
-  /** A token typed on the page, signed in with once the settings are saved; blank for none. */
-  token: string;
   /** The answer to `requestPermissions`. */
   granting: Promise<boolean>;
 }
@@ -144,20 +160,14 @@ export interface SaveRequest {
 export interface SaveOutcome {
   /** The settings as stored now. */
   saved: Settings;
-  /** Whether the typed token was signed in with, so the page can clear the field. */
-  signedIn: boolean;
   notice: Notice;
 }
 
-/**
- * Saves what changed and signs in with a typed token. Settings are saved even without the
- * permissions, saying clearly what is lost; desktop notifications stay off without theirs.
- */
-export async function saveOptions({ next, loaded, token, granting }: SaveRequest): Promise<SaveOutcome> {
+/** Saves what changed; desktop notifications stay off without their permission. */
+export async function saveOptions({ next, loaded, granting }: SaveRequest): Promise<SaveOutcome> {
   const lines = [t('options_saved')];
   let tone: Notice['tone'] = 'info';
-  const origins = requiredOrigins(next);
-  const missing = (await granting) ? [] : await notGranted(origins);
+  await granting;
   let saved = next;
   const wantsNotifications = next.desktopNotifications && !loaded.desktopNotifications;
   if (wantsNotifications && !(await browser.permissions.contains({ permissions: ['notifications'] }))) {
@@ -165,32 +175,13 @@ export async function saveOptions({ next, loaded, token, granting }: SaveRequest
     lines.push(t('options_notificationsDeclined'));
     tone = 'error';
   }
-  let signedIn = false;
   try {
     saved = await updateSettings(changedSettings(saved, loaded));
-    if (token.trim()) {
-      await ask('auth.signIn', { token: token.trim() });
-      signedIn = true;
-    }
   } catch (error) {
     lines.splice(0, 1, actionFailureText(error));
     tone = 'error';
   }
-  if (missing.length) {
-    lines.push(t('options_permissionDeclined', missing.map((pattern) => pattern.replace('/*', '')).join(', ')));
-    tone = 'error';
-  }
-  return { saved, signedIn, notice: { tone, lines } };
-}
-
-/** Asks for the API's origin to test it, from the click; an address that is not one is tested as typed. */
-export function requestTestPermission(apiBaseUrl: string): Promise<boolean> {
-  try {
-    return browser.permissions.request({ origins: requiredOrigins({ apiBaseUrl, siteOrigin: apiBaseUrl }) });
-  } catch {
-    // Not a web address: the test says so in words.
-    return Promise.resolve(false);
-  }
+  return { saved, notice: { tone, lines } };
 }
 
 /** Tests an address and token without saving them, once the person answered the permission prompt. */
@@ -204,12 +195,47 @@ export async function testConnectionNotice(apiBaseUrl: string, token: string, gr
   }
 }
 
-/** Signs out; whether it worked or not, the page gets a notice and its buttons back. */
-export async function signOut(): Promise<{ signedOut: boolean; notice: Notice }> {
+/** Adds an account with a pasted token, once the person answered the permission prompt. */
+export async function addWithToken(
+  request: NewAccountRequest,
+  granting: Promise<boolean>,
+): Promise<{ added: Account | null; notice: Notice }> {
+  await granting.catch(() => false);
+  const missing = await missingPermissionText(request);
+  if (missing) return { added: null, notice: { tone: 'error', lines: [missing] } };
   try {
-    await ask('auth.signOut');
-    return { signedOut: true, notice: { tone: 'info', lines: [t('options_signedOut')] } };
+    const added = await ask('accounts.add', { ...request, token: request.token.trim() });
+    return { added, notice: { tone: 'info', lines: [t('options_accountAdded', accountLabel(added))] } };
+  } catch (error) {
+    return { added: null, notice: { tone: 'error', lines: [accountFailureText(error, request.apiBaseUrl)] } };
+  }
+}
+
+/** Why adding or signing in an account failed, in words a person can act on. */
+export function accountFailureText(error: unknown, apiBaseUrl: string): string {
+  if (error instanceof ApiError && error.code === 'account_exists') return t('options_accountExists', error.detail);
+  if (error instanceof ApiError && error.code !== 'invalid_address') {
+    return connectionTestText(connectionProblem(error, true), apiBaseUrl);
+  }
+  return actionFailureText(error);
+}
+
+/** Signs an account out (its token revoked at the service); the page gets a notice either way. */
+export async function signOut(account: Account): Promise<{ signedOut: boolean; notice: Notice }> {
+  try {
+    await ask('accounts.signOut', { account: account.id });
+    return { signedOut: true, notice: { tone: 'info', lines: [t('options_signedOutAccount', accountLabel(account))] } };
   } catch (error) {
     return { signedOut: false, notice: { tone: 'error', lines: [actionFailureText(error)] } };
+  }
+}
+
+/** Signs an account out and forgets it. */
+export async function removeAccount(account: Account): Promise<Notice> {
+  try {
+    await ask('accounts.remove', { account: account.id });
+    return { tone: 'info', lines: [t('options_accountRemoved', accountLabel(account))] };
+  } catch (error) {
+    return { tone: 'error', lines: [actionFailureText(error)] };
   }
 }

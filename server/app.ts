@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { DISCOVERY_PATH } from '../lib/api/contract';
+import { DISCOVERY_PATH } from '../lib/api/oauth-contract';
 import type { ApiDeps } from './api/context';
 import { inboxHandlers } from './api/inbox';
 import { liveHandlers } from './api/live';
@@ -151,6 +151,7 @@ export function createApp(options: AppOptions) {
   route(`${API_PREFIX}/operator/tokens/revoke`, { POST: operator.revoke });
   route(`${API_PREFIX}/oauth/token`, { POST: [anyOrigin, oauth.token] }, form);
   route(`${API_PREFIX}/oauth/revoke`, { POST: [anyOrigin, oauth.revoke] }, form);
+  route(`${API_PREFIX}/me`, { GET: users.me });
   route(`${API_PREFIX}/user/:username`, { GET: users.profile });
   route(`${API_PREFIX}/user/:username/follow`, { POST: users.follow, DELETE: users.unfollow });
   route(`${API_PREFIX}/user/:username/report`, { POST: users.report });

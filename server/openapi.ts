@@ -22,8 +22,6 @@ import {
   ActorSchema,
   BulkResultSchema,
   CountSchema,
-  DISCOVERY_PATH,
-  DiscoverySchema,
   ERROR_CODES,
   type ErrorCode,
   IdsBodySchema,
@@ -34,11 +32,6 @@ import {
   LiveTicketSchema,
   NOTIFICATION_TYPES,
   NotificationSchema,
-  OAUTH_ERROR_CODES,
-  OAuthErrorSchema,
-  OAuthRevokeRequestSchema,
-  OAuthTokenRequestSchema,
-  OAuthTokenSchema,
   OperatorNotificationBodySchema,
   OperatorRevokeBodySchema,
   OperatorRevokeResultSchema,
@@ -54,6 +47,15 @@ import {
   USERNAME_PATTERN,
   UUID_PATTERN,
 } from '../lib/api/contract';
+import {
+  DISCOVERY_PATH,
+  DiscoverySchema,
+  OAUTH_ERROR_CODES,
+  OAuthErrorSchema,
+  OAuthRevokeRequestSchema,
+  OAuthTokenRequestSchema,
+  OAuthTokenSchema,
+} from '../lib/api/oauth-contract';
 
 /** The contract's schemas the document names, under the names it gives them. */
 const SCHEMAS = {
@@ -507,6 +509,19 @@ const paths: Record<string, PathItem> = {
         200: noContent('The token, if it was one, no longer works.'),
         400: oauthError('No `token` parameter, or more than one.', ['invalid_request']),
         415: formOnly,
+      },
+    },
+  },
+  '/me': {
+    get: {
+      operationId: 'getMe',
+      summary: 'The profile of the token’s owner',
+      description:
+        'Who the token belongs to, as an app learns after signing in (the shape of `getProfile`, with `self` true).',
+      security: bearer,
+      responses: {
+        200: answer('The caller’s own profile.', 'Profile'),
+        401: unauthenticated,
       },
     },
   },

@@ -1,17 +1,15 @@
-import type { TargetedSubmitEvent } from 'preact';
+import type { FunctionComponent, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { statusItem } from '../../lib/connection-status';
+import { type Account, accountsItem } from '../../lib/accounts';
 import { t } from '../../lib/i18n';
-import type { ConnectionStatus } from '../../lib/messaging';
 import {
   type Draft,
   fromDraft,
   type Notice,
+  removeAccount,
   requestPermissions,
-  requestTestPermission,
   saveOptions,
   signOut,
-  testConnectionNotice,
   toDraft,
 } from '../../lib/options';
 import {
@@ -22,17 +20,22 @@ import {
   settingsErrorText,
   validateSettings,
 } from '../../lib/settings';
+import { AccountList } from './account-list';
+import type { AddAccount as AddAccountComponent } from './add-account';
 import { AlertSettings } from './alert-settings';
 import { Check, Field } from './field';
+
+type Adder = FunctionComponent<Parameters<typeof AddAccountComponent>[0]>;
 
 export function OptionsPage() {
   const [current, setCurrent] = useState<Settings | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [token, setToken] = useState('');
+  const [accounts, setAccounts] = useState<Account[] | null>(null);
   const [errors, setErrors] = useState<SettingsErrors>({});
-  const [status, setStatus] = useState<ConnectionStatus | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
-  const [busy, setBusy] = useState<'save' | 'test' | 'signOut' | null>(null);
+  const [busy, setBusy] = useState<'save' | 'account' | null>(null);
+  /** The add-account form, loaded when first wanted, and the account it signs in again, if any. */
+  const [adding, setAdding] = useState<{ Form: Adder; target?: Account } | null>(null);
   const form = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
@@ -40,13 +43,12 @@ export function OptionsPage() {
       setCurrent(settings);
       setDraft(toDraft(settings));
     });
-    void statusItem.getValue().then(setStatus);
-    return statusItem.watch(setStatus);
+    void accountsItem.getValue().then((value) => setAccounts(value ?? []));
+    return accountsItem.watch((value) => setAccounts(value ?? []));
   }, []);
 
-  if (!current || !draft) return <main class="options" aria-busy="true" />;
+  if (!current || !draft || !accounts) return <main class="options" aria-busy="true" />;
 
-  const signedIn = status !== null && status.kind !== 'signedOut';
   const change = (patch: Partial<Draft>) => {
     setDraft({ ...draft, ...patch });
     const cleared = Object.keys(patch).filter((key) => errors[key as keyof Settings]);
@@ -72,8 +74,7 @@ export function OptionsPage() {
     if (!next || !current) return;
     const granting = requestPermissions(next, current);
     setBusy('save');
-    void saveOptions({ next, loaded: current, token, granting }).then((outcome) => {
-      if (outcome.signedIn) setToken('');
+    void saveOptions({ next, loaded: current, granting }).then((outcome) => {
       setCurrent(outcome.saved);
       setDraft(toDraft(outcome.saved));
       setNotice(outcome.notice);
@@ -81,23 +82,20 @@ export function OptionsPage() {
     });
   }
 
-  function onTest() {
-    if (!draft) return;
-    const apiBaseUrl = draft.apiBaseUrl.trim();
-    const granting = requestTestPermission(apiBaseUrl);
-    setBusy('test');
-    setNotice({ tone: 'info', lines: [t('options_testing')] });
-    void testConnectionNotice(apiBaseUrl, token, granting).then((answer) => {
-      setNotice(answer);
-      setBusy(null);
-    });
+  function openAdder(target?: Account) {
+    void import('./add-account').then(({ AddAccount }) => setAdding({ Form: AddAccount, target }));
   }
 
-  async function onSignOut() {
-    setBusy('signOut');
-    const outcome = await signOut();
-    if (outcome.signedOut) setToken('');
-    setNotice(outcome.notice);
+  async function onSignOut(account: Account) {
+    setBusy('account');
+    setNotice((await signOut(account)).notice);
+    setBusy(null);
+  }
+
+  async function onRemove(account: Account) {
+    if (!confirm(t('options_removeConfirm', account.username ? `@${account.username}` : account.siteOrigin))) return;
+    setBusy('account');
+    setNotice(await removeAccount(account));
     setBusy(null);
   }
 
@@ -109,58 +107,31 @@ export function OptionsPage() {
         <img src="/icon/48.png" alt="" width={32} height={32} />
         <h1>{t('options_title')}</h1>
       </header>
-      <p class="status" data-signed-in={signedIn}>
-        {signedIn ? t('options_statusSignedIn') : t('options_statusSignedOut')}
-      </p>
+      <section class="accounts-section" aria-labelledby="accounts-heading">
+        <h2 id="accounts-heading">{t('options_accountsHeading')}</h2>
+        <AccountList
+          accounts={accounts}
+          busy={busy !== null}
+          onSignIn={openAdder}
+          onSignOut={onSignOut}
+          onRemove={onRemove}
+        />
+        {adding ? (
+          <adding.Form
+            key={adding.target?.id ?? 'new'}
+            target={adding.target}
+            onNotice={setNotice}
+            onDone={() => setAdding(null)}
+          />
+        ) : (
+          <div class="actions">
+            <button type="button" class="primary" onClick={() => openAdder()} disabled={busy !== null}>
+              {t('options_addAccount')}
+            </button>
+          </div>
+        )}
+      </section>
       <form ref={form} onSubmit={onSave} noValidate>
-        <fieldset>
-          <legend>{t('options_serviceHeading')}</legend>
-          <Field
-            name="apiBaseUrl"
-            label={t('options_apiBaseUrl')}
-            hint={t('options_apiBaseUrlHint')}
-            type="url"
-            value={draft.apiBaseUrl}
-            error={error('apiBaseUrl')}
-            onInput={edit('apiBaseUrl')}
-          />
-          <Field
-            name="token"
-            label={t('options_token')}
-            hint={signedIn ? t('options_tokenHintSignedIn') : t('options_tokenHintSignedOut')}
-            type="password"
-            value={token}
-            onInput={(value) => setToken(String(value))}
-          />
-          <Field
-            name="siteOrigin"
-            label={t('options_siteOrigin')}
-            hint={t('options_siteOriginHint')}
-            type="url"
-            value={draft.siteOrigin}
-            error={error('siteOrigin')}
-            onInput={edit('siteOrigin')}
-          />
-          <details open={Boolean(errors.profilePath || errors.profileAnchor)}>
-            <summary>{t('options_advanced')}</summary>
-            <Field
-              name="profilePath"
-              label={t('options_profilePath')}
-              hint={t('options_profilePathHint')}
-              value={draft.profilePath}
-              error={error('profilePath')}
-              onInput={edit('profilePath')}
-            />
-            <Field
-              name="profileAnchor"
-              label={t('options_profileAnchor')}
-              hint={t('options_profileAnchorHint')}
-              value={draft.profileAnchor}
-              error={error('profileAnchor')}
-              onInput={edit('profileAnchor')}
-            />
-          </details>
-        </fieldset>
         <fieldset>
           <legend>{t('options_checkingHeading')}</legend>
           <Field
@@ -203,14 +174,6 @@ export function OptionsPage() {
           <button type="submit" class="primary" disabled={busy !== null}>
             {t('options_save')}
           </button>
-          <button type="button" onClick={onTest} disabled={busy !== null}>
-            {t('options_test')}
-          </button>
-          {signedIn && (
-            <button type="button" onClick={onSignOut} disabled={busy !== null}>
-              {t('options_signOut')}
-            </button>
-          )}
         </div>
       </form>
       <div class="notice" role={notice?.tone === 'error' ? 'alert' : 'status'} data-tone={notice?.tone}>

@@ -4,6 +4,8 @@ import { t, tn } from '../../lib/i18n';
 /** Deleting the whole inbox: the total when all of it is loaded, else null. */
 export interface DeleteRequest {
   knownTotal: number | null;
+  /** The account whose inbox it is, named when the person has several. */
+  account: string | null;
 }
 
 interface Props {
@@ -28,7 +30,7 @@ export function ConfirmDelete({ request, onConfirm, onCancel }: Props) {
     cancel.current?.focus();
   }, []);
 
-  const title = t('popup_confirm_delete_all');
+  const title = request.account ? t('popup_confirm_delete_all_of', request.account) : t('popup_confirm_delete_all');
   const body =
     request.knownTotal === null
       ? t('popup_confirm_delete_all_unknown')

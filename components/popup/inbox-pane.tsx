@@ -1,4 +1,5 @@
 import { t, uiLanguage } from '../../lib/i18n';
+import { ALL_ACCOUNTS } from '../../lib/messaging';
 import { describeInboxProblem, failureReason, type InboxProblem, needsSettings } from '../../lib/popup/inbox-problem';
 import type { InboxState, InboxStore } from '../../lib/popup/inbox-store';
 import { relativeTime } from '../../lib/popup/relative-time';
@@ -86,6 +87,8 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
         grouping={state.grouping}
         expanded={state.expanded}
         siteOrigin={state.siteOrigin}
+        accounts={state.accounts}
+        showAccount={state.account === ALL_ACCOUNTS}
         selected={state.selection.ids}
         activeId={state.activeId}
         hasMore={state.cursor !== null && (state.fresh || state.loading === 'first')}

@@ -6,6 +6,8 @@ interface Props {
   /** Whether "mark all read" and "delete all" have anything to act on now. */
   canMarkAll: boolean;
   canDeleteAll: boolean;
+  /** One account's whole inbox is on show, so "mark all read" and "delete all" have one to act on. */
+  wholeInbox: boolean;
   onSelectAll(select: boolean): void;
   onMarkSelected(): void;
   onMarkSelectedUnread(): void;
@@ -61,7 +63,7 @@ export function InboxToolbar(props: Props) {
             {t('popup_delete_selected')}
           </button>
         </>
-      ) : (
+      ) : !props.wholeInbox ? null : (
         <>
           <button type="button" key="mark-all" disabled={!props.canMarkAll} onClick={props.onMarkAll}>
             {t('popup_mark_all_read')}

@@ -1,7 +1,9 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Notification } from '../../lib/api/contract';
 import { t } from '../../lib/i18n';
+import type { InboxItem } from '../../lib/messaging';
 import { groupRows } from '../../lib/popup/inbox-groups';
+import type { AccountTab } from '../../lib/popup/inbox-state';
 import { GroupItem } from './group-item';
 import { type ItemActions, NotificationItem } from './notification-item';
 
@@ -17,6 +19,10 @@ interface Props {
   /** Keys of the groups shown with their members. */
   expanded: ReadonlySet<string>;
   siteOrigin: string;
+  /** Every account: a row of all accounts names its own and knows its site. */
+  accounts: readonly AccountTab[];
+  /** Rows of several accounts are on show: each says whose it is. */
+  showAccount: boolean;
   selected: ReadonlySet<string>;
   activeId: string | null;
   hasMore: boolean;
@@ -42,6 +48,8 @@ export function NotificationFeed(props: Props) {
   const [shown, setShown] = useState(FIRST_PAINT_ROWS);
   const rows = useMemo(() => groupRows(items, props.grouping), [items, props.grouping]);
   const visible = shown < rows.length ? rows.slice(0, shown) : rows;
+  const accountOf = (item: Notification) =>
+    props.accounts.find((each) => each.id === (item as Partial<InboxItem>).account);
 
   useEffect(() => {
     if (items.length > 0) setShown(Number.POSITIVE_INFINITY);
@@ -89,7 +97,8 @@ export function NotificationFeed(props: Props) {
             <NotificationItem
               key={item.id}
               item={item}
-              siteOrigin={siteOrigin}
+              siteOrigin={accountOf(item)?.siteOrigin ?? siteOrigin}
+              account={props.showAccount ? accountOf(item)?.label : undefined}
               position={index + 1}
               total={total}
               active={item.id === active}

@@ -35,6 +35,8 @@ export interface ItemActions {
 interface Props {
   item: Notification;
   siteOrigin: string;
+  /** The account the row belongs to, named when rows of several accounts show. */
+  account?: string | undefined;
   position: number;
   /** How many items the feed has, or -1 while more pages remain. */
   total: number;
@@ -60,7 +62,7 @@ export class NotificationItem extends Component<Props> {
 }
 
 /** A notification's text (never HTML), who and when, read state, and its own actions. */
-function Row({ item, siteOrigin, position, total, active, selected, now, actions }: Props) {
+function Row({ item, siteOrigin, account, position, total, active, selected, now, actions }: Props) {
   const url = openableUrl(item.url);
   const elsewhere = url ? foreignHost(url, siteOrigin) : null;
   const textId = `text-${item.id}`;
@@ -116,6 +118,7 @@ function Row({ item, siteOrigin, position, total, active, selected, now, actions
               {item.actor.displayName || item.actor.username} <span class="handle">@{item.actor.username}</span>
             </span>
           )}
+          {account && <span class="account">{t('popup_row_account', account)}</span>}
           {elsewhere && (
             <span class="host" title={t('popup_link_elsewhere', elsewhere)}>
               {t('popup_link_elsewhere', elsewhere)}

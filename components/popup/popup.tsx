@@ -1,10 +1,11 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { t, uiLanguage } from '../../lib/i18n';
+import { ALL_ACCOUNTS } from '../../lib/messaging';
 import { currentProblem, needsSettings } from '../../lib/popup/inbox-problem';
 import { commandTargets, type InboxState, type InboxStore } from '../../lib/popup/inbox-store';
 import { ArrivalsPill } from './arrivals-pill';
-import { ConfirmDelete, type DeleteRequest } from './confirm-delete';
+import type { DeleteRequest } from './confirm-delete';
 import { FailureNotice } from './failure-notice';
 import { InboxPane } from './inbox-pane';
 import { InboxToolbar } from './inbox-toolbar';
@@ -19,9 +20,12 @@ import { useShortcuts } from './use-shortcuts';
 import { useInboxState } from './use-store';
 import { type PopupView, VIEW_PANEL_ID, ViewTabs } from './view-tabs';
 
-// Neither is needed for the first row: their code loads when first asked for.
+// None is needed for the first row: their code loads when first asked for (the switcher, only
+// for a person with several accounts).
 const SnoozeMenu = lazyComponent(() => import('./snooze-menu').then((module) => module.SnoozeMenu));
 const SnoozedView = lazyComponent(() => import('./snoozed-view').then((module) => module.SnoozedView));
+const ConfirmDelete = lazyComponent(() => import('./confirm-delete').then((module) => module.ConfirmDelete));
+const AccountSwitcher = lazyComponent(() => import('./account-switcher').then((module) => module.AccountSwitcher));
 
 /** Notifications the snooze menu on show is for, and what opened it. */
 interface SnoozeRequest {
@@ -33,10 +37,27 @@ function openSettings(): void {
   void browser.runtime.openOptionsPage();
 }
 
+/** The name of the account on show, when the person has several to tell apart; else null. */
+function accountName(state: InboxState): string | null {
+  return state.accounts.length > 1 ? (state.accounts.find((tab) => tab.id === state.account)?.label ?? null) : null;
+}
+
+/** The accounts whose snoozed notifications show: the one on show, or each signed-in one for all. */
+function snoozedAccounts(state: InboxState) {
+  if (state.account !== ALL_ACCOUNTS) return state.accounts.filter((tab) => tab.id === state.account);
+  return state.accounts.filter((tab) => tab.status.kind !== 'signedOut');
+}
+
+/** The name of the account the action on offer took, when the person has several. */
+function undoAccountName(state: InboxState): string | null {
+  const { undo, accounts } = state;
+  return undo && accounts.length > 1 ? (accounts.find((tab) => tab.id === undo.account)?.label ?? null) : null;
+}
+
 /** What "delete all" will ask: the total when the whole inbox is loaded, else that it is unknown. */
 function deleteAllRequest(state: InboxState): DeleteRequest {
   const complete = state.fresh && !state.unreadOnly && state.cursor === null;
-  return { knownTotal: complete ? state.items.length : null };
+  return { knownTotal: complete ? state.items.length : null, account: accountName(state) };
 }
 
 /**
@@ -145,6 +166,16 @@ export function Popup({ store }: { store: InboxStore }) {
           onUnreadOnly={(unreadOnly) => void store.setUnreadOnly(unreadOnly)}
           onSettings={openSettings}
         />
+        {state.started && state.accounts.length > 1 && (
+          <AccountSwitcher
+            accounts={state.accounts}
+            account={state.account}
+            onAccount={(account) => {
+              setSnoozing(null);
+              void store.setAccount(account);
+            }}
+          />
+        )}
         {tabs && (
           <ViewTabs
             view={view}
@@ -162,6 +193,7 @@ export function Popup({ store }: { store: InboxStore }) {
               !state.bulkPending && (state.items.some((item) => !item.read) || (state.status.count ?? 0) > 0 || hasMore)
             }
             canDeleteAll={!state.bulkPending && (state.items.length > 0 || hasMore || state.unreadOnly)}
+            wholeInbox={state.account !== ALL_ACCOUNTS}
             onSelectAll={(select) => store.selectAll(select)}
             onMarkSelected={() => void store.markRead(selectedIds())}
             onMarkSelectedUnread={() => void store.markUnread(selectedIds())}
@@ -197,13 +229,27 @@ export function Popup({ store }: { store: InboxStore }) {
               onSettings={openSettings}
             />
           )}
-          {state.started && !inbox && (
-            <SnoozedView online={state.online} now={now} onUnsnoozed={(ids) => void store.cameBack(ids)} />
-          )}
+          {state.started &&
+            !inbox &&
+            snoozedAccounts(state).map((tab) => (
+              <SnoozedView
+                key={tab.id}
+                account={tab.id}
+                title={state.account === ALL_ACCOUNTS ? tab.label : null}
+                online={state.online}
+                now={now}
+                onUnsnoozed={(ids) => void store.cameBack(ids)}
+              />
+            ))}
         </div>
         {snoozing && <SnoozeMenu anchor={snoozing.anchor} onChoose={snoozeUntil} onClose={() => setSnoozing(null)} />}
       </main>
-      <UndoToast offer={state.undo} undoing={state.undoing} onUndo={() => void store.undo()} />
+      <UndoToast
+        offer={state.undo}
+        account={undoAccountName(state)}
+        undoing={state.undoing}
+        onUndo={() => void store.undo()}
+      />
       {state.items.length > 0 && !blocked && inbox && (
         <footer>
           <ShortcutsHelp />

@@ -14,22 +14,27 @@ interface Props {
   now: number;
   /** Notifications came back to the inbox. */
   onUnsnoozed(ids: string[]): void;
+  /** The account whose snoozed notifications show. */
+  account: string;
+  /** Its name as a heading, when the snoozed notifications of several accounts show one below the other. */
+  title?: string | null;
 }
 
 /**
  * The snoozed notifications, soonest to wake first, each with when it wakes and Unsnooze; a
  * selection unsnoozes several at once. Loaded afresh each time the view opens.
  */
-export function SnoozedView({ online, now, onUnsnoozed }: Props) {
+export function SnoozedView({ online, now, onUnsnoozed, account, title = null }: Props) {
   const latest = useRef({ online, onUnsnoozed });
   latest.current = { online, onUnsnoozed };
   const store = useMemo(
     () =>
       createSnoozedStore({
+        account,
         online: () => latest.current.online,
         onUnsnoozed: (ids) => latest.current.onUnsnoozed(ids),
       }),
-    [],
+    [account],
   );
   const state = useStoreState(store);
 
@@ -40,7 +45,8 @@ export function SnoozedView({ online, now, onUnsnoozed }: Props) {
   const selected = state.selection.ids.size;
 
   return (
-    <section class="snoozed-view" aria-labelledby="view-tab-snoozed">
+    <section class="snoozed-view" {...(title ? { 'aria-label': title } : { 'aria-labelledby': 'view-tab-snoozed' })}>
+      {title && <h2 class="account-heading">{title}</h2>}
       <fieldset class="toolbar">
         <legend class="sr-only">{t('popup_toolbar')}</legend>
         <SelectAllBox loaded={state.items.length} selected={selected} onSelectAll={(all) => store.selectAll(all)} />

@@ -4,6 +4,8 @@ import { doneWords } from '../../lib/popup/inbox-triage';
 
 interface Props {
   offer: UndoOffer | null;
+  /** The name of the account an action on a whole inbox took, when the person has several. */
+  account: string | null;
   undoing: boolean;
   onUndo(): void;
 }
@@ -13,12 +15,12 @@ interface Props {
  * hears each new toast without focus moving; it sits outside the list, so the list can change
  * under it.
  */
-export function UndoToast({ offer, undoing, onUndo }: Props) {
+export function UndoToast({ offer, account, undoing, onUndo }: Props) {
   return (
     <div class="toast-region" role="status" aria-live="polite">
       {offer && (
         <div class="toast" key={offer.expiresAt}>
-          <span>{doneWords(offer)}</span>
+          <span>{doneWords(offer, Date.now(), offer.all ? account : null)}</span>
           <button type="button" class="link" disabled={undoing} aria-keyshortcuts="z Control+Z" onClick={onUndo}>
             {t('popup_undo')}
           </button>

@@ -46,10 +46,10 @@ export async function startProfileFrame({
     }
   }
   if (!start) return;
-  const { username, answer, siteOrigin } = start;
+  const { username, answer, account, siteOrigin } = start;
   const mount = document.getElementById('app') ?? document.body;
   // The frame lives as long as the profile it shows: the content script makes a new one for the next.
-  const session = createProfileSession(username, ask, signal, () => true, answer);
+  const session = createProfileSession(username, ask, signal, () => true, answer, account);
 
   let told = '';
   const measure = () => {

@@ -1,7 +1,7 @@
 import { createTransport, type TransportOptions } from './http';
 import { createInbox } from './inbox';
 import { createLive, type WebSocketConstructor } from './live';
-import { createUserHandle } from './user';
+import { createUserHandle, fetchMe } from './user';
 
 export interface ClientOptions extends TransportOptions {
   /** The WebSocket class the live channel connects with; the global one by default. */
@@ -25,6 +25,8 @@ export function createClient(options: ClientOptions) {
     baseUrl: transport.baseUrl,
     inbox: { ...createInbox(transport), live: createLive(transport, options) },
     user: (username: string) => createUserHandle(transport, username),
+    /** The profile of the person the token belongs to. */
+    me: () => fetchMe(transport),
   };
 }
 

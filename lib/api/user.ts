@@ -46,6 +46,10 @@ export function checkReport(reason: ReportReason, comment: string): void {
   }
 }
 
+export async function fetchMe(transport: Transport): Promise<Profile> {
+  return parseAnswer(ProfileSchema, await transport.send({ method: 'GET', path: 'me' }, 'json'));
+}
+
 export function createUserHandle(transport: Transport, username: string): UserHandle {
   const path = `user/${encodeURIComponent(checkUsername(username))}`;
 

@@ -7,6 +7,8 @@
 
 import * as v from 'valibot';
 import { browser } from 'wxt/browser';
+import { accountLabel, DEFAULT_ADDRESSES, validateAddresses } from '../account-addresses';
+import type { Account } from '../accounts';
 import {
   ApiError,
   InvalidArgumentError,
@@ -15,6 +17,8 @@ import {
   reviveError,
   UnauthenticatedError,
 } from '../api';
+import { revokeEndpointOf, revokeToken } from '../api/revoke';
+import { statusItem } from '../connection-status';
 import { clearInboxCache, writeCachedFirstPage } from '../inbox-cache';
 import { unreadByTypeItem } from '../inbox-filter';
 import {
@@ -24,15 +28,17 @@ import {
   type MessageType,
   messaging,
   type ProfileAnswer,
+  type TriageResult,
 } from '../messaging';
-import { getSettings } from '../settings';
-import type { Session } from './api-session';
+import { isSiteUrl, usernameFromUrl } from '../profile-url';
+import { settingsErrorText } from '../settings';
+import type { AccountRuntime, Runtimes } from './account-runtime';
+import { accounts, addAccount, removeAccount } from './account-store';
 import { testConnection } from './connection-test';
-import type { Notifier } from './notifier';
-import type { Poller } from './poller';
+import { giveBackPermissions } from './permissions';
 import { claimFrame, isClaimedFrame, newClaim } from './profile-frames';
-import { type Extension, mayAsk, type Sender, senderKind, shownProfile } from './sender';
-import { getStatus } from './status-writer';
+import { type Extension, mayAsk, type Sender, type SenderKind, senderKind } from './sender';
+import { checkToken, identity } from './token-check';
 import {
   deleteNotifications,
   lastUndo,
@@ -40,237 +46,336 @@ import {
   markRead,
   markUnread,
   snooze,
+  type TriageAccount,
   undoLast,
   unsnooze,
 } from './triage';
 
 export interface HandlerContext {
-  session: Session;
-  poller: Poller;
-  notifier: Notifier;
+  runtimes: Runtimes;
   extension: Extension;
   fetch?: typeof fetch;
 }
 
 const Text = v.pipe(v.string(), v.maxLength(4096));
+const AccountId = v.pipe(v.string(), v.minLength(1), v.maxLength(100));
 const Ids = v.union([v.literal('all'), v.array(v.string())]);
 const Unread = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
-const Triage = v.object({ ids: Ids, unread: Unread });
-const ListTriage = v.object({ ids: v.array(v.string()), unread: Unread });
+const Join = v.optional(v.boolean());
+const Triage = v.object({ account: AccountId, ids: Ids, unread: Unread, join: Join });
+const ListTriage = v.object({ account: AccountId, ids: v.array(v.string()), unread: Unread, join: Join });
+const ProfileRequest = v.object({ account: AccountId, username: Text });
+const Token = v.pipe(Text, v.trim(), v.minLength(1));
 
 const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } = {
   'inbox.fetch': v.object({
+    account: AccountId,
     cursor: v.nullable(Text),
     unreadOnly: v.boolean(),
     types: v.optional(
       v.nullable(v.pipe(v.array(v.picklist(NOTIFICATION_TYPES)), v.maxLength(NOTIFICATION_TYPES.length))),
     ),
   }),
-  'inbox.countByType': v.undefined(),
+  'inbox.countByType': v.object({ account: AccountId }),
   'inbox.markRead': Triage,
   'inbox.delete': Triage,
   'inbox.markUnread': ListTriage,
-  'inbox.snooze': v.object({ ids: v.array(v.string()), until: Text, unread: Unread }),
-  'inbox.unsnooze': v.object({ ids: v.array(v.string()) }),
-  'inbox.fetchSnoozed': v.object({ cursor: v.nullable(Text) }),
+  'inbox.snooze': v.object({ account: AccountId, ids: v.array(v.string()), until: Text, unread: Unread, join: Join }),
+  'inbox.unsnooze': v.object({ account: AccountId, ids: v.array(v.string()) }),
+  'inbox.fetchSnoozed': v.object({ account: AccountId, cursor: v.nullable(Text) }),
   'inbox.undo': v.undefined(),
   'inbox.lastUndo': v.undefined(),
   'status.get': v.undefined(),
   'status.refresh': v.undefined(),
+  'status.account': v.object({ account: AccountId }),
   'connection.test': v.object({ apiBaseUrl: Text, token: v.nullable(Text) }),
-  'auth.signIn': v.object({ token: v.pipe(Text, v.trim(), v.minLength(1)) }),
-  'auth.signOut': v.undefined(),
+  'accounts.add': v.object({
+    apiBaseUrl: Text,
+    siteOrigin: Text,
+    profilePath: Text,
+    profileAnchor: Text,
+    token: Token,
+  }),
+  'accounts.signIn': v.object({ account: AccountId, token: Token }),
+  'accounts.signOut': v.object({ account: AccountId }),
+  'accounts.remove': v.object({ account: AccountId }),
   'options.open': v.undefined(),
-  'profile.start': v.object({ url: Text }),
+  'profile.start': v.object({ url: Text, account: v.optional(AccountId) }),
   'profile.frame': v.object({ claim: Text }),
-  'profile.get': Text,
-  'profile.follow': Text,
-  'profile.unfollow': Text,
-  'profile.report': v.object({ username: Text, reason: v.picklist(REPORT_REASONS), comment: Text }),
+  'profile.get': ProfileRequest,
+  'profile.follow': ProfileRequest,
+  'profile.unfollow': ProfileRequest,
+  'profile.report': v.object({
+    account: AccountId,
+    username: Text,
+    reason: v.picklist(REPORT_REASONS),
+    comment: Text,
+  }),
 };
 
-/** Who asked, as far as a handler needs it: the sender's tab, and the profile that tab shows. */
-export interface Asker {
-  tabId?: number;
-  frameId?: number;
-  /** The username the sender's tab shows now, for the content script and the buttons' frame. */
-  shows: string | null;
-}
-
-type Handlers = { [T in MessageType]: (data: MessageData<T>, asker: Asker) => Promise<MessageReturn<T>> };
+/**
+ * Who asked: the kind of sender and the page it asked from (for the buttons' frame, the page of
+ * its tab), and where that page is.
+ */
+type Asker = { kind: NonNullable<SenderKind>; url: string; tabId?: number; frameId?: number } | null;
 
 const forbidden = (detail: string) => new ApiError({ status: 403, code: 'forbidden', detail });
 
 /** How long a profile fetched for a tab's content script waits for that tab's buttons' frame. */
 const PREFETCH_MS = 10_000;
 
-/** The username a profile message reads or acts on. */
-function profileTarget<T extends MessageType>(type: T, data: MessageData<T>): string | null {
-  if (type === 'profile.get' || type === 'profile.follow' || type === 'profile.unfollow') return data as string;
-  if (type === 'profile.report') return (data as MessageData<'profile.report'>).username;
-  return null;
-}
+type Handlers = {
+  [T in MessageType]: (data: MessageData<T>, sender: Asker) => Promise<MessageReturn<T>>;
+};
+
+const signedOut = () => new UnauthenticatedError({ status: 401, code: 'unauthenticated', detail: 'Signed out.' });
 
 /**
  * A copy of the error with its fields only: no cause, nothing of the request it came from. A
  * token the service no longer accepts shows on the badge at once.
  */
-function plain(error: unknown, poller: Pick<Poller, 'poll'>): ApiError {
+function plain(error: unknown, runtime?: Pick<AccountRuntime, 'poller'>): ApiError {
   const safe = reviveError(reviveError(error).toJSON());
-  if (safe instanceof UnauthenticatedError && safe.status === 401) void poller.poll();
+  if (safe instanceof UnauthenticatedError && safe.status === 401) void runtime?.poller.poll();
   return safe;
 }
 
 export function createHandlers(ctx: HandlerContext): Handlers {
-  const { session, poller, notifier } = ctx;
+  const { runtimes } = ctx;
 
-  async function signedInClient() {
-    const { client, settings } = await session.client();
-    if (!(await session.token(settings))) {
-      throw new UnauthenticatedError({ status: 401, code: 'unauthenticated', detail: 'Signed out.' });
-    }
-    return client;
+  /** The running account a message names; an unknown one is refused like a signed-out one. */
+  async function runtimeOf(id: string): Promise<AccountRuntime> {
+    await runtimes.sync();
+    const runtime = runtimes.get(id);
+    if (!runtime) throw new InvalidArgumentError('unknown_account', 'No such account.');
+    return runtime;
   }
 
-  const profileAnswer = async (username: string): Promise<ProfileAnswer> => {
-    const { client } = await session.client();
-    return client
-      .user(username)
-      .get()
-      .then(
-        (profile): ProfileAnswer => ({ ok: true, profile }),
-        (error): ProfileAnswer => ({ ok: false, error: plain(error, poller).toJSON() }),
-      );
-  };
+  /** The account's client, refused when it is signed out: a request never goes out without its token. */
+  async function signedIn(id: string) {
+    const runtime = await runtimeOf(id);
+    const { client } = await runtime.session.client();
+    if (!(await runtime.session.token())) throw signedOut();
+    return { runtime, client };
+  }
+
+  /**
+   * An in-page button acts only as an account whose site the page is on: a content script on one
+   * site can never act as an account of another. And only on the profile the page shows now: a
+   * page that changed its address under the buttons acts on nothing.
+   */
+  async function onAccountSite(id: string, sender: Asker, username: string) {
+    const runtime = await runtimeOf(id);
+    const account = await runtime.session.account();
+    if (sender?.kind === 'profile' || sender?.kind === 'frame') {
+      if (!account || !isSiteUrl(sender.url, account)) throw forbidden('Not that account’s site.');
+      if (usernameFromUrl(sender.url, account)?.toLowerCase() !== username.toLowerCase()) {
+        throw forbidden('This tab does not show that profile.');
+      }
+    }
+    return runtime;
+  }
+
+  async function profileAccount(id: string, sender: Asker, username: string) {
+    await onAccountSite(id, sender, username);
+    return signedIn(id);
+  }
+
+  const profileAnswer = (runtime: AccountRuntime, username: string): Promise<ProfileAnswer> =>
+    runtime.session.client().then(({ client }) =>
+      client
+        .user(username)
+        .get()
+        .then(
+          (profile): ProfileAnswer => ({ ok: true, profile }),
+          (error): ProfileAnswer => ({ ok: false, error: plain(error, runtime).toJSON() }),
+        ),
+    );
 
   /**
    * The profile fetched when a tab's content script started, until that tab's frame takes it
    * (one a tab, so they stay few); one older than a few seconds is fetched again.
    */
   const prefetched = new Map<number | undefined, { key: string; at: number; answer: Promise<ProfileAnswer> }>();
-  const takePrefetched = (tabId: number | undefined, username: string) => {
+  const takePrefetched = (tabId: number | undefined, key: string) => {
     const entry = prefetched.get(tabId);
     prefetched.delete(tabId);
-    return entry?.key === username.toLowerCase() && Date.now() - entry.at <= PREFETCH_MS ? entry.answer : null;
+    return entry?.key === key && Date.now() - entry.at <= PREFETCH_MS ? entry.answer : null;
   };
 
-  async function forgetAccount() {
+  async function forgetAccount(runtime: AccountRuntime) {
+    const last = await lastUndoItem.getValue();
     await Promise.all([
-      poller.reset(),
-      clearInboxCache(),
-      notifier.reset(),
-      lastUndoItem.setValue(null),
-      unreadByTypeItem.setValue(null),
+      runtime.poller.reset(),
+      clearInboxCache(runtime.id),
+      runtime.notifier.reset(),
+      unreadByTypeItem(runtime.id).removeValue(),
+      last?.parts?.some((part) => part.account === runtime.id) ? lastUndoItem.setValue(null) : undefined,
     ]);
   }
 
+  async function triage(
+    request: { account: string },
+    act: (account: TriageAccount) => Promise<TriageResult>,
+  ): Promise<TriageResult> {
+    const { runtime, client } = await signedIn(request.account);
+    const result = await act({ id: runtime.id, client, status: runtime.status });
+    void runtime.poller.poll();
+    return result;
+  }
+
+  async function pollAll() {
+    await runtimes.sync();
+    await Promise.all(runtimes.all().map((runtime) => runtime.poller.poll()));
+    return statusItem.getValue();
+  }
+
+  async function signOut(runtime: AccountRuntime) {
+    const [token, { settings }] = await Promise.all([runtime.session.token(), runtime.session.client()]);
+    // The service stops taking it at once; should it not answer, the token is forgotten all the same.
+    if (token) await revokeToken(revokeEndpointOf(settings.apiBaseUrl), token, ctx.fetch).catch(() => undefined);
+    await runtime.session.signOut();
+    await forgetAccount(runtime);
+    return runtime.poller.poll();
+  }
+
   return {
-    async 'inbox.fetch'({ cursor, unreadOnly, types }) {
+    async 'inbox.fetch'({ account, cursor, unreadOnly, types }) {
+      const { client } = await signedIn(account);
       const filter = types && types.length > 0 ? { types } : {};
-      const page = await (await signedInClient()).inbox.fetch({
-        limit: INBOX_PAGE_SIZE,
-        cursor,
-        unreadOnly,
-        ...filter,
-      });
+      const page = await client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, unreadOnly, ...filter });
       // The cache holds the whole inbox's first page, what the popup paints before any answer.
-      if (cursor === null && !filter.types) await writeCachedFirstPage(unreadOnly, page);
-      return page;
+      if (cursor === null && !filter.types) await writeCachedFirstPage(account, unreadOnly, page);
+      return { data: page.data.map((item) => ({ ...item, account })), cursor: page.cursor };
     },
-    async 'inbox.countByType'() {
-      const byType = await (await signedInClient()).inbox.countByType();
-      await unreadByTypeItem.setValue(byType);
+    async 'inbox.countByType'({ account }) {
+      const { client } = await signedIn(account);
+      const byType = await client.inbox.countByType();
+      await unreadByTypeItem(account).setValue(byType);
       return byType;
     },
-    async 'inbox.markRead'(request) {
-      const result = await markRead(await signedInClient(), request);
-      void poller.poll();
-      return result;
-    },
-    async 'inbox.delete'(request) {
-      const result = await deleteNotifications(await signedInClient(), request);
-      void poller.poll();
-      return result;
-    },
-    async 'inbox.markUnread'(request) {
-      const result = await markUnread(await signedInClient(), request);
-      void poller.poll();
-      return result;
-    },
-    async 'inbox.snooze'(request) {
-      const result = await snooze(await signedInClient(), request);
-      void poller.poll();
-      return result;
-    },
+    'inbox.markRead': (request) => triage(request, (account) => markRead(account, request)),
+    'inbox.delete': (request) => triage(request, (account) => deleteNotifications(account, request)),
+    'inbox.markUnread': (request) => triage(request, (account) => markUnread(account, request)),
+    'inbox.snooze': (request) => triage(request, (account) => snooze(account, request)),
     async 'inbox.unsnooze'(request) {
-      const count = await unsnooze(await signedInClient(), request);
+      const { runtime, client } = await signedIn(request.account);
+      const count = await unsnooze({ id: runtime.id, client, status: runtime.status }, request);
       // They come back unread: only the service knows the count they make.
-      const status = await poller.poll();
+      const status = await runtime.poller.poll();
       return { success: true, count, unreadCount: status.kind === 'ok' ? status.count : null, undo: null };
     },
-    async 'inbox.fetchSnoozed'({ cursor }) {
-      return (await signedInClient()).inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, snoozed: true });
+    async 'inbox.fetchSnoozed'({ account, cursor }) {
+      const { client } = await signedIn(account);
+      return client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, snoozed: true });
     },
     async 'inbox.undo'() {
-      const count = await undoLast(await signedInClient());
+      const { accounts: undone, count } = await undoLast(async (id) => (await signedIn(id)).client);
       // The badge follows at once: only the service knows how many of those put back are unread.
-      const status = await poller.poll();
-      return { count, unreadCount: status.kind === 'ok' ? status.count : null };
+      const statuses = await Promise.all(undone.map(async (id) => (await runtimeOf(id)).poller.poll()));
+      const status = statuses.length === 1 ? statuses[0] : null;
+      return { count, unreadCount: status?.kind === 'ok' ? status.count : null };
     },
     'inbox.lastUndo': () => lastUndo(),
-    'status.get': () => getStatus(),
-    'status.refresh': () => poller.poll(),
-    async 'connection.test'({ apiBaseUrl, token }) {
-      const stored = token ?? (await session.token({ ...(await getSettings()), apiBaseUrl }));
-      return testConnection({ apiBaseUrl, token: stored, fetch: ctx.fetch });
+    'status.get': () => statusItem.getValue(),
+    'status.refresh': () => pollAll(),
+    async 'status.account'({ account }) {
+      return (await runtimeOf(account)).status.get();
     },
-    async 'auth.signIn'({ token }) {
-      await session.signIn(token);
-      await forgetAccount();
-      return poller.poll();
+    'connection.test': ({ apiBaseUrl, token }) => testConnection({ apiBaseUrl, token, fetch: ctx.fetch }),
+    async 'accounts.add'({ token, ...addresses }) {
+      const errors = validateAddresses(addresses);
+      const first = Object.values(errors)[0];
+      if (first) throw new InvalidArgumentError('invalid_address', settingsErrorText(first));
+      const profile = await checkToken(addresses.apiBaseUrl, token, ctx.fetch);
+      const origin = new URL(addresses.apiBaseUrl).origin;
+      const twin =
+        profile &&
+        (await accounts()).find((a) => a.username === profile.username && new URL(a.apiBaseUrl).origin === origin);
+      // The detail is the account's name: the options page puts it into its own words.
+      if (twin) throw new InvalidArgumentError('account_exists', accountLabel(twin));
+      const account = await addAccount({ ...addresses, ...(profile ? identity(profile) : {}) }, token);
+      await runtimes.sync();
+      await runtimes.get(account.id)?.poller.poll();
+      return account;
     },
-    async 'auth.signOut'() {
-      await session.signOut();
-      await forgetAccount();
-      return poller.poll();
+    async 'accounts.signIn'({ account, token }) {
+      const runtime = await runtimeOf(account);
+      await runtime.session.signIn(token);
+      await forgetAccount(runtime);
+      const status = await runtime.poller.poll();
+      await runtime.identify(true);
+      return status;
+    },
+    async 'accounts.signOut'({ account }) {
+      return signOut(await runtimeOf(account));
+    },
+    async 'accounts.remove'({ account }) {
+      const runtime = await runtimeOf(account);
+      const removed = await runtime.session.account();
+      await signOut(runtime);
+      await removeAccount(account);
+      await runtimes.sync();
+      if (removed) await giveBackPermissions(removed, await accounts());
     },
     async 'options.open'() {
       await browser.runtime.openOptionsPage();
     },
-    async 'profile.start'(_, { tabId, shows }) {
-      // The profile is on its way while the page loads the buttons' frame, which asks for it.
-      if (shows !== null)
-        prefetched.set(tabId, { key: shows.toLowerCase(), at: Date.now(), answer: profileAnswer(shows) });
-      const settings = await getSettings();
-      const token = await session.token(settings);
-      const config = {
-        signedIn: token !== null,
-        siteOrigin: settings.siteOrigin,
-        profilePath: settings.profilePath,
-        profileAnchor: settings.profileAnchor,
-      };
-      return { config, claim: tabId === undefined ? '' : await newClaim(tabId) };
-    },
-    async 'profile.frame'({ claim }, { tabId, frameId, shows }) {
-      if (tabId === undefined || frameId === undefined || !(await claimFrame(tabId, frameId, claim))) {
-        throw forbidden('This frame is not the tab’s buttons.');
+    async 'profile.start'({ url, account: wanted }, sender) {
+      await runtimes.sync();
+      const onSite: { runtime: AccountRuntime; account: Account; signedIn: boolean }[] = [];
+      for (const account of await accounts()) {
+        const runtime = runtimes.get(account.id);
+        if (!runtime || !isSiteUrl(url, account)) continue;
+        if (sender?.kind === 'profile' && !isSiteUrl(sender.url, account)) continue;
+        onSite.push({ runtime, account, signedIn: (await runtime.session.token()) !== null });
       }
-      if (shows === null) return null;
-      const answer = await (takePrefetched(tabId, shows) ?? profileAnswer(shows));
-      return { username: shows, answer, siteOrigin: (await getSettings()).siteOrigin };
+      const signedInHere = onSite.filter((entry) => entry.signedIn);
+      const chosen = signedInHere.find((entry) => entry.account.id === wanted) ?? signedInHere[0] ?? onSite[0] ?? null;
+      const shape = chosen?.account ?? DEFAULT_ADDRESSES;
+      const username = usernameFromUrl(url, shape);
+      const config = {
+        signedIn: chosen?.signedIn ?? false,
+        siteOrigin: shape.siteOrigin,
+        profilePath: shape.profilePath,
+        profileAnchor: shape.profileAnchor,
+        account: chosen?.account.id ?? null,
+        accounts: signedInHere.map(({ account }) => ({ id: account.id, label: accountLabel(account) })),
+      };
+      // The profile is on its way while the page loads the buttons' frame, which asks for it.
+      if (username !== null && chosen !== null) {
+        const key = `${chosen.account.id} ${username.toLowerCase()}`;
+        prefetched.set(sender?.tabId, { key, at: Date.now(), answer: profileAnswer(chosen.runtime, username) });
+      }
+      const tabId = sender?.tabId;
+      return { config, claim: tabId === undefined ? '' : await newClaim(tabId, config.account) };
     },
-    async 'profile.get'(username) {
-      const { client } = await session.client();
-      return client.user(username).get();
+    async 'profile.frame'({ claim }, sender) {
+      const { tabId, frameId } = sender ?? {};
+      const id = tabId === undefined || frameId === undefined ? undefined : await claimFrame(tabId, frameId, claim);
+      if (id === undefined) throw forbidden('This frame is not the tab’s buttons.');
+      if (id === null || !sender) return null;
+      const runtime = await runtimeOf(id);
+      const account = await runtime.session.account();
+      const username = account && isSiteUrl(sender.url, account) ? usernameFromUrl(sender.url, account) : null;
+      if (!account || username === null) return null;
+      const answer = await (takePrefetched(tabId, `${id} ${username.toLowerCase()}`) ??
+        profileAnswer(runtime, username));
+      return { username, answer, account: id, siteOrigin: account.siteOrigin };
     },
-    async 'profile.follow'(username) {
-      await (await signedInClient()).user(username).follow();
+    async 'profile.get'({ account, username }, sender) {
+      // A profile reads without a token too: signed out, it shows who the person is, without buttons.
+      const runtime = await onAccountSite(account, sender, username);
+      return (await runtime.session.client()).client.user(username).get();
     },
-    async 'profile.unfollow'(username) {
-      await (await signedInClient()).user(username).unfollow();
+    async 'profile.follow'({ account, username }, sender) {
+      await (await profileAccount(account, sender, username)).client.user(username).follow();
     },
-    async 'profile.report'({ username, reason, comment }) {
-      return (await signedInClient()).user(username).report(reason, comment);
+    async 'profile.unfollow'({ account, username }, sender) {
+      await (await profileAccount(account, sender, username)).client.user(username).unfollow();
+    },
+    async 'profile.report'({ account, username, reason, comment }, sender) {
+      return (await profileAccount(account, sender, username)).client.user(username).report(reason, comment);
     },
   };
 }
@@ -281,26 +386,16 @@ export function createHandlers(ctx: HandlerContext): Handlers {
  */
 export async function answer<T extends MessageType>(
   handlers: Handlers,
-  ctx: Pick<HandlerContext, 'extension' | 'poller'>,
+  ctx: Pick<HandlerContext, 'extension'>,
   type: T,
   data: unknown,
   sender: Sender,
 ): Promise<MessageReturn<T>> {
   try {
-    const settings = await getSettings();
-    const kind = senderKind(sender, ctx.extension, settings);
-    if (!mayAsk(type, kind)) {
-      throw forbidden(`This page may not ask for ${type}.`);
-    }
+    const kind = senderKind(sender, ctx.extension, await accounts());
+    if (!mayAsk(type, kind)) throw forbidden(`This page may not ask for ${type}.`);
     const parsed = v.safeParse(schemas[type], data);
     if (!parsed.success) throw new InvalidArgumentError('invalid_message', `The ${type} message is malformed.`);
-    const shows = shownProfile(sender, kind, settings);
-    const target = kind === 'extension' ? null : profileTarget(type, parsed.output);
-    // A page acts only on the profile its tab shows: one that changed its address under the
-    // buttons, or a frame it made itself and told another name, acts on nothing.
-    if (target !== null && target.toLowerCase() !== shows?.toLowerCase()) {
-      throw forbidden('This tab does not show that profile.');
-    }
     const { tab, frameId } = sender;
     // Only the frame the content script placed acts; a copy the page embeds never had the claim.
     if (kind === 'frame' && type !== 'profile.frame') {
@@ -308,9 +403,10 @@ export async function answer<T extends MessageType>(
         throw forbidden('This frame is not the tab’s buttons.');
       }
     }
-    return await handlers[type](parsed.output, { tabId: tab?.id, frameId, shows });
+    const url = (kind === 'frame' ? tab?.url : sender.url) ?? '';
+    return await handlers[type](parsed.output, kind && { kind, url, tabId: tab?.id, frameId });
   } catch (error) {
-    throw plain(error, ctx.poller);
+    throw plain(error);
   }
 }
 

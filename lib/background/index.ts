@@ -3,15 +3,18 @@
  * registers the profile content script, and answers every other context.
  */
 import { browser } from 'wxt/browser';
+import { accountsItem } from '../accounts';
 import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
+import { unreadByTypeItem } from '../inbox-filter';
 import { getSettings, normalizeSettings, settingsItem } from '../settings';
-import { createSession } from './api-session';
+import { createRuntimes } from './account-runtime';
+import { accounts } from './account-store';
 import { syncProfileScript } from './content-script';
 import { registerHandlers } from './handlers';
-import { type Clock, canHoldChannel, createLiveUpdates, LIVE_ALARM, type LiveUpdates } from './live';
-import { ALERT_FLUSH_ALARM, createNotifier, QUIET_HOURS_ALARM } from './notifier';
-import { createPoller, POLL_ALARM } from './poller';
+import { type Clock, canHoldChannel, LIVE_ALARM_PREFIX } from './live';
+import { ALERT_FLUSH_ALARM_PREFIX, createDigest, isDigest, notificationAccount, QUIET_HOURS_ALARM } from './notifier';
+import { POLL_ALARM_PREFIX, pollAlarmName } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';
 
 export interface BackgroundOptions {
@@ -40,26 +43,16 @@ function restrictStorageToTrustedContexts() {
 
 export function startBackground(options: BackgroundOptions = {}) {
   const WebSocket = options.WebSocket ?? (globalThis.WebSocket as WebSocketConstructor | undefined);
-  const session = createSession({ fetch: options.fetch, WebSocket });
-  const notifier = createNotifier(async () => (await session.client()).client, options.clock);
-  let live: LiveUpdates | undefined;
-  const poller = createPoller({
-    session,
+  const runtimes = createRuntimes({
+    fetch: options.fetch,
+    WebSocket,
+    liveSupported: canHoldChannel(WebSocket),
+    clock: options.clock,
     now: options.now,
     random: options.random,
     isOnline: options.isOnline,
-    onCount: (previous, count, settings) => notifier.onCount(previous, count, settings).catch(() => undefined),
-    onStatus: (status) => live?.follow(status),
-    isLive: () => live?.isLive() ?? false,
   });
-  live = createLiveUpdates({
-    session,
-    poller,
-    notifier,
-    clock: options.clock,
-    random: options.random,
-    supported: canHoldChannel(WebSocket),
-  });
+  const digest = createDigest(options.clock);
   const extension = { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') };
   const signal = options.signal ?? new AbortController().signal;
   const listen = <A extends unknown[]>(
@@ -71,24 +64,45 @@ export function startBackground(options: BackgroundOptions = {}) {
     signal.addEventListener('abort', () => event.removeListener(listener), { once: true });
   };
 
-  registerHandlers({ session, poller, notifier, extension, fetch: options.fetch }, signal);
+  registerHandlers({ runtimes, extension, fetch: options.fetch }, signal);
 
+  /** Every account checked at once, and the profile script following the accounts' sites. */
   async function refresh() {
-    await syncProfileScript(await getSettings()).catch(() => undefined);
-    return poller.poll();
+    await runtimes.sync();
+    await syncProfileScript(await accounts()).catch(() => undefined);
+    await Promise.all(runtimes.all().map((runtime) => runtime.poller.poll()));
+  }
+
+  /** A worker woken for any reason makes sure each account's check is scheduled and its channel open. */
+  async function wake() {
+    await runtimes.sync();
+    for (const runtime of runtimes.all()) {
+      void browser.alarms.get(pollAlarmName(runtime.id)).then((alarm) => (alarm ? undefined : runtime.poller.poll()));
+      void runtime.live.connect();
+    }
   }
 
   listen(browser.alarms.onAlarm, (alarm) => {
-    if (alarm.name === POLL_ALARM) void poller.poll();
-    if (alarm.name === LIVE_ALARM) live?.onAlarm();
-    if (alarm.name === ALERT_FLUSH_ALARM || alarm.name === QUIET_HOURS_ALARM) {
-      void getSettings().then((settings) => notifier.onAlarm(alarm.name, settings).catch(() => undefined));
-    }
+    void (async () => {
+      await runtimes.sync();
+      if (alarm.name.startsWith(POLL_ALARM_PREFIX)) {
+        void runtimes.get(alarm.name.slice(POLL_ALARM_PREFIX.length))?.poller.poll();
+      }
+      if (alarm.name.startsWith(LIVE_ALARM_PREFIX))
+        runtimes.get(alarm.name.slice(LIVE_ALARM_PREFIX.length))?.live.onAlarm();
+      if (alarm.name.startsWith(ALERT_FLUSH_ALARM_PREFIX)) {
+        void runtimes
+          .get(alarm.name.slice(ALERT_FLUSH_ALARM_PREFIX.length))
+          ?.notifier.onFlushAlarm()
+          .catch(() => undefined);
+      }
+      if (alarm.name === QUIET_HOURS_ALARM) void digest.onAlarm(await getSettings()).catch(() => undefined);
+    })();
   });
   listen(browser.runtime.onInstalled, ({ reason }) => {
     void (async () => {
       if (reason === 'install') {
-        const signedIn = await applyPreset(options.preset ?? buildPreset, session);
+        const signedIn = await applyPreset(options.preset ?? buildPreset);
         if (!signedIn) await browser.runtime.openOptionsPage();
       }
       await refresh();
@@ -100,7 +114,10 @@ export function startBackground(options: BackgroundOptions = {}) {
   const hearNotificationClicks = () => {
     if (clicksHeard || !browser.notifications) return;
     clicksHeard = true;
-    listen(browser.notifications.onClicked, (id) => void notifier.onClicked(id));
+    listen(browser.notifications.onClicked, (id) => {
+      if (isDigest(id)) void digest.onClicked(id).catch(() => undefined);
+      else void runtimes.sync().then(() => runtimes.get(notificationAccount(id))?.notifier.onClicked(id));
+    });
   };
   hearNotificationClicks();
   listen(browser.permissions?.onAdded, () => {
@@ -108,28 +125,46 @@ export function startBackground(options: BackgroundOptions = {}) {
     void refresh();
   });
   listen(browser.permissions?.onRemoved, () => void refresh());
-  const unwatchSettings = settingsItem.watch((next, previous) => {
-    const before = normalizeSettings(previous);
-    const after = normalizeSettings(next);
+  const unwatchSettings = settingsItem.watch((next) => {
+    void digest.onSettings(normalizeSettings(next)).catch(() => undefined);
+    void refresh();
+  });
+  const unwatchAccounts = accountsItem.watch((next, previous) => {
+    // Learning who an account is changes only names: the tooltip says them, nothing is checked again.
+    const where = (list: typeof next) =>
+      JSON.stringify((list ?? []).map((a) => [a.id, a.apiBaseUrl, a.siteOrigin, a.profilePath, a.profileAnchor]));
+    if (where(next) === where(previous)) {
+      void runtimes.sync();
+      return;
+    }
+    // An account whose API address changed starts afresh: its ETag and cached pages were another service's.
+    const before = new Map((previous ?? []).map((account) => [account.id, account.apiBaseUrl]));
     void (async () => {
-      if (new URL(before.apiBaseUrl).origin !== new URL(after.apiBaseUrl).origin) {
-        await Promise.all([poller.reset(), clearInboxCache(), notifier.reset()]);
+      for (const account of next ?? []) {
+        const runtime = runtimes.get(account.id);
+        const was = before.get(account.id);
+        if (runtime && was !== undefined && new URL(was).origin !== new URL(account.apiBaseUrl).origin) {
+          await Promise.all([
+            runtime.poller.reset(),
+            clearInboxCache(account.id),
+            unreadByTypeItem(account.id).removeValue(),
+            runtime.notifier.reset(),
+          ]);
+        }
       }
-      await notifier.onSettings(after).catch(() => undefined);
       await refresh();
     })();
   });
   signal.addEventListener('abort', unwatchSettings, { once: true });
-  const onConnectivity = () => void poller.poll();
+  signal.addEventListener('abort', unwatchAccounts, { once: true });
+  const onConnectivity = () => void Promise.all(runtimes.all().map((runtime) => runtime.poller.poll()));
   globalThis.addEventListener?.('online', onConnectivity, { signal });
   globalThis.addEventListener?.('offline', onConnectivity, { signal });
 
   restrictStorageToTrustedContexts();
 
-  // A worker woken for any reason makes sure a check is scheduled, and the channel is open.
-  void browser.alarms.get(POLL_ALARM).then((alarm) => (alarm ? undefined : poller.poll()));
-  void live.connect();
-  signal.addEventListener('abort', () => live?.stop(), { once: true });
+  void wake();
+  signal.addEventListener('abort', () => runtimes.stop(), { once: true });
 
-  return { session, poller, notifier, live };
+  return { runtimes };
 }

@@ -15,19 +15,18 @@ import {
   reviveError,
   UnauthenticatedError,
 } from '../api';
-import { liveModeItem } from '../connection-status';
 import { unreadByTypeItem } from '../inbox-filter';
 import { broadcast, type ConnectionStatus } from '../messaging';
 import { PING_MAX_MS, PING_MIN_MS, reconnectDelay } from '../poll-schedule';
-import { getSettings } from '../settings';
 import type { Session } from './api-session';
 import type { Notifier } from './notifier';
 import { hasApiPermission } from './permissions';
 import type { Poller } from './poller';
-import { getStatus, setLiveMode, setStatus } from './status-writer';
+import { statusWriter } from './status-writer';
 
 /** Wakes the worker for a reconnection should the browser stop it while it waits. */
-export const LIVE_ALARM = 'live-reconnect';
+export const LIVE_ALARM_PREFIX = 'live-reconnect:';
+export const liveAlarmName = (accountId: string) => `${LIVE_ALARM_PREFIX}${accountId}`;
 /** A ping not answered within this is a channel the network lost without telling. */
 export const PONG_TIMEOUT_MS = 10_000;
 
@@ -84,6 +83,8 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
   const { session, poller, notifier } = options;
   const clock = options.clock ?? realClock;
   const random = options.random ?? Math.random;
+  const LIVE_ALARM = liveAlarmName(session.accountId);
+  const { get: getStatus, set: setStatus, setLiveMode, getLiveMode } = statusWriter(session.accountId);
   let channel: LiveChannel | null = null;
   /** The address and token the channel was opened for: another sign-in needs another channel. */
   let openedFor: string | null = null;
@@ -184,7 +185,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
 
   async function onNotification(notification: Notification) {
     void broadcast('inbox.arrived', { ids: [notification.id] });
-    await notifier.onArrival(notification, await getSettings()).catch(() => undefined);
+    await notifier.onArrival(notification, (await session.client()).settings).catch(() => undefined);
   }
 
   function attach(current: LiveChannel, attempt: number) {
@@ -193,7 +194,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
       if (attempt === generation) void onCount(count);
     });
     current.on('countByType', (byType) => {
-      if (attempt === generation) void unreadByTypeItem.setValue(byType);
+      if (attempt === generation) void unreadByTypeItem(session.accountId).setValue(byType);
     });
     current.on('notification', (notification) => {
       if (attempt === generation) void onNotification(notification);
@@ -226,7 +227,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
     let failure: ApiError;
     try {
       const { client, settings } = await session.client();
-      const token = await session.token(settings);
+      const token = await session.token();
       if (!token || !(await hasApiPermission(settings))) return;
       const opened = await client.inbox.live();
       if (attempt !== generation || stopped) {
@@ -258,8 +259,8 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
       return;
     }
     if (channel && openedFor !== null) {
-      const settings = await getSettings();
-      const token = await session.token(settings);
+      const { settings } = await session.client();
+      const token = await session.token();
       if (token === null || accountKey(settings.apiBaseUrl, token) !== openedFor) disconnect();
     }
     await connect();
@@ -270,7 +271,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
     follow: (status) => void follow(status),
     async connect() {
       // The worker may have been stopped while live: until a channel is open again, it is not.
-      if ((await liveModeItem.getValue()) === 'live') await setLiveMode('reconnecting');
+      if ((await getLiveMode()) === 'live') await setLiveMode('reconnecting');
       await connect();
     },
     onAlarm() {

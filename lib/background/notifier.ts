@@ -5,11 +5,14 @@
  *   and what follows within a few seconds waits and then updates that alert, once.
  * - During quiet hours nothing is shown (the badge keeps counting); what came is counted, and
  *   when they end one digest alert says what, and opens the popup on those types.
+ * Each account has its own alerts and collapses its own arrivals; the quiet hours are the
+ * person's, so one digest says what came across all accounts.
  * Everything to remember lives in storage and every wake-up has an alarm, since the browser may
  * stop the worker at any time; time comes from the clock the notifier is given.
  */
 import { browser } from 'wxt/browser';
 import { storage } from 'wxt/utils/storage';
+import { perAccountItem } from '../accounts';
 import type { Client, Notification, NotificationType } from '../api';
 import { t, tn } from '../i18n';
 import { setInboxFilter } from '../inbox-filter';
@@ -22,10 +25,12 @@ const MAX_LISTED = 5;
 const NEWEST_PAGE = 20;
 /** Arrivals this close after an alert join it rather than raising another. */
 export const ALERT_WINDOW_MS = 4_000;
-/** Wakes the worker to show an alert's collapsed arrivals, should it be stopped meanwhile. */
-export const ALERT_FLUSH_ALARM = 'alerts-flush';
+/** Wakes the worker to show an account's collapsed arrivals, should it be stopped meanwhile. */
+export const ALERT_FLUSH_ALARM_PREFIX = 'alerts-flush:';
+export const alertFlushAlarmName = (accountId: string) => `${ALERT_FLUSH_ALARM_PREFIX}${accountId}`;
 /** Wakes the worker when the quiet hours end, to show the digest. */
 export const QUIET_HOURS_ALARM = 'quiet-hours-end';
+const DIGEST_PREFIX = 'digest-';
 /** The digest lists types in this order: what people answer first. */
 const DIGEST_ORDER: readonly NotificationType[] = ['mention', 'reply', 'follow', 'like', 'system'];
 
@@ -49,16 +54,41 @@ interface NotifierState {
   /** The newest unread notification already seen (or already there when alerts began). */
   newest: Marker | null;
   /** What each shown system notification opens when clicked. */
-  shown: Record<string, { url: string | null; ids: string[]; types?: NotificationType[] }>;
+  shown: Record<string, { url: string | null; ids: string[] }>;
   burst?: Burst | null;
-  /** What came during quiet hours, by type. */
-  digest?: Partial<Record<NotificationType, number>> | null;
 }
 
-export const notifierStateItem = storage.defineItem<NotifierState>('local:desktopNotifications', {
-  fallback: { newest: null, shown: {} },
+/** One account's alerts. */
+export const notifierStateItem = perAccountItem<NotifierState>('desktopNotifications', { newest: null, shown: {} });
+
+type DigestCounts = Partial<Record<NotificationType, number>>;
+
+interface DigestState {
+  /** What came during quiet hours on every account, by type. */
+  held: DigestCounts | null;
+  /** The types each digest on screen opens the popup on. */
+  shown: Record<string, NotificationType[]>;
+}
+
+export const digestStateItem = storage.defineItem<DigestState>('local:quietHoursDigest', {
+  fallback: { held: null, shown: {} },
   version: 1,
 });
+
+/** The account an alert belongs to: its id starts with the account's; a digest belongs to none. */
+export const notificationAccount = (notificationId: string) => notificationId.split('/')[0] ?? '';
+export const isDigest = (notificationId: string) => notificationId.startsWith(DIGEST_PREFIX);
+
+/** One change at a time: arrivals come in quick succession, and every account's go to one digest. */
+function serialQueue() {
+  let queue: Promise<unknown> = Promise.resolve();
+  return <T>(run: () => Promise<T>): Promise<T> => {
+    const next = queue.then(run, run);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+}
+const digestSerial = serialQueue();
 
 const isNewer = (item: Marker, than: Marker | null) =>
   than === null || item.createdAt > than.createdAt || (item.createdAt === than.createdAt && item.id > than.id);
@@ -68,7 +98,7 @@ async function allowed(): Promise<boolean> {
 }
 
 /** "3 mentions, 1 reply, 12 likes" */
-export function digestText(counts: Partial<Record<NotificationType, number>>): string {
+export function digestText(counts: DigestCounts): string {
   return DIGEST_ORDER.filter((type) => (counts[type] ?? 0) > 0)
     .map((type) => tn(`notify_count_${type}`, counts[type] ?? 0))
     .join(', ');
@@ -81,37 +111,109 @@ export interface Notifier {
   onArrival(notification: Notification, settings: Settings): Promise<void>;
   /** A click on a system notification: opens its page and marks it read, or opens the popup. */
   onClicked(notificationId: string): Promise<void>;
-  /** One of the notifier's alarms fired. */
-  onAlarm(name: string, settings: Settings): Promise<void>;
-  /** The settings changed: quiet hours may have ended or moved, alerts may be off. */
-  onSettings(settings: Settings): Promise<void>;
+  /** Its alarm to show collapsed arrivals fired. */
+  onFlushAlarm(): Promise<void>;
   reset(): Promise<void>;
 }
 
-export function createNotifier(getClient: () => Promise<Client>, clock: Clock = realClock): Notifier {
-  let flushTimer: unknown = null;
-  /** One change of the stored state at a time: arrivals come in quick succession. */
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T>(run: () => Promise<T>): Promise<T> => {
-    const next = queue.then(run, run);
-    queue = next.catch(() => undefined);
-    return next;
-  };
+const enabled = async (settings: Settings) => settings.desktopNotifications && (await allowed());
 
-  const enabled = async (settings: Settings) => settings.desktopNotifications && (await allowed());
+async function showAlert(id: string, options: { title: string; message: string }): Promise<void> {
+  await browser.notifications.create(id, {
+    type: 'basic',
+    iconUrl: browser.runtime.getURL('/icon/128.png'),
+    ...options,
+  });
+}
+
+async function openPopup(types: NotificationType[] | undefined): Promise<void> {
+  if (types) await setInboxFilter(types);
+  try {
+    if (!browser.action.openPopup) throw new Error('No openPopup here.');
+    await browser.action.openPopup();
+  } catch {
+    // The browser opens the popup only from the toolbar button, or with a window in focus:
+    // the same page in a tab instead.
+    await browser.tabs.create({ url: browser.runtime.getURL('/popup.html') });
+  }
+}
+
+/** Counts what came during quiet hours, and makes sure their end wakes the worker. */
+function holdForDigest(items: Notification[], settings: Settings, clock: Clock): Promise<void> {
+  return digestSerial(async () => {
+    const state = await digestStateItem.getValue();
+    const held = { ...state.held };
+    for (const item of items) held[item.type] = (held[item.type] ?? 0) + 1;
+    await digestStateItem.setValue({ ...state, held });
+    const end = quietHoursEnd(settings.quietHours, clock.now(), localTimeZone());
+    if (end !== null) await browser.alarms.create(QUIET_HOURS_ALARM, { when: end });
+  });
+}
+
+/** The one alert that says what came on every account during quiet hours, if any of it may raise an alert. */
+async function sendDigest(settings: Settings, clock: Clock): Promise<void> {
+  const state = await digestStateItem.getValue();
+  const held = state.held ?? {};
+  await digestStateItem.setValue({ ...state, held: null });
+  await browser.alarms.clear(QUIET_HOURS_ALARM);
+  const types = DIGEST_ORDER.filter((type) => (held[type] ?? 0) > 0);
+  if (!types.some((type) => settings.alertTypes[type]) || !(await enabled(settings))) return;
+  const id = `${DIGEST_PREFIX}${clock.now()}`;
+  await showAlert(id, { title: t('notify_digestTitle'), message: t('notify_digest', digestText(held)) });
+  const after = await digestStateItem.getValue();
+  await digestStateItem.setValue({ ...after, shown: { ...after.shown, [id]: types } });
+}
+
+/** The digest of the quiet hours, shared by every account. */
+export interface Digest {
+  /** The quiet hours' alarm fired. */
+  onAlarm(settings: Settings): Promise<void>;
+  /** The settings changed: quiet hours may have ended or moved, alerts may be off. */
+  onSettings(settings: Settings): Promise<void>;
+  /** A click on a digest: opens the popup on the types it speaks of. */
+  onClicked(notificationId: string): Promise<void>;
+}
+
+export function createDigest(clock: Clock = realClock): Digest {
+  return {
+    // The alarm was set for the end of the quiet hours, and moved whenever they changed.
+    onAlarm: (settings) => digestSerial(() => sendDigest(settings, clock)),
+    onSettings: (settings) =>
+      digestSerial(async () => {
+        if (!(await digestStateItem.getValue()).held) return;
+        const end = quietHoursEnd(settings.quietHours, clock.now(), localTimeZone());
+        if (end === null) await sendDigest(settings, clock);
+        else await browser.alarms.create(QUIET_HOURS_ALARM, { when: end });
+      }),
+    async onClicked(notificationId) {
+      const state = await digestStateItem.getValue();
+      const types = state.shown[notificationId];
+      await browser.notifications.clear(notificationId);
+      const { [notificationId]: _, ...rest } = state.shown;
+      await digestStateItem.setValue({ ...state, shown: rest });
+      if (types) await openPopup(types);
+    },
+  };
+}
+
+export function createNotifier(
+  accountId: string,
+  getClient: () => Promise<Client>,
+  clock: Clock = realClock,
+): Notifier {
+  const stateItem = notifierStateItem(accountId);
+  const flushAlarm = alertFlushAlarmName(accountId);
+  let flushTimer: unknown = null;
+  const serial = serialQueue();
 
   async function show(
     id: string,
     options: { title: string; message: string },
     target: NotifierState['shown'][string],
   ): Promise<void> {
-    await browser.notifications.create(id, {
-      type: 'basic',
-      iconUrl: browser.runtime.getURL('/icon/128.png'),
-      ...options,
-    });
-    const state = await notifierStateItem.getValue();
-    await notifierStateItem.setValue({ ...state, shown: { ...state.shown, [id]: target } });
+    await showAlert(id, options);
+    const state = await stateItem.getValue();
+    await stateItem.setValue({ ...state, shown: { ...state.shown, [id]: target } });
   }
 
   /** One alert for `items` (newest first) standing for `count` notifications. */
@@ -144,12 +246,12 @@ export function createNotifier(getClient: () => Promise<Client>, clock: Clock = 
       Math.max(0, at - clock.now()),
     );
     // The timer is lost if the browser stops the worker meanwhile; the alarm wakes it again.
-    void browser.alarms.create(ALERT_FLUSH_ALARM, { when: at });
+    void browser.alarms.create(flushAlarm, { when: at });
   }
 
   /** Shows what joined the alert on screen since it was shown, as one update of it. */
   async function flush(): Promise<void> {
-    const state = await notifierStateItem.getValue();
+    const state = await stateItem.getValue();
     const burst = state.burst;
     if (!burst || burst.pending === 0) return;
     const now = clock.now();
@@ -157,50 +259,20 @@ export function createNotifier(getClient: () => Promise<Client>, clock: Clock = 
       scheduleFlush(burst.at + ALERT_WINDOW_MS);
       return;
     }
-    await notifierStateItem.setValue({ ...state, burst: { ...burst, at: now, pending: 0 } });
+    await stateItem.setValue({ ...state, burst: { ...burst, at: now, pending: 0 } });
     await alert(burst.id, burst.items, burst.count);
-  }
-
-  /** Counts what came during quiet hours, and makes sure their end wakes the worker. */
-  async function hold(items: Notification[], settings: Settings): Promise<void> {
-    const state = await notifierStateItem.getValue();
-    const digest = { ...state.digest };
-    for (const item of items) digest[item.type] = (digest[item.type] ?? 0) + 1;
-    await notifierStateItem.setValue({ ...state, digest });
-    const end = quietHoursEnd(settings.quietHours, clock.now(), localTimeZone());
-    if (end !== null) await browser.alarms.create(QUIET_HOURS_ALARM, { when: end });
-  }
-
-  /** The one alert that says what came during quiet hours, if any of it may raise an alert. */
-  async function sendDigest(settings: Settings): Promise<void> {
-    const state = await notifierStateItem.getValue();
-    const digest = state.digest ?? {};
-    await notifierStateItem.setValue({ ...state, digest: null });
-    await browser.alarms.clear(QUIET_HOURS_ALARM);
-    const types = DIGEST_ORDER.filter((type) => (digest[type] ?? 0) > 0);
-    if (!types.some((type) => settings.alertTypes[type]) || !(await enabled(settings))) return;
-    const list = digestText(digest);
-    await show(
-      `digest-${clock.now()}`,
-      { title: t('notify_digestTitle'), message: t('notify_digest', list) },
-      {
-        url: null,
-        ids: [],
-        types,
-      },
-    );
   }
 
   /** New unread notifications, newest first: an alert now, a share of one soon, or the digest. */
   async function deliver(items: Notification[], settings: Settings): Promise<void> {
     const now = clock.now();
     if (isQuiet(settings.quietHours, now, localTimeZone())) {
-      await hold(items, settings);
+      await holdForDigest(items, settings, clock);
       return;
     }
     const alerting = items.filter((item) => settings.alertTypes[item.type]);
     if (alerting.length === 0) return;
-    const state = await notifierStateItem.getValue();
+    const state = await stateItem.getValue();
     const burst = state.burst;
     if (burst && now - burst.at < ALERT_WINDOW_MS) {
       const joined = {
@@ -209,14 +281,14 @@ export function createNotifier(getClient: () => Promise<Client>, clock: Clock = 
         count: burst.count + alerting.length,
         pending: burst.pending + alerting.length,
       };
-      await notifierStateItem.setValue({ ...state, burst: joined });
+      await stateItem.setValue({ ...state, burst: joined });
       scheduleFlush(burst.at + ALERT_WINDOW_MS);
       return;
     }
     const [first] = alerting;
-    const id = `inbox-${first?.id}`;
+    const id = `${accountId}/inbox-${first?.id}`;
     const items5 = alerting.slice(0, MAX_LISTED);
-    await notifierStateItem.setValue({
+    await stateItem.setValue({
       ...state,
       burst: { id, at: now, items: items5, count: alerting.length, pending: 0 },
     });
@@ -225,32 +297,20 @@ export function createNotifier(getClient: () => Promise<Client>, clock: Clock = 
 
   /** Notes the newest seen and keeps only what is newer than what was seen before. */
   async function unseen(items: Notification[]): Promise<Notification[]> {
-    const state = await notifierStateItem.getValue();
+    const state = await stateItem.getValue();
     const fresh = state.newest === null ? [] : items.filter((item) => !item.read && isNewer(item, state.newest));
     const [newest] = items;
     if (newest && isNewer(newest, state.newest)) {
-      await notifierStateItem.setValue({ ...state, newest: { createdAt: newest.createdAt, id: newest.id } });
+      await stateItem.setValue({ ...state, newest: { createdAt: newest.createdAt, id: newest.id } });
     }
     return fresh;
-  }
-
-  async function openPopup(types: NotificationType[] | undefined): Promise<void> {
-    if (types) await setInboxFilter(types);
-    try {
-      if (!browser.action.openPopup) throw new Error('No openPopup here.');
-      await browser.action.openPopup();
-    } catch {
-      // The browser opens the popup only from the toolbar button, or with a window in focus:
-      // the same page in a tab instead.
-      await browser.tabs.create({ url: browser.runtime.getURL('/popup.html') });
-    }
   }
 
   return {
     onCount: (previous, count, settings) =>
       serial(async () => {
         if (count === 0 || !(await enabled(settings))) return;
-        const state = await notifierStateItem.getValue();
+        const state = await stateItem.getValue();
         if (previous !== null && count <= previous && state.newest !== null) return;
         const client = await getClient();
         const { data } = await client.inbox.fetch({ unreadOnly: true, limit: NEWEST_PAGE });
@@ -262,9 +322,9 @@ export function createNotifier(getClient: () => Promise<Client>, clock: Clock = 
       serial(async () => {
         if (notification.read || !(await enabled(settings))) return;
         // Already seen by a check of the count, or older than what was there when this began.
-        const state = await notifierStateItem.getValue();
+        const state = await stateItem.getValue();
         if (!isNewer(notification, state.newest)) return;
-        await notifierStateItem.setValue({
+        await stateItem.setValue({
           ...state,
           newest: { createdAt: notification.createdAt, id: notification.id },
         });
@@ -272,47 +332,29 @@ export function createNotifier(getClient: () => Promise<Client>, clock: Clock = 
       }),
 
     async onClicked(notificationId) {
-      const state = await notifierStateItem.getValue();
+      const state = await stateItem.getValue();
       const target = state.shown[notificationId];
       await browser.notifications.clear(notificationId);
       const { [notificationId]: _, ...rest } = state.shown;
       const burst = state.burst?.id === notificationId ? null : state.burst;
-      await notifierStateItem.setValue({ ...state, shown: rest, burst });
+      await stateItem.setValue({ ...state, shown: rest, burst });
       if (!target) return;
       const url = openableUrl(target.url);
       if (url) {
         await browser.tabs.create({ url });
         if (target.ids.length) await (await getClient()).inbox.markRead(target.ids);
       } else {
-        await openPopup(target.types);
+        // Several at once: the inbox shows them.
+        await openPopup(undefined);
       }
     },
 
-    onAlarm: (name, settings) =>
-      serial(async () => {
-        if (name === ALERT_FLUSH_ALARM) await flush();
-        // The alarm was set for the end of the quiet hours, and moved whenever they changed.
-        if (name === QUIET_HOURS_ALARM) await sendDigest(settings);
-      }),
-
-    onSettings: (settings) =>
-      serial(async () => {
-        const state = await notifierStateItem.getValue();
-        if (!state.digest) return;
-        const now = clock.now();
-        const end = quietHoursEnd(settings.quietHours, now, localTimeZone());
-        if (end === null) await sendDigest(settings);
-        else await browser.alarms.create(QUIET_HOURS_ALARM, { when: end });
-      }),
+    onFlushAlarm: () => serial(flush),
 
     async reset() {
       if (flushTimer !== null) clock.clearTimeout(flushTimer);
       flushTimer = null;
-      await Promise.all([
-        notifierStateItem.removeValue(),
-        browser.alarms.clear(ALERT_FLUSH_ALARM),
-        browser.alarms.clear(QUIET_HOURS_ALARM),
-      ]);
+      await Promise.all([stateItem.removeValue(), browser.alarms.clear(flushAlarm)]);
     },
   };
 }

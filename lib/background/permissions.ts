@@ -14,3 +14,23 @@ export async function hasApiPermission(settings: Pick<Settings, 'apiBaseUrl'>): 
 export async function hasSitePermission(settings: Pick<Settings, 'siteOrigin'>): Promise<boolean> {
   return browser.permissions.contains({ origins: [originPattern(settings.siteOrigin)] });
 }
+
+/**
+ * Gives back the host permissions of a removed account that no remaining account needs. Those
+ * the build itself holds (the loopback origins of a test build) cannot be given back, and stay.
+ */
+export async function giveBackPermissions(
+  removed: Pick<Settings, 'apiBaseUrl' | 'siteOrigin'>,
+  remaining: readonly Pick<Settings, 'apiBaseUrl' | 'siteOrigin'>[],
+): Promise<string[]> {
+  const needed = new Set(remaining.flatMap((account) => [account.apiBaseUrl, account.siteOrigin].map(originPattern)));
+  const unused = [...new Set([removed.apiBaseUrl, removed.siteOrigin].map(originPattern))].filter(
+    (pattern) => !needed.has(pattern),
+  );
+  if (unused.length === 0) return [];
+  try {
+    return (await browser.permissions.remove({ origins: unused })) ? unused : [];
+  } catch {
+    return [];
+  }
+}

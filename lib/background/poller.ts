@@ -4,7 +4,7 @@
  * request is made while signed out, offline, or without permission for the API's origin.
  */
 import { browser } from 'wxt/browser';
-import { storage } from 'wxt/utils/storage';
+import { perAccountItem } from '../accounts';
 import { NetworkError, reviveError } from '../api';
 import { SIGNED_OUT } from '../connection-status';
 import { type FailureKind, failureCode, failureKind } from '../failure';
@@ -13,9 +13,11 @@ import { LIVE_SAFETY_NET_SECONDS, nextPollDelay, regularInterval } from '../poll
 import type { Settings } from '../settings';
 import type { Session } from './api-session';
 import { hasApiPermission } from './permissions';
-import { getStatus, setStatus } from './status-writer';
+import { statusWriter } from './status-writer';
 
-export const POLL_ALARM = 'poll-unread-count';
+/** Each account's check has its own alarm, named after the account. */
+export const POLL_ALARM_PREFIX = 'poll-unread-count:';
+export const pollAlarmName = (accountId: string) => `${POLL_ALARM_PREFIX}${accountId}`;
 
 interface PollState {
   /** The ETag of the last count answer, sent back as If-None-Match. */
@@ -30,7 +32,8 @@ interface PollState {
 
 const FRESH: PollState = { etag: null, failures: 0, hint: null };
 
-export const pollStateItem = storage.defineItem<PollState>('local:pollState', { fallback: FRESH, version: 1 });
+/** One account's poll state. */
+export const pollStateItem = perAccountItem<PollState>('pollState', FRESH);
 
 export interface PollerOptions {
   session: Session;
@@ -76,6 +79,9 @@ export function createPoller(options: PollerOptions) {
   const now = options.now ?? Date.now;
   const isOnline = options.isOnline ?? (() => globalThis.navigator?.onLine !== false);
   const conditional = options.conditional ?? true;
+  const POLL_ALARM = pollAlarmName(options.session.accountId);
+  const { get: getStatus, set: setStatus } = statusWriter(options.session.accountId);
+  const stateItem = pollStateItem(options.session.accountId);
   let inFlight: Promise<ConnectionStatus> | null = null;
   let followUp: Promise<ConnectionStatus> | null = null;
 
@@ -99,13 +105,13 @@ export function createPoller(options: PollerOptions) {
         }
       : session.settings;
     const previous = await getStatus();
-    const state = await pollStateItem.getValue();
+    const state = await stateItem.getValue();
     const interval = regularInterval({ intervalSeconds: settings.pollIntervalSeconds, hintSeconds: state.hint }) * 1000;
     const since = { count: previous.count, checkedAt: previous.checkedAt };
 
-    if (!(await options.session.token(settings))) {
+    if (!(await options.session.token())) {
       await schedule(null);
-      await pollStateItem.setValue(FRESH);
+      await stateItem.setValue(FRESH);
       return setStatus(SIGNED_OUT);
     }
     if (!isOnline()) {
@@ -134,7 +140,7 @@ export function createPoller(options: PollerOptions) {
         hintSeconds: next.hint,
         failures: 0,
       });
-      await pollStateItem.setValue(next);
+      await stateItem.setValue(next);
       const nextCheckAt = await schedule(delay);
       const status = await setStatus({ kind: 'ok', count, checkedAt: now(), nextCheckAt, detail: null });
       await options.onCount?.(previous.count, count, settings);
@@ -155,7 +161,7 @@ export function createPoller(options: PollerOptions) {
         retryAfterSeconds,
         random: options.random,
       });
-      await pollStateItem.setValue({ ...state, failures });
+      await stateItem.setValue({ ...state, failures });
       const nextCheckAt = await schedule(delay);
       return setStatus({ kind: statusKindFor(error, isOnline()), ...since, nextCheckAt, detail: failureCode(error) });
     }
@@ -194,7 +200,11 @@ export function createPoller(options: PollerOptions) {
     },
     /** Forgets the ETag and failures, as when the account or the address changes. */
     async reset(): Promise<void> {
-      await pollStateItem.setValue(FRESH);
+      await stateItem.setValue(FRESH);
+    },
+    /** Stops checking, as when the account is removed: no alarm, no state left. */
+    async stop(): Promise<void> {
+      await Promise.all([browser.alarms.clear(POLL_ALARM), stateItem.removeValue()]);
     },
   };
 }

@@ -2,8 +2,8 @@
  * A build for the local reference service (`npm start`) carries its address and the demo
  * user's token, so the extension works with no typing. Store builds carry none of these.
  */
-import { updateSettings } from '../settings';
-import type { Session } from './api-session';
+import { DEFAULT_ADDRESSES } from '../account-addresses';
+import { accounts, addAccount } from './account-store';
 
 export interface Preset {
   apiBaseUrl?: string;
@@ -21,14 +21,16 @@ export const buildPreset: Preset =
         token: import.meta.env.WXT_PRESET_TOKEN,
       };
 
-/** Applies a preset on first install; true when it signed the person in. */
-export async function applyPreset(preset: Preset, session: Session): Promise<boolean> {
-  const change = {
-    ...(preset.apiBaseUrl ? { apiBaseUrl: preset.apiBaseUrl } : {}),
-    ...(preset.siteOrigin ? { siteOrigin: preset.siteOrigin } : {}),
-  };
-  if (Object.keys(change).length) await updateSettings(change);
-  if (!preset.token) return false;
-  await session.signIn(preset.token);
+/** Applies a preset on first install, as the first account; true when it signed the person in. */
+export async function applyPreset(preset: Preset): Promise<boolean> {
+  if (!preset.token || (await accounts()).length > 0) return false;
+  await addAccount(
+    {
+      ...DEFAULT_ADDRESSES,
+      ...(preset.apiBaseUrl ? { apiBaseUrl: preset.apiBaseUrl } : {}),
+      ...(preset.siteOrigin ? { siteOrigin: preset.siteOrigin } : {}),
+    },
+    preset.token,
+  );
   return true;
 }

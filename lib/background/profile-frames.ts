@@ -10,6 +10,8 @@ import { browser } from 'wxt/browser';
 
 interface TabFrame {
   claim: string;
+  /** The account the content script's start chose for the buttons. */
+  account: string | null;
   /** The frame that brought the claim last; null until one has. */
   frameId: number | null;
 }
@@ -24,19 +26,23 @@ async function read(tabId: number): Promise<TabFrame | undefined> {
 const write = (tabId: number, frame: TabFrame) => browser.storage.session.set({ [keyOf(tabId)]: frame });
 
 /** A new claim for the tab's content script; the tab's earlier frame may no longer act. */
-export async function newClaim(tabId: number): Promise<string> {
+export async function newClaim(tabId: number, account: string | null): Promise<string> {
   const claim = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
     byte.toString(16).padStart(2, '0'),
   ).join('');
-  await write(tabId, { claim, frameId: null });
+  await write(tabId, { claim, account, frameId: null });
   return claim;
 }
 
-/** The frame brings the tab's claim: from now on it is the tab's buttons' frame. */
-export async function claimFrame(tabId: number, frameId: number, claim: string): Promise<boolean> {
-  if ((await read(tabId))?.claim !== claim) return false;
-  await write(tabId, { claim, frameId });
-  return true;
+/**
+ * The frame brings the tab's claim: from now on it is the tab's buttons' frame. Gives the account
+ * the buttons act as, or undefined when the claim is not the tab's.
+ */
+export async function claimFrame(tabId: number, frameId: number, claim: string): Promise<string | null | undefined> {
+  const frame = await read(tabId);
+  if (frame?.claim !== claim) return undefined;
+  await write(tabId, { ...frame, frameId });
+  return frame.account;
 }
 
 /** Whether this frame is the one that brought the tab's claim last. */

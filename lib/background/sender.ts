@@ -1,12 +1,12 @@
 /**
  * Who sent a message. Extension pages (popup, options) may ask anything; the profile content
- * script only profile operations, and only from the top frame of a page on the configured site;
+ * script only profile operations, and only from the top frame of a page on an account's site;
  * the buttons' frame (an extension page) only profile operations too, and only framed in a tab
- * of that site. Anything else — another extension, a web page, a content script on another
+ * of such a site. Anything else — another extension, a web page, a content script on another
  * origin, another extension page framed into a web page — is refused.
  */
 import { MESSAGE_SCOPE, type MessageType, PROFILE_FRAME_PAGE } from '../messaging';
-import { isSiteUrl, usernameFromUrl } from '../profile-url';
+import { isSiteUrl } from '../profile-url';
 import type { Settings } from '../settings';
 
 export interface Sender {
@@ -33,19 +33,25 @@ const pathOf = (url: string) => {
   }
 };
 
-export function senderKind(sender: Sender, extension: Extension, settings: Pick<Settings, 'siteOrigin'>): SenderKind {
+export function senderKind(
+  sender: Sender,
+  extension: Extension,
+  sites: readonly Pick<Settings, 'siteOrigin'>[],
+): SenderKind {
   if (sender.id !== extension.id || typeof sender.url !== 'string') return null;
   if (sender.url.startsWith(extension.baseUrl)) {
     // An extension page: the popup (no tab) or the options page in a tab of its own. One framed
     // inside a web page shows that page's URL on its tab: only the buttons' frame may be there,
-    // and only in a tab of the site.
+    // and only in a tab of an account's site.
     const tabUrl = sender.tab?.url;
     if (tabUrl === undefined || tabUrl.startsWith(extension.baseUrl)) return 'extension';
     const framed = sender.frameId !== undefined && sender.frameId !== 0;
-    return framed && pathOf(sender.url) === PROFILE_FRAME_PAGE && isSiteUrl(tabUrl, settings) ? 'frame' : null;
+    const onSite = sites.some((site) => isSiteUrl(tabUrl, site));
+    return framed && pathOf(sender.url) === PROFILE_FRAME_PAGE && onSite ? 'frame' : null;
   }
-  if (sender.tab !== undefined && sender.frameId === 0 && isSiteUrl(sender.url, settings)) {
-    if (sender.origin !== undefined && !isSiteUrl(sender.origin, settings)) return null;
+  const site = sites.find((one) => isSiteUrl(sender.url, one));
+  if (site && sender.tab !== undefined && sender.frameId === 0) {
+    if (sender.origin !== undefined && !isSiteUrl(sender.origin, site)) return null;
     return 'profile';
   }
   return null;
@@ -54,18 +60,4 @@ export function senderKind(sender: Sender, extension: Extension, settings: Pick<
 export function mayAsk(type: MessageType, kind: SenderKind): boolean {
   if (kind === 'extension') return true;
   return (kind === 'profile' || kind === 'frame') && MESSAGE_SCOPE[type] === 'profile';
-}
-
-/**
- * The profile a page sender's tab shows right now, as its address says: the only profile the
- * buttons may read or act on. A page that changed its address under the buttons changed this too.
- */
-export function shownProfile(
-  sender: Sender,
-  kind: SenderKind,
-  settings: Pick<Settings, 'siteOrigin' | 'profilePath'>,
-): string | null {
-  if (kind !== 'profile' && kind !== 'frame') return null;
-  const url = sender.tab?.url;
-  return url === undefined ? null : usernameFromUrl(url, settings);
 }

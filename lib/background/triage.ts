@@ -10,11 +10,24 @@ import { InvalidArgumentError, LIMITS, UndoExpiredError } from '../api';
 import { clearInboxCache, updateCachedPages } from '../inbox-cache';
 import type { SnoozeRequest, TriageRequest, TriageResult, UndoableAction, UndoOffer } from '../messaging';
 import { triagedPage, uniqueIds } from '../triage-patch';
-import { getStatus, showCount } from './status-writer';
+import type { StatusWriter } from './status-writer';
+
+/** What a triage action changes: the account it acts as is given apart. */
+type Selection<T extends { account: string }> = Omit<T, 'account'>;
 
 interface LastUndo extends UndoOffer {
-  /** One token per call the action took (a selection of more than 500 takes several). */
-  tokens: string[];
+  /**
+   * Per account the action took in, in order, one token per call (a selection of more than 500
+   * takes several).
+   */
+  parts: { account: string; tokens: string[] }[];
+}
+
+/** The account a triage action acts on: its id, its client and its status. */
+export interface TriageAccount {
+  id: string;
+  client: Client;
+  status: StatusWriter;
 }
 
 /**
@@ -46,44 +59,66 @@ async function inBatches<Ids extends IdsSelection>(
   };
 }
 
-/** Keeps the action's undo as the last one, replacing any earlier; what the popup may offer. */
+/**
+ * Keeps the action's undo as the last one, replacing any earlier; what the popup may offer. A
+ * call that `join`s the one before (the same action over another account's items) adds to it.
+ */
 async function offerUndo(
+  account: string,
   action: UndoableAction,
   ids: IdsSelection,
   sent: { count: number; tokens: string[] },
-  extra: Pick<UndoOffer, 'until'> = {},
+  extra: Pick<UndoOffer, 'until'> & { join?: boolean } = {},
   now = Date.now(),
 ): Promise<UndoOffer | null> {
-  if (sent.tokens.length === 0) return null;
-  const offer: UndoOffer = {
-    action,
-    all: ids === 'all',
-    count: sent.count,
-    expiresAt: now + LIMITS.undoSeconds * 1000 - OFFER_MARGIN_MS,
-    ...extra,
-  };
-  await lastUndoItem.setValue({ ...offer, tokens: sent.tokens });
+  const { join, ...details } = extra;
+  const earlier = join ? await lastUndoItem.getValue() : null;
+  const joined = earlier && earlier.action === action && earlier.expiresAt > now ? earlier : null;
+  if (sent.tokens.length === 0) return joined && withoutTokens(joined);
+  const part = { account, tokens: sent.tokens };
+  const last: LastUndo = joined
+    ? { ...joined, count: joined.count + sent.count, parts: [...joined.parts, part] }
+    : {
+        account,
+        action,
+        all: ids === 'all',
+        count: sent.count,
+        expiresAt: now + LIMITS.undoSeconds * 1000 - OFFER_MARGIN_MS,
+        ...details,
+        parts: [part],
+      };
+  await lastUndoItem.setValue(last);
+  return withoutTokens(last);
+}
+
+function withoutTokens({ parts: _, ...offer }: LastUndo): UndoOffer {
   return offer;
 }
 
 const okCount = (status: { kind: string; count: number | null }) => (status.kind === 'ok' ? status.count : null);
 
-export async function markRead(client: Client, { ids }: TriageRequest): Promise<TriageResult> {
+export async function markRead(
+  { id, client, status: writer }: TriageAccount,
+  { ids, join }: Selection<TriageRequest>,
+): Promise<TriageResult> {
   const sent = await inBatches(ids, client.inbox.markRead);
-  const undo = await offerUndo('markRead', ids, sent);
-  await updateCachedPages((page, unreadOnly) => triagedPage(page, 'markRead', ids, unreadOnly));
-  const before = (await getStatus()).count;
-  const status = await showCount(ids === 'all' ? 0 : (before ?? 0) - sent.count);
+  const undo = await offerUndo(id, 'markRead', ids, sent, { join });
+  await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markRead', ids, unreadOnly));
+  const before = (await writer.get()).count;
+  const status = await writer.showCount(ids === 'all' ? 0 : (before ?? 0) - sent.count);
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
-export async function markUnread(client: Client, { ids }: TriageRequest): Promise<TriageResult> {
+export async function markUnread(
+  { id, client, status: writer }: TriageAccount,
+  { ids, join }: Selection<TriageRequest>,
+): Promise<TriageResult> {
   if (ids === 'all') throw new InvalidArgumentError('invalid_ids', 'Mark unread takes a list of ids, never "all".');
   const sent = await inBatches(ids, client.inbox.markUnread);
-  const undo = await offerUndo('markUnread', ids, sent);
-  await updateCachedPages((page, unreadOnly) => triagedPage(page, 'markUnread', ids, unreadOnly));
-  const before = (await getStatus()).count;
-  const status = await showCount((before ?? 0) + sent.count);
+  const undo = await offerUndo(id, 'markUnread', ids, sent, { join });
+  await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markUnread', ids, unreadOnly));
+  const before = (await writer.get()).count;
+  const status = await writer.showCount((before ?? 0) + sent.count);
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
@@ -92,40 +127,48 @@ export async function markUnread(client: Client, { ids }: TriageRequest): Promis
  * and the badge lower by the unread ones among them (at most as many as the service changed).
  */
 async function takenOut(
+  { id, status: writer }: TriageAccount,
   action: 'delete' | 'snooze',
   ids: IdsSelection,
   unread: number | undefined,
   sent: { count: number },
   undo: UndoOffer | null,
 ): Promise<TriageResult> {
-  await updateCachedPages((page, unreadOnly) => triagedPage(page, action, ids, unreadOnly));
-  const before = (await getStatus()).count;
+  await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, action, ids, unreadOnly));
+  const before = (await writer.get()).count;
   const gone = Math.min(sent.count, Math.max(0, Math.floor(unread ?? 0)));
-  const status = await showCount(ids === 'all' ? 0 : (before ?? 0) - gone);
+  const status = await writer.showCount(ids === 'all' ? 0 : (before ?? 0) - gone);
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
-export async function deleteNotifications(client: Client, { ids, unread }: TriageRequest): Promise<TriageResult> {
-  const sent = await inBatches(ids, client.inbox.delete);
-  return takenOut('delete', ids, unread, sent, await offerUndo('delete', ids, sent));
+export async function deleteNotifications(
+  account: TriageAccount,
+  { ids, unread, join }: Selection<TriageRequest>,
+): Promise<TriageResult> {
+  const sent = await inBatches(ids, account.client.inbox.delete);
+  return takenOut(account, 'delete', ids, unread, sent, await offerUndo(account.id, 'delete', ids, sent, { join }));
 }
 
 /** Snoozed notifications leave the inbox and the count until they wake; the service wakes them. */
-export async function snooze(client: Client, { ids, until, unread }: SnoozeRequest): Promise<TriageResult> {
-  const sent = await inBatches(ids, (batch) => client.inbox.snooze(batch, until));
-  return takenOut('snooze', ids, unread, sent, await offerUndo('snooze', ids, sent, { until }));
+export async function snooze(
+  account: TriageAccount,
+  { ids, until, unread, join }: Selection<SnoozeRequest>,
+): Promise<TriageResult> {
+  const sent = await inBatches(ids, (batch) => account.client.inbox.snooze(batch, until));
+  const undo = await offerUndo(account.id, 'snooze', ids, sent, { until, join });
+  return takenOut(account, 'snooze', ids, unread, sent, undo);
 }
 
 /**
  * Brings snoozed notifications back now, unread and at the top of the inbox, where no cached
  * page has them: the cached pages are dropped. The number that came back.
  */
-export async function unsnooze(client: Client, { ids }: { ids: string[] }): Promise<number> {
+export async function unsnooze({ id, client }: TriageAccount, { ids }: { ids: string[] }): Promise<number> {
   let count = 0;
   try {
     for (const batch of chunks(ids)) count += (await client.inbox.unsnooze(batch)).count;
   } finally {
-    await clearInboxCache();
+    await clearInboxCache(id);
   }
   return count;
 }
@@ -133,27 +176,33 @@ export async function unsnooze(client: Client, { ids }: { ids: string[] }): Prom
 /** The last action, while it can still be undone. */
 export async function lastUndo(now = Date.now()): Promise<UndoOffer | null> {
   const last = await lastUndoItem.getValue();
-  if (!last || last.expiresAt <= now) return null;
-  const { tokens: _, ...offer } = last;
-  return offer;
+  if (!last || last.expiresAt <= now || !Array.isArray(last.parts)) return null;
+  return withoutTokens(last);
 }
 
 /**
  * Undoes the last action, once: it is forgotten before anything is sent, so a second Undo
- * finds nothing. The cached pages no longer match the inbox and are dropped. The number of
- * notifications put back; UndoExpiredError when there is nothing left to undo.
+ * finds nothing. The cached pages no longer match the inbox and are dropped. The accounts it
+ * took in and the number of notifications put back; UndoExpiredError when there is nothing left
+ * to undo.
  */
-export async function undoLast(client: Client, now = Date.now()): Promise<number> {
+export async function undoLast(
+  clientOf: (account: string) => Promise<Client>,
+  now = Date.now(),
+): Promise<{ accounts: string[]; count: number }> {
   const last = await lastUndoItem.getValue();
   await lastUndoItem.setValue(null);
-  if (!last || last.expiresAt <= now) {
+  if (!last || last.expiresAt <= now || !Array.isArray(last.parts)) {
     throw new UndoExpiredError({ status: 410, code: 'undo_expired', detail: 'There is nothing left to undo.' });
   }
   let count = 0;
-  try {
-    for (const token of [...last.tokens].reverse()) count += (await client.inbox.undo(token)).count;
-  } finally {
-    await clearInboxCache();
+  for (const part of [...last.parts].reverse()) {
+    try {
+      const client = await clientOf(part.account);
+      for (const token of [...part.tokens].reverse()) count += (await client.inbox.undo(token)).count;
+    } finally {
+      await clearInboxCache(part.account);
+    }
   }
-  return count;
+  return { accounts: last.parts.map((part) => part.account), count };
 }

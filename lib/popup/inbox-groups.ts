@@ -17,7 +17,12 @@ export interface NotificationGroup {
 
 export type InboxRow = { item: Notification; group?: undefined } | { item: Notification; group: NotificationGroup };
 
-const sameThing = (a: Notification, b: Notification) => a.url !== null && a.type === b.type && a.url === b.url;
+/** Same type, same link and the same account (rows of all accounts carry theirs). */
+const sameThing = (a: Notification, b: Notification) =>
+  a.url !== null &&
+  a.type === b.type &&
+  a.url === b.url &&
+  (a as { account?: string }).account === (b as { account?: string }).account;
 
 /** The list as rows: each run of neighbours about the same thing becomes one group. */
 export function groupRows(items: readonly Notification[], grouping: boolean): InboxRow[] {

@@ -3,14 +3,14 @@
  * confirms it, the next pages as the list scrolls, and a restart when the list switches between
  * all and unread-only. Answers to requests made before a restart are dropped.
  */
-import type { Notification, NotificationType, Page } from '../api/contract';
-import { reviveError } from '../api/errors';
+import type { Notification, NotificationType } from '../api/contract';
+import { reviveError, UnauthenticatedError } from '../api/errors';
 import { tn } from '../i18n';
 import { type CachedFirstPage, readCachedFirstPage } from '../inbox-cache';
-import { setInboxFilter } from '../inbox-filter';
-import { ask } from '../messaging';
+import { popupAccountItem, setInboxFilter } from '../inbox-filter';
+import { type AccountPage, ALL_ACCOUNTS, ask, INBOX_PAGE_SIZE } from '../messaging';
 import { updateSettings } from '../settings';
-import { type LoadedRange, reconcilePage } from './inbox-list';
+import { type LoadedRange, newestFirst, reconcilePage } from './inbox-list';
 import type { InboxState, StateCell } from './inbox-state';
 import { NO_SELECTION } from './selection';
 
@@ -24,6 +24,10 @@ export interface Paging {
   setUnreadOnly(unreadOnly: boolean): Promise<void>;
   /** Shows only these types, or all for null, and remembers the choice. */
   setTypes(types: readonly NotificationType[] | null): Promise<void>;
+  /** Shows another account's inbox, or all accounts' (`ALL_ACCOUNTS`), and remembers the choice. */
+  setAccount(account: string): Promise<void>;
+  /** The cached first page of the list on show, the accounts' cached pages merged for all of them. */
+  cachedFirstPage(): Promise<CachedFirstPage | null>;
   /** Where the loaded part of the list ends, for putting items back in their place. */
   range(): LoadedRange;
   /**
@@ -41,13 +45,42 @@ export function createPaging(cell: StateCell): Paging {
   let oldest: Notification | null = null;
   let moreWanted = false;
 
-  /** What a page request asks for: the listing on show, its filter only when there is one. */
-  function listing(cursor: string | null) {
+  /** What a page request for one account asks for: the listing on show, its filter only when there is one. */
+  function listing(account: string, cursor: string | null) {
     const { unreadOnly, types } = get();
-    return { cursor, unreadOnly, ...(types ? { types: [...types] } : {}) };
+    return { account, cursor, unreadOnly, ...(types ? { types: [...types] } : {}) };
   }
 
-  function noteOldest(page: Page): void {
+  /** A page of the list on show: one account's, or every signed-in account's merged into one. */
+  async function fetchPage(cursor: string | null): Promise<AccountPage> {
+    const { account, accounts } = get();
+    if (account !== ALL_ACCOUNTS) return ask('inbox.fetch', listing(account, cursor));
+    const sources = accounts
+      .filter((each) => each.status.kind !== 'signedOut')
+      .map((each) => ({ account: each.id, fetch: (at: string | null) => ask('inbox.fetch', listing(each.id, at)) }));
+    if (sources.length === 0) throw new UnauthenticatedError({ status: 401, code: 'unauthenticated', detail: '' });
+    const { fetchMerged } = await import('./inbox-merge');
+    return fetchMerged(sources, cursor, INBOX_PAGE_SIZE);
+  }
+
+  async function cachedFirstPage(): Promise<CachedFirstPage | null> {
+    const { account, accounts, unreadOnly, types } = get();
+    // The cache holds the whole inbox's first page: a filtered list waits for its own.
+    if (types || !account) return null;
+    const ids = account === ALL_ACCOUNTS ? accounts.map((each) => each.id) : [account];
+    const cached = await Promise.all(ids.map((id) => readCachedFirstPage(id, unreadOnly).catch(() => null)));
+    const found = cached.filter((each): each is CachedFirstPage => each !== null);
+    if (found.length === 0) return null;
+    const data = cached
+      .flatMap((each, index) => each?.page.data.map((item) => ({ ...item, account: ids[index] as string })) ?? [])
+      .sort(newestFirst)
+      .slice(0, INBOX_PAGE_SIZE);
+    // A merged page's cursor would skip what the other accounts hold: the next page waits for the service.
+    const cursor = found.length === 1 && ids.length === 1 ? ((found[0] as CachedFirstPage).page.cursor ?? null) : null;
+    return { page: { data, cursor }, savedAt: Math.min(...found.map((each) => each.savedAt)) };
+  }
+
+  function noteOldest(page: { data: Notification[] }): void {
     oldest = page.data.at(-1) ?? oldest;
   }
 
@@ -63,7 +96,7 @@ export function createPaging(cell: StateCell): Paging {
     const current = ++generation;
     set({ loading: 'first', error: null, errorOn: null });
     try {
-      const page = await ask('inbox.fetch', listing(null));
+      const page = await fetchPage(null);
       if (current !== generation) return;
       oldest = null;
       noteOldest(page);
@@ -96,7 +129,7 @@ export function createPaging(cell: StateCell): Paging {
     const current = generation;
     set({ loading: 'more', error: null, errorOn: null });
     try {
-      const page = await ask('inbox.fetch', listing(cursor));
+      const page = await fetchPage(cursor);
       if (current !== generation) return;
       noteOldest(page);
       const added = reconcilePage(page.data, changes, get().unreadOnly, get().items);
@@ -109,7 +142,9 @@ export function createPaging(cell: StateCell): Paging {
     }
   }
 
-  async function restart(listingChange: Partial<Pick<InboxState, 'unreadOnly' | 'types'>>): Promise<void> {
+  async function restart(
+    listingChange: Partial<Pick<InboxState, 'unreadOnly' | 'types' | 'account' | 'byType'>>,
+  ): Promise<void> {
     const current = ++generation;
     moreWanted = false;
     oldest = null;
@@ -125,8 +160,7 @@ export function createPaging(cell: StateCell): Paging {
       error: null,
       errorOn: null,
     });
-    // The cache holds the whole inbox's first page: a filtered list waits for its own.
-    const cached = get().types ? null : await readCachedFirstPage(get().unreadOnly).catch(() => null);
+    const cached = await cachedFirstPage();
     if (current !== generation) return;
     if (cached) paint(cached);
     await fetchFirst();
@@ -152,6 +186,13 @@ export function createPaging(cell: StateCell): Paging {
       await restart({ types: next });
       await saving;
     },
+    async setAccount(account) {
+      if (account === get().account) return;
+      const saving = popupAccountItem.setValue(account).catch(() => {});
+      await restart({ account, byType: null });
+      await saving;
+    },
+    cachedFirstPage,
     range: () => ({ oldest, hasMore: get().cursor !== null }),
     interrupt() {
       const before = oldest;

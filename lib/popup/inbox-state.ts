@@ -15,13 +15,28 @@ export interface Message {
   id: number;
 }
 
+/** An account as the switcher shows it. */
+export interface AccountTab {
+  id: string;
+  /** `@name`, or the site's host while the name is not known. */
+  label: string;
+  /** The site's host, told apart when two accounts share a name. */
+  host: string;
+  siteOrigin: string;
+  status: ConnectionStatus;
+}
+
 export interface InboxState {
   /** Settings, status and cache have been read; before that there is nothing to show. */
   started: boolean;
   unreadOnly: boolean;
+  /** Every account, in the order they were added; the switcher shows when there are several. */
+  accounts: readonly AccountTab[];
+  /** The account whose inbox is on show, `ALL_ACCOUNTS` for all of them; empty while there is none. */
+  account: string;
   /** The types the list shows; null for all. */
   types: readonly NotificationType[] | null;
-  /** Unread notifications of each type, as the service last said. */
+  /** The unread notifications of each type of the account on show (summed over all for all), as last said. */
   byType: ByType | null;
   /** Neighbours about the same thing show as one row (see `inbox-groups`). */
   grouping: boolean;
@@ -29,7 +44,7 @@ export interface InboxState {
   expanded: ReadonlySet<string>;
   /** Opening a notification marks it read. */
   markReadOnOpen: boolean;
-  /** The site's origin from the settings: a link elsewhere shows its host in the row. */
+  /** The site's origin of that account: a link elsewhere shows its host in the row. */
   siteOrigin: string;
   items: readonly Notification[];
   /** The service's cursor for the next page; null when no further page exists. */
@@ -66,6 +81,8 @@ export interface InboxState {
 export const INITIAL_STATE: InboxState = Object.freeze({
   started: false,
   unreadOnly: false,
+  accounts: [],
+  account: '',
   types: null,
   byType: null,
   grouping: true,

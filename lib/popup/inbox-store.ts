@@ -6,13 +6,13 @@
  * touches the DOM. Each part lives in its own module: `inbox-paging`, `inbox-triage`,
  * `inbox-selection`, `inbox-status` and `inbox-arrivals`, sharing the state cell of `inbox-state`.
  */
-
+import { listAccounts } from '../accounts';
 import type { NotificationType } from '../api/contract';
-import { SIGNED_OUT, statusItem } from '../connection-status';
-import { readCachedFirstPage } from '../inbox-cache';
-import { getInboxFilter, unreadByTypeItem } from '../inbox-filter';
-import { ask } from '../messaging';
+import { accountStatusItem, SIGNED_OUT, statusItem } from '../connection-status';
+import { getInboxFilter, popupAccountItem, unreadByTypeItem } from '../inbox-filter';
+import { ALL_ACCOUNTS, ask } from '../messaging';
 import { getSettings } from '../settings';
+import { chooseView, sumByType, tabOf } from './inbox-accounts';
 import { type Arrivals, createArrivals } from './inbox-arrivals';
 import { createPaging } from './inbox-paging';
 import { createSelectionActions, type SelectionActions } from './inbox-selection';
@@ -31,6 +31,8 @@ export interface InboxStore extends SelectionActions, Triage, Pick<Arrivals, 'sh
   setOnline(online: boolean): void;
   setUnreadOnly(unreadOnly: boolean): Promise<void>;
   setTypes(types: readonly NotificationType[] | null): Promise<void>;
+  /** Shows one account's inbox, or all accounts' (`ALL_ACCOUNTS`). */
+  setAccount(account: string): Promise<void>;
   /** Shows a group's members, or hides them again. */
   setExpanded(key: string, expanded: boolean): void;
   /**
@@ -50,7 +52,40 @@ export function createInboxStore(): InboxStore {
   const paging = createPaging(cell);
   const status = createStatusTracking(cell, paging);
   const arrivals = createArrivals(cell, paging);
-  const refreshStatus = () => ask('status.refresh').then(status.apply, () => {});
+  /** Checks every account now; the status of what is on show (one account, or all) is the one that counts here. */
+  const refreshStatus = () => {
+    const { account } = get();
+    return ask('status.refresh')
+      .then((summary) => (account && account !== ALL_ACCOUNTS ? ask('status.account', { account }) : summary))
+      .then(
+        (value) => {
+          if (get().account === account) status.apply(value);
+        },
+        () => {},
+      );
+  };
+  /** The accounts on show: one, or every one for all. */
+  const shownIds = () => {
+    const { account, accounts } = get();
+    return account === ALL_ACCOUNTS ? accounts.map((each) => each.id) : account ? [account] : [];
+  };
+  /** Asks each account on show for its counts by type; they arrive through storage. */
+  const refreshByType = () => {
+    for (const id of shownIds()) void ask('inbox.countByType', { account: id }).catch(() => {});
+  };
+  async function readByType() {
+    const ids = shownIds();
+    const counts = await Promise.all(
+      ids.map((id) =>
+        unreadByTypeItem(id)
+          .getValue()
+          .catch(() => null),
+      ),
+    );
+    if (String(ids) === String(shownIds())) set({ byType: sumByType(counts) });
+  }
+  /** The status item of what is on show: the account's, or the sum of all for all. */
+  const statusOf = (account: string) => (account && account !== ALL_ACCOUNTS ? accountStatusItem(account) : statusItem);
   const triage = createTriage(cell, paging, status);
 
   async function retry(): Promise<void> {
@@ -63,43 +98,84 @@ export function createInboxStore(): InboxStore {
     getState: get,
     subscribe: cell.subscribe,
     async start(signal) {
-      const [settings, current, all, unread, types, byType] = await Promise.all([
+      const [settings, accounts, remembered] = await Promise.all([
         getSettings(),
-        statusItem.getValue(),
-        readCachedFirstPage(false).catch(() => null),
-        readCachedFirstPage(true).catch(() => null),
+        listAccounts(),
+        popupAccountItem.getValue().catch(() => null),
+      ]);
+      const account = chooseView(accounts, remembered);
+      const [current, statuses, types] = await Promise.all([
+        statusOf(account).getValue(),
+        Promise.all(accounts.map((each) => accountStatusItem(each.id).getValue())),
         getInboxFilter().catch(() => null),
-        unreadByTypeItem.getValue().catch(() => null),
       ]);
       if (signal.aborted) return;
       set({
         started: true,
         unreadOnly: settings.unreadOnly,
+        accounts: accounts.map((each, index) => tabOf(each, statuses[index] ?? SIGNED_OUT)),
+        account,
         types,
-        byType,
         grouping: settings.groupNotifications,
         markReadOnOpen: settings.markReadOnOpen,
-        siteOrigin: settings.siteOrigin,
+        siteOrigin: accounts.find((each) => each.id === account)?.siteOrigin ?? accounts[0]?.siteOrigin ?? '',
         status: current,
         loading: 'first',
       });
-      // The cache holds the whole inbox's first page: a filtered list waits for its own.
-      const cached = types ? null : settings.unreadOnly ? unread : all;
-      if (cached) paging.paint(cached);
-      // Counts by type follow the unread count: asked again whenever it changes.
-      const refreshByType = () => void ask('inbox.countByType').catch(() => {});
-      const unwatch = statusItem.watch((value) => {
-        status.apply(value ?? SIGNED_OUT);
-        refreshByType();
-      });
-      const unwatchByType = unreadByTypeItem.watch((value) => set({ byType: value }));
-      signal.addEventListener('abort', unwatch, { once: true });
-      signal.addEventListener('abort', unwatchByType, { once: true });
+      const cached = await paging.cachedFirstPage();
+      if (cached && !signal.aborted && get().account === account) paging.paint(cached);
+      void readByType();
+      const unwatch: (() => void)[] = [];
+      // The switcher's counts follow each account's status; what is on show follows its own.
+      for (const each of accounts) {
+        unwatch.push(
+          accountStatusItem(each.id).watch((value) => {
+            set({
+              accounts: get().accounts.map((tab) =>
+                tab.id === each.id ? { ...tab, status: value ?? SIGNED_OUT } : tab,
+              ),
+            });
+            if (get().account === each.id) status.apply(value ?? SIGNED_OUT);
+            if (shownIds().includes(each.id)) refreshByType();
+          }),
+          unreadByTypeItem(each.id).watch(() => {
+            if (shownIds().includes(each.id)) void readByType();
+          }),
+        );
+      }
+      unwatch.push(
+        statusItem.watch((value) => {
+          if (get().account === ALL_ACCOUNTS || !get().account) status.apply(value ?? SIGNED_OUT);
+        }),
+      );
+      signal.addEventListener(
+        'abort',
+        () => {
+          for (const stop of unwatch) stop();
+        },
+        { once: true },
+      );
       refreshByType();
       arrivals.listen(signal);
       void refreshStatus();
       void paging.fetchFirst();
       void triage.offerLastUndo(signal);
+    },
+    async setAccount(account) {
+      if (
+        account === get().account ||
+        !(account === ALL_ACCOUNTS || get().accounts.some((each) => each.id === account))
+      )
+        return;
+      const switching = paging.setAccount(account);
+      const siteOrigin =
+        get().accounts.length > 0 ? (await listAccounts()).find((each) => each.id === account)?.siteOrigin : null;
+      if (siteOrigin) set({ siteOrigin });
+      set({ status: await statusOf(account).getValue() });
+      void readByType();
+      refreshByType();
+      void refreshStatus();
+      await switching;
     },
     setOnline(online) {
       if (online === get().online) return;

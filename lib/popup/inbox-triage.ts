@@ -10,7 +10,7 @@ import type { Notification } from '../api/contract';
 import { reviveError, UndoExpiredError } from '../api/errors';
 import { t, tn, uiLanguage } from '../i18n';
 import { openableUrl } from '../links';
-import { ask, type UndoOffer } from '../messaging';
+import { ALL_ACCOUNTS, ask, type InboxItem, type TriageResult, type UndoOffer } from '../messaging';
 import { type TriageAction, triagedItems, triagedPage, withoutIds } from '../triage-patch';
 import { currentTimeZone, wakeLabel } from '../wake-label';
 import { withGroupMembers } from './inbox-groups';
@@ -44,10 +44,17 @@ export const WORDS = {
   snooze: { done: 'popup_snoozed', doneAll: null, failed: 'popup_error_snooze' },
 } as const;
 
-/** What an action did, in words: the toast's, or the announcement's when it offers no undo. */
-export function doneWords(done: Pick<UndoOffer, 'action' | 'all' | 'count' | 'until'>, now = Date.now()): string {
+/**
+ * What an action did, in words: the toast's, or the announcement's when it offers no undo. An
+ * action on a whole inbox names its account when the person has several.
+ */
+export function doneWords(
+  done: Pick<UndoOffer, 'action' | 'all' | 'count' | 'until'>,
+  now = Date.now(),
+  account: string | null = null,
+): string {
   const words = WORDS[done.action];
-  if (done.all && words.doneAll) return t(words.doneAll);
+  if (done.all && words.doneAll) return account ? t(`${words.doneAll}_of`, account) : t(words.doneAll);
   if (done.action === 'snooze' && done.until) {
     const wake = wakeLabel(Date.parse(done.until), now, currentTimeZone(), uiLanguage());
     return tn('popup_snoozed', done.count, wake);
@@ -67,10 +74,34 @@ const takesOut = (action: TriageAction) => action === 'delete' || action === 'sn
 const applies = (action: TriageAction, item: Notification) =>
   takesOut(action) || item.read === (action === 'markUnread');
 
-/** Sends the change to the background: a snooze with its wake time, the others as they are. */
-function send(action: TriageAction, ids: string[], unread: number, until: number | undefined) {
-  if (action === 'snooze') return ask('inbox.snooze', { ids, until: new Date(until ?? 0).toISOString(), unread });
-  return ask(MESSAGE[action], { ids, unread });
+/**
+ * Sends the change to the background: a snooze with its wake time, the others as they are. A
+ * call that `join`s the one before is the same action on another account's items.
+ */
+function send(
+  account: string,
+  action: TriageAction,
+  targets: readonly Notification[],
+  until: number | undefined,
+  join: boolean,
+) {
+  const ids = targets.map((item) => item.id);
+  const unread = targets.filter((item) => !item.read).length;
+  const also = join ? { join } : {};
+  if (action === 'snooze') {
+    return ask('inbox.snooze', { account, ids, until: new Date(until ?? 0).toISOString(), unread, ...also });
+  }
+  return ask(MESSAGE[action], { account, ids, unread, ...also });
+}
+
+/** The items by the account they belong to, in the order the accounts first appear. */
+function byOwner(items: readonly Notification[], shown: string): Map<string, Notification[]> {
+  const owners = new Map<string, Notification[]>();
+  for (const item of items) {
+    const owner = (item as Partial<InboxItem>).account ?? shown;
+    owners.set(owner, [...(owners.get(owner) ?? []), item]);
+  }
+  return owners;
 }
 
 export function createTriage(cell: StateCell, paging: Paging, status: StatusTracking): Triage {
@@ -133,19 +164,36 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
     setItems(triagedItems(get().items, action, targetIds, get().unreadOnly), { failure: null });
     status.shiftUnreadCount(shift);
     paging.refillIfEmpty();
+    // Each account's items go to their own account; Undo puts back every part that went through.
+    let result: TriageResult | null = null;
+    const pending = byOwner(targets, get().account);
     try {
-      const result = await send(action, targetIds, unread, until);
-      status.applyUnreadCount(result.unreadCount);
+      for (const [account, items] of pending) {
+        result = await send(account, action, items, until, result !== null);
+        pending.delete(account);
+      }
+      const single = get().account !== ALL_ACCOUNTS;
+      if (single) status.applyUnreadCount(result?.unreadCount ?? null);
       // The toast says it, in its own live region; without one, the announcement does.
-      if (result.undo) offer(result.undo, targets);
+      if (result?.undo) offer(result.undo, targets);
       else {
         const wake = until === undefined ? undefined : new Date(until).toISOString();
         cell.announce(doneWords({ action, all: false, count: targets.length, until: wake }));
       }
     } catch (error) {
-      record(action, targetIds, true);
-      rollBack(targets, selectionBefore);
-      status.shiftUnreadCount(-shift);
+      const failed = [...pending.values()].flat();
+      record(
+        action,
+        failed.map((item) => item.id),
+        true,
+      );
+      rollBack(failed, selectionBefore);
+      status.shiftUnreadCount(action === 'markUnread' ? -failed.length : failed.filter((item) => !item.read).length);
+      if (result?.undo)
+        offer(
+          result.undo,
+          targets.filter((item) => !failed.includes(item)),
+        );
       fail(action, error);
     }
   }
@@ -192,14 +240,15 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
    */
   async function changeAll(action: 'markRead' | 'delete'): Promise<void> {
     const before = get();
-    if (before.bulkPending) return;
+    // "All" is the whole inbox of the account on show; with every account on show there is none.
+    if (before.bulkPending || before.account === ALL_ACCOUNTS) return;
     const unread = before.status.count ?? before.items.filter((item) => !item.read).length;
     const resumePaging = paging.interrupt();
     const after = triagedPage({ data: before.items, cursor: before.cursor }, action, 'all', before.unreadOnly);
     setItems(after.data, { cursor: after.cursor, loading: null, bulkPending: true, failure: null });
     status.shiftUnreadCount(-unread);
     try {
-      const result = await ask(MESSAGE[action], { ids: 'all', unread });
+      const result = await ask(MESSAGE[action], { account: before.account, ids: 'all', unread });
       status.applyUnreadCount(result.unreadCount ?? 0);
       if (result.undo) offer(result.undo, before.items);
       else cell.announce(t(WORDS[action].doneAll));

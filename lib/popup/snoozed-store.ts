@@ -39,6 +39,8 @@ export interface SnoozedStore {
 }
 
 interface Context {
+  /** The account whose snoozed notifications are on show. */
+  account: string;
   /** Whether the browser is online, for the words of a failure. */
   online(): boolean;
   /** Notifications came back to the inbox. */
@@ -82,7 +84,7 @@ export function createSnoozedStore(context: Context): SnoozedStore {
     const on = cursor === null ? 'first' : 'more';
     set({ loading: on, error: null, errorOn: null });
     try {
-      const page = await ask('inbox.fetchSnoozed', { cursor });
+      const page = await ask('inbox.fetchSnoozed', { account: context.account, cursor });
       if (current !== generation) return;
       const items = cursor === null ? fresh(page.data) : [...state.items, ...fresh(page.data, state.items)];
       set({ items, cursor: page.cursor, loaded: true, loading: null });
@@ -102,7 +104,7 @@ export function createSnoozedStore(context: Context): SnoozedStore {
     set({ items: state.items.filter((item) => !wanted.has(item.id)), failure: null });
     try {
       const targetIds = targets.map((item) => item.id);
-      const result = await ask('inbox.unsnooze', { ids: targetIds });
+      const result = await ask('inbox.unsnooze', { account: context.account, ids: targetIds });
       set({ announcement: message(tn('popup_unsnoozed', result.count)) });
       context.onUnsnoozed(targetIds);
     } catch (error) {

@@ -62,6 +62,8 @@ export function createProfileSession(
   signal: AbortSignal,
   onPage: () => boolean = () => true,
   first?: ProfileAnswer,
+  /** The account the buttons act as. */
+  account = '',
 ): ProfileSession {
   let given = first;
   let view: SessionView = { kind: 'loading' };
@@ -94,7 +96,7 @@ export function createProfileSession(
       const answer = given;
       given = undefined;
       try {
-        set(shown(answer ? profileFrom(answer) : await ask('profile.get', username)));
+        set(shown(answer ? profileFrom(answer) : await ask('profile.get', { account, username })));
       } catch (error) {
         if (error instanceof UserNotFoundError) set({ kind: 'none' });
         else if (!signedOutBy(error)) set({ kind: 'failed', problem: profileFailureText(error), retrying: false });
@@ -108,7 +110,7 @@ export function createProfileSession(
       set({ ...before, follow: startFollowChange(before.follow), notice: '' });
       let follow: FollowState;
       try {
-        await ask(action === 'follow' ? 'profile.follow' : 'profile.unfollow', username);
+        await ask(action === 'follow' ? 'profile.follow' : 'profile.unfollow', { account, username });
         follow = followChanged(ready()?.follow ?? before.follow);
       } catch (error) {
         if (signedOutBy(error)) return;
@@ -149,7 +151,7 @@ export function createProfileSession(
         return;
       }
       set({ ...now, report: { ...form, sending: true, problem: null } });
-      const request = { username, reason: form.reason, comment: form.comment };
+      const request = { account, username, reason: form.reason, comment: form.comment };
       let result: Partial<ReportForm>;
       try {
         await ask('profile.report', request);

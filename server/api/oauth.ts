@@ -4,7 +4,7 @@
  * than problem details. The token is an ordinary user token.
  */
 import type { Context } from 'hono';
-import { OAUTH_CLIENT_ID, type OAuthError, type OAuthToken } from '../../lib/api/contract';
+import { OAUTH_CLIENT_ID, type OAuthError, type OAuthToken } from '../../lib/api/oauth-contract';
 import { redeemCode } from '../store/oauth-codes';
 import { revokeToken } from '../store/tokens';
 import type { ApiDeps } from './context';

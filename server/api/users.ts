@@ -25,6 +25,19 @@ async function pathUser(c: Context, deps: ApiDeps): Promise<User> {
   return user;
 }
 
+/** What anyone may see of a profile. */
+function publicProfile(user: NonNullable<Awaited<ReturnType<typeof findUserWithCounts>>>): Profile {
+  return {
+    username: user.username,
+    displayName: user.displayName,
+    bio: user.bio,
+    avatarUrl: user.avatarUrl,
+    followersCount: user.followersCount,
+    followingCount: user.followingCount,
+    createdAt: user.createdAt,
+  };
+}
+
 async function reportBody(c: Context) {
   const shape = `{ "reason": ${REPORT_REASONS.map((r) => `"${r}"`).join(' | ')}, "comment": "<text>" }`;
   const refusal = `A report is ${shape}: a reason from the list and a comment of at most ${LIMITS.reportCommentMax} characters.`;
@@ -58,18 +71,18 @@ export function userHandlers(deps: ApiDeps) {
     const username = c.req.param('username') ?? '';
     const user = isUsername(username) ? await findUserWithCounts(db, username) : null;
     if (!user) throw userNotFound(username);
-    const body: Profile = {
-      username: user.username,
-      displayName: user.displayName,
-      bio: user.bio,
-      avatarUrl: user.avatarUrl,
-      followersCount: user.followersCount,
-      followingCount: user.followingCount,
-      createdAt: user.createdAt,
-      ...(viewer ? await relation(db, viewer.userId, user.id) : {}),
-    };
+    const body: Profile = { ...publicProfile(user), ...(viewer ? await relation(db, viewer.userId, user.id) : {}) };
     c.header('cache-control', 'no-store');
     c.header('vary', 'Authorization');
+    return c.json(body);
+  }
+
+  /** The caller's own profile: who a token belongs to, as an app learns after signing in. */
+  async function me(c: Context<SignedInEnv>) {
+    const user = await findUserWithCounts(db, c.var.caller.username);
+    if (!user) throw new ProblemError(401, 'unauthenticated', 'The token belongs to no one any more.');
+    const body: Profile = { ...publicProfile(user), self: true };
+    c.header('cache-control', 'no-store');
     return c.json(body);
   }
 
@@ -131,6 +144,7 @@ export function userHandlers(deps: ApiDeps) {
   const auth = signedIn(db);
   return {
     profile: createHandlers(maybeSignedIn(db), profile),
+    me: createHandlers(auth, me),
     follow: createHandlers(auth, follow),
     unfollow: createHandlers(auth, unfollow),
     report: createHandlers(auth, report),

@@ -5,7 +5,7 @@
  * valid one that asks for something else (another response type, an unknown scope) goes back
  * to the client with an OAuth error (RFC 6749 §4.1.2.1).
  */
-import { OAUTH_CLIENT_ID, OAUTH_SCOPES } from '../../lib/api/contract';
+import { OAUTH_CLIENT_ID, OAUTH_SCOPES } from '../../lib/api/oauth-contract';
 
 export interface AuthorizeRequest {
   clientId: string;

@@ -2,7 +2,7 @@
  * The discovery document a client reads from the address a person typed: where the API and the
  * site are, and how to sign in. Served on the site origin at `DISCOVERY_PATH`.
  */
-import { type Discovery, OAUTH_CLIENT_ID, OAUTH_SCOPES } from '../../lib/api/contract';
+import { type Discovery, OAUTH_CLIENT_ID, OAUTH_SCOPES } from '../../lib/api/oauth-contract';
 import { SITE_NAME } from '../site/pages';
 
 export const AUTHORIZE_PATH = '/oauth/authorize';

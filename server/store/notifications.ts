@@ -8,8 +8,8 @@ import {
 } from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
 import { byTypeJson } from '../db/migrations';
-import { toIso } from '../db/values';
-import { authenticatedQuery, type TokenOwner } from './tokens';
+import { isoText, toIso } from '../db/values';
+import { authenticatedBatch, type TokenOwner } from './tokens';
 
 export interface StoredNotification {
   id: string;
@@ -50,13 +50,14 @@ export interface NotificationRecord {
   id: string;
   read: boolean;
   type: NotificationType;
-  created_at: Date;
+  /** A Date, or text as `isoText` writes it. */
+  created_at: Date | string;
   text: string;
   path: string | null;
   actor_username: string | null;
   actor_display_name: string | null;
-  snoozed_until: Date | null;
-  sorted_at: Date;
+  snoozed_until: Date | string | null;
+  sorted_at: Date | string;
 }
 
 export const toNotification = (row: NotificationRecord): StoredNotification => ({
@@ -93,42 +94,61 @@ export function listingOrder(listing: Pick<Listing, 'snoozed'>, alias?: string):
     : `${column('sorted_at')} DESC, ${column('id')} DESC`;
 }
 
+/** The SQL types of a page statement's parameters. */
+type ParamType = 'int' | 'text' | 'text[]' | 'timestamptz' | 'uuid';
+
+/** How a statement names its `index`th parameter (from 0), cast to `type`. */
+type Placeholder = (index: number, type: ParamType) => string;
+
+/** Parameters numbered from `$first`, as a statement of its own takes them. */
+const numbered =
+  (first: number): Placeholder =>
+  (index, type) =>
+    `$${first + index}::${type}`;
+
+/** Parameters of one request in a batch: the JSON array `caller.params` (see `authenticatedBatch`). */
+const perRequest: Placeholder = (index, type) =>
+  type === 'text[]'
+    ? `ARRAY(SELECT jsonb_array_elements_text(caller.params->${index}))`
+    : `(caller.params->>${index})::${type}`;
+
 /**
  * The statement of a page of `user`'s notifications in its listing's order, with its parameters
- * numbered from `$first`. Each variant walks an index in order instead of filtering: a type
+ * named by `placeholder`. Each variant walks an index in order instead of filtering: a type
  * filter on the inbox is one walk of the type index per type, merged.
  */
-function pageStatement(user: string, first: number, options: PageOptions) {
+function pageStatement(user: string, placeholder: Placeholder, options: PageOptions) {
   const params: unknown[] = [options.limit];
-  const param = (value: unknown) => {
+  const limit = placeholder(0, 'int');
+  const param = (value: unknown, type: ParamType) => {
     params.push(value);
-    return `$${first + params.length - 1}`;
+    return placeholder(params.length - 1, type);
   };
   let where = `n.user_id = ${user} AND n.deleted_at IS NULL`;
   if (options.unreadOnly) where += ' AND NOT n.read';
   if (options.snoozed) {
     where += ' AND n.snoozed_until IS NOT NULL';
-    if (options.types) where += ` AND n.type = ANY(${param(options.types)}::text[])`;
+    if (options.types) where += ` AND n.type = ANY(${param(options.types, 'text[]')})`;
     if (options.after) {
-      where += ` AND (n.snoozed_until, n.id) > (${param(options.after.at)}::timestamptz, ${param(options.after.id)}::uuid)`;
+      where += ` AND (n.snoozed_until, n.id) > (${param(options.after.at, 'timestamptz')}, ${param(options.after.id, 'uuid')})`;
     }
   } else {
     where += ' AND n.snoozed_until IS NULL';
     if (options.after) {
-      where += ` AND (n.sorted_at, n.id) < (${param(options.after.at)}::timestamptz, ${param(options.after.id)}::uuid)`;
+      where += ` AND (n.sorted_at, n.id) < (${param(options.after.at, 'timestamptz')}, ${param(options.after.id, 'uuid')})`;
     }
   }
   const page = (condition: string) => `SELECT ${NOTIFICATION_COLUMNS}
      FROM notifications n LEFT JOIN users a ON a.id = n.actor_id
      WHERE ${condition}
      ORDER BY ${listingOrder(options, 'n')}
-     LIMIT $${first}`;
+     LIMIT ${limit}`;
   if (options.snoozed || !options.types) return { sql: page(where), params };
-  const conditions = options.types.map((type) => `${where} AND n.type = ${param(type)}`);
+  const conditions = options.types.map((type) => `${where} AND n.type = ${param(type, 'text')}`);
   const [only] = conditions;
   if (only !== undefined && conditions.length === 1) return { sql: page(only), params };
   const branches = conditions.map((condition) => `(${page(condition)})`).join(' UNION ALL ');
-  return { sql: `${branches} ORDER BY ${listingOrder(options)} LIMIT $${first}`, params };
+  return { sql: `${branches} ORDER BY ${listingOrder(options)} LIMIT ${limit}`, params };
 }
 
 /** Up to `limit` notifications of a listing, after `position` when given. */
@@ -137,9 +157,21 @@ export async function listNotifications(
   userId: number,
   options: PageOptions,
 ): Promise<StoredNotification[]> {
-  const { sql, params } = pageStatement('$1', 2, options);
+  const { sql, params } = pageStatement('$1', numbered(2), options);
   const result = await db.query<NotificationRecord>(sql, [userId, ...params]);
   return result.rows.map(toNotification);
+}
+
+/**
+ * A page's rows numbered in its listing's order (`position`), their timestamps written by the
+ * database as the contract writes them: a page is 75 timestamps, and parsing each into a Date
+ * and writing it out again was a fifth of the service's time on a page.
+ */
+function numberedPage(sql: string, options: PageOptions): string {
+  return `SELECT row_number() OVER (ORDER BY ${listingOrder(options, 'p')})::int AS position,
+       p.id, p.read, p.type, ${isoText('p.created_at')} AS created_at, p.text, p.path, p.actor_username,
+       p.actor_display_name, ${isoText('p.snoozed_until')} AS snoozed_until, ${isoText('p.sorted_at')} AS sorted_at
+     FROM (${sql}) p`;
 }
 
 /** A page as `listNotifications` gives it, for the owner of `token`, in one round trip; null for an invalid token. */
@@ -148,8 +180,14 @@ export async function listNotificationsAs(
   token: string,
   options: PageOptions,
 ): Promise<{ owner: TokenOwner; notifications: StoredNotification[] } | null> {
-  const { sql, params } = pageStatement('caller.user_id', 2, options);
-  const found = await authenticatedQuery<NotificationRecord>(db, token, sql, params, listingOrder(options, 'q'));
+  const { sql, params } = pageStatement('caller.user_id', perRequest, options);
+  const found = await authenticatedBatch<NotificationRecord>(
+    db,
+    token,
+    numberedPage(sql, options),
+    params,
+    'q.position',
+  );
   return found && { owner: found.owner, notifications: found.rows.map(toNotification) };
 }
 
@@ -183,10 +221,11 @@ export async function countUnreadAs(
   db: Queryable,
   token: string,
 ): Promise<{ owner: TokenOwner; counts: UnreadCounts } | null> {
-  const found = await authenticatedQuery<{ unread: number; by_type: ByType }>(
+  const found = await authenticatedBatch<{ unread: number; by_type: ByType }>(
     db,
     token,
     UNREAD_COUNTS('caller.user_id'),
+    [],
   );
   return found && { owner: found.owner, counts: toUnreadCounts(found.rows[0]) };
 }

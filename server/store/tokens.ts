@@ -4,6 +4,7 @@
  * time, so neither the database nor the timing of an answer gives a token away.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { batched } from '../db/batch';
 import type { Queryable } from '../db/database';
 
 export interface TokenOwner {
@@ -51,7 +52,7 @@ interface TokenRow {
   caller_secret_hash: string;
 }
 
-/** The token whose id is `$1`, unless revoked, with its owner: the one lookup every request makes. */
+/** The token whose id is `$1`, unless revoked, with its owner. */
 const CALLER = `caller AS (SELECT t.user_id, u.username, t.secret_hash FROM tokens t JOIN users u ON u.id = t.user_id
   WHERE t.id = $1 AND t.revoked_at IS NULL)`;
 const CALLER_COLUMNS =
@@ -73,33 +74,84 @@ export async function authenticate(db: Queryable, token: string): Promise<TokenO
 }
 
 /**
- * The token's owner and the rows of `select`, run in the same statement as the token lookup, so a
- * request costs one round trip to the database: `select` names the owner's user id
- * `caller.user_id` and its parameters start at `$2`; `orderBy` orders its rows (`q.column`).
- * Null when the token is not valid: the rows are then dropped unread. A revoked token stops
- * working at once, as every request reads its row.
+ * Up to this many statements of one kind in flight at once, each for every request that waited:
+ * fewer than the pool's connections, so other statements still find one.
  */
-export async function authenticatedQuery<Row>(
+const BATCHES_IN_FLIGHT = 4;
+/** Requests in one statement at most: far above what waits under any load, far below a statement too large. */
+const BATCH_SIZE = 500;
+
+const batchers = new WeakMap<Queryable, Map<string, (request: BatchRequest) => Promise<unknown>>>();
+
+/**
+ * The token's owner and the rows of `select`, read in the same statement as the token, so a
+ * request costs one round trip to the database; null when the token is not valid (the rows are
+ * then dropped unread). `select` names the owner's user id `caller.user_id` and its parameters
+ * are `params`, read from the JSON array `caller.params`; `orderBy` orders its rows (`q.column`).
+ *
+ * The requests that wait at the same moment for the same `select` go in one statement (see
+ * `batched`): under load one round trip serves many. Each request still reads its token's row
+ * after it arrived, so a revoked token stops working at once on every instance.
+ */
+export function authenticatedBatch<Row>(
   db: Queryable,
   token: string,
   select: string,
-  params: readonly unknown[] = [],
+  params: readonly unknown[],
   orderBy?: string,
 ): Promise<{ owner: TokenOwner; rows: Row[] } | null> {
   const parts = splitToken(token);
-  if (!parts) return null;
-  const result = await db.query<TokenRow & { caller_found: boolean | null }>(
-    `WITH ${CALLER}
-     SELECT ${CALLER_COLUMNS}, q.*
+  if (!parts) return Promise.resolve(null);
+  let kinds = batchers.get(db);
+  if (!kinds) {
+    kinds = new Map();
+    batchers.set(db, kinds);
+  }
+  const key = `${select}\n${orderBy ?? ''}`;
+  let lookUp = kinds.get(key);
+  if (!lookUp) {
+    lookUp = batched((requests: BatchRequest[]) => runBatch(db, requests, select, orderBy), {
+      maxInFlight: BATCHES_IN_FLIGHT,
+      maxSize: BATCH_SIZE,
+    });
+    kinds.set(key, lookUp);
+  }
+  return lookUp({ parts, params }) as Promise<{ owner: TokenOwner; rows: Row[] } | null>;
+}
+
+interface BatchRequest {
+  parts: { id: string; secret: string };
+  params: readonly unknown[];
+}
+
+async function runBatch(
+  db: Queryable,
+  requests: readonly BatchRequest[],
+  select: string,
+  orderBy: string | undefined,
+): Promise<({ owner: TokenOwner; rows: unknown[] } | null)[]> {
+  const result = await db.query<TokenRow & { caller_request: number; caller_found: boolean | null }>(
+    `WITH caller AS (
+       SELECT r.request, t.user_id, u.username, t.secret_hash, $2::jsonb -> (r.request::int - 1) AS params
+       FROM unnest($1::text[]) WITH ORDINALITY AS r(token_id, request)
+       JOIN tokens t ON t.id = r.token_id AND t.revoked_at IS NULL JOIN users u ON u.id = t.user_id)
+     SELECT caller.request::int AS caller_request, ${CALLER_COLUMNS}, q.*
      FROM caller LEFT JOIN LATERAL (SELECT true AS caller_found, s.* FROM (${select}) s) q ON true
-     ${orderBy ? `ORDER BY ${orderBy}` : ''}`,
-    [parts.id, ...params],
+     ORDER BY caller.request${orderBy ? `, ${orderBy}` : ''}`,
+    [requests.map((request) => request.parts.id), JSON.stringify(requests.map((request) => request.params))],
   );
-  const owner = ownerOf(result.rows[0], parts);
-  if (!owner) return null;
-  // The LEFT JOIN gives the token's row alone, with nulls, when `select` found nothing.
-  const rows = result.rows.filter((row) => row.caller_found === true);
-  return { owner, rows: rows as unknown as Row[] };
+  const rowsOf = new Map<number, (typeof result.rows)[number][]>();
+  for (const row of result.rows) {
+    const rows = rowsOf.get(row.caller_request);
+    if (rows) rows.push(row);
+    else rowsOf.set(row.caller_request, [row]);
+  }
+  return requests.map(({ parts }, i) => {
+    const rows = rowsOf.get(i + 1);
+    const owner = ownerOf(rows?.[0], parts);
+    // The LEFT JOIN gives the token's row alone, with nulls, when `select` found nothing.
+    return owner && rows ? { owner, rows: rows.filter((row) => row.caller_found === true) } : null;
+  });
 }
 
 /** Revokes a token; false when it was unknown or already revoked. Live channels opened with it close. */

@@ -129,7 +129,7 @@ describe.runIf(hasChromium)('the content script’s own world in Chromium', () =
     );
     expect(storage).toMatch(/^refused: /);
     const asks = await world.evaluate(`Promise.all([
-      ['auth.signOut', undefined],
+      ['accounts.signOut', { account: 'account-1' }],
       ['inbox.delete', { ids: 'all' }],
       ['connection.test', { apiBaseUrl: 'http://127.0.0.1:9/api', token: null }],
       ['status.get', undefined],
@@ -315,8 +315,9 @@ describe.each(BROWSERS)('the in-page buttons on a site that fights them, in %s',
     product = await startProduct({ browser });
     hostile = await startHostileSite();
     await product.worker.evaluate(async (siteOrigin) => {
-      const { settings } = await chrome.storage.local.get('settings');
-      await chrome.storage.local.set({ settings: { ...(settings as object), siteOrigin } });
+      const { accounts } = await chrome.storage.local.get('accounts');
+      const [account] = accounts as { siteOrigin: string }[];
+      await chrome.storage.local.set({ accounts: [{ ...account, siteOrigin }] });
     }, hostile.origin);
   });
   afterAll(async () => {

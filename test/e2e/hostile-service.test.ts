@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS } from './support/browsers';
 import { type Handler, type HostileSite, json, startHostileSite } from './support/hostile-site';
 import { PopupPage } from './support/popup-page';
-import { type E2EProduct, startProduct } from './support/product';
+import { type E2EProduct, signInTo, startProduct } from './support/product';
 
 const PAYLOAD = '<img src=x onerror="document.title=\'pwned\'"><b>bold</b>';
 const SCRIPT_NAME = '<script>document.title="pwned"</script>';
@@ -48,15 +48,10 @@ describe.each(BROWSERS)('the popup against a hostile service in %s', (browser) =
     hostile.page('/real-page', '<!doctype html><title>real page</title><p>real');
     // Loopback, any port: the same permission covers the hostile service.
     await product.grantHostAccess();
-    await product.worker.evaluate(
-      async ({ origin }) => {
-        const { settings } = await chrome.storage.local.get('settings');
-        await chrome.storage.local.set({
-          settings: { ...(settings as object), apiBaseUrl: `${origin}/api` },
-          token: { token: 'hostile-test-token', apiOrigin: origin },
-        });
-      },
-      { origin: hostile.origin },
+    await signInTo(
+      product.worker,
+      { apiBaseUrl: `${hostile.origin}/api`, origin: product.service.origin },
+      'hostile-test-token',
     );
     await product.pollNow();
     popup = new PopupPage(await product.openPage('popup.html'));

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS } from './support/browsers';
 import type { E2EPage } from './support/driver';
 import { PopupPage } from './support/popup-page';
-import { type E2EProduct, startProduct } from './support/product';
+import { E2E_ACCOUNT, type E2EProduct, startProduct } from './support/product';
+
+const POLL_ALARM = `poll-unread-count:${E2E_ACCOUNT}`;
 
 /**
  * Browsers stop an extension's background whenever they like, also in the middle of an
@@ -63,8 +65,8 @@ describe.each(BROWSERS)('the background stopped mid-operation, in %s', (browser)
 
   const kept = () =>
     page.evaluate(async () => {
-      const { token, settings, connectionStatus, inboxCache } = await chrome.storage.local.get(null);
-      return { token, settings, connectionStatus, inboxCache, badge: await chrome.action.getBadgeText({}) };
+      const { accounts, settings, connectionStatus, ...perAccount } = await chrome.storage.local.get(null);
+      return { accounts, settings, connectionStatus, perAccount, badge: await chrome.action.getBadgeText({}) };
     });
 
   const ask = (type: string, data?: unknown) =>
@@ -86,7 +88,7 @@ describe.each(BROWSERS)('the background stopped mid-operation, in %s', (browser)
 
     const release = await holdService();
     const arrived = arrival('POST', '/api/inbox/read');
-    const answer = ask('inbox.markRead', { ids: 'all' });
+    const answer = ask('inbox.markRead', { account: E2E_ACCOUNT, ids: 'all' });
     await arrived;
     await stopWorker();
     expect(await answer).toMatchObject({ lost: expect.any(String) });
@@ -98,16 +100,16 @@ describe.each(BROWSERS)('the background stopped mid-operation, in %s', (browser)
     expect(await product.browser.backgroundRunning()).toBe(true);
     expect(woken).toMatchObject({ res: { kind: 'ok', count: 0 } });
     await expect.poll(() => page.evaluate(() => chrome.action.getBadgeText({}))).toBe('');
-    expect(await page.evaluate(() => chrome.alarms.get('poll-unread-count'))).toBeDefined();
+    expect(await page.evaluate((name) => chrome.alarms.get(name), POLL_ALARM)).toBeDefined();
   });
 
   it('leaves the next check scheduled when stopped while a check waits for the service', async () => {
     const release = await holdService();
     const arrived = arrival('GET', '/api/inbox/count');
-    await page.evaluate(() => chrome.alarms.create('poll-unread-count', { when: Date.now() + 50 }));
+    await page.evaluate((name) => chrome.alarms.create(name, { when: Date.now() + 50 }), POLL_ALARM);
     await arrived;
     await stopWorker();
-    const alarm = await page.evaluate(() => chrome.alarms.get('poll-unread-count'));
+    const alarm = await page.evaluate((name) => chrome.alarms.get(name), POLL_ALARM);
     await release();
     expect(alarm?.scheduledTime).toBeGreaterThan(Date.now());
   });
@@ -117,7 +119,7 @@ describe.each(BROWSERS)('the background stopped mid-operation, in %s', (browser)
     const newcomer = await product.service.newUser('latecomer');
     await newcomer.client.user('demo').follow();
     const unread = await product.service.client(product.demoToken).inbox.count();
-    await page.evaluate(() => chrome.alarms.create('poll-unread-count', { when: Date.now() + 50 }));
+    await page.evaluate((name) => chrome.alarms.create(name, { when: Date.now() + 50 }), POLL_ALARM);
     await expect
       .poll(() => page.evaluate(() => chrome.action.getBadgeText({})), { timeout: 10_000 })
       .toBe(String(unread));

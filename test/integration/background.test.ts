@@ -4,17 +4,18 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { DEFAULT_ADDRESSES } from '../../lib/account-addresses';
+import { findAccount, listAccounts } from '../../lib/accounts';
 import { AlreadyFollowingError, type Notification, RateLimitedError } from '../../lib/api';
 import { createSession } from '../../lib/background/api-session';
 import { createPoller, type Poller } from '../../lib/background/poller';
 import { messaging } from '../../lib/messaging';
-import { DEFAULT_SETTINGS, settingsItem } from '../../lib/settings';
-import { badge, grant } from '../support/background';
+import { ACCOUNT, anotherAccount, badge, grant } from '../support/background';
 import { answerMessages, deliver, optionsSender, popupSender, profileTabSender } from '../support/messages';
 import { startTestService, type TestService, type TestUser } from '../support/service';
 
 let service: TestService;
-let poller: Poller;
+let poller: Pick<Poller, 'poll' | 'reset'>;
 let me: TestUser;
 const answers: { path: string; status: number }[] = [];
 
@@ -33,7 +34,7 @@ async function walk(unreadOnly: boolean): Promise<Notification[]> {
   do {
     const answer: Awaited<ReturnType<typeof deliver<'inbox.fetch'>>> = await deliver(
       'inbox.fetch',
-      { cursor, unreadOnly },
+      { account: ACCOUNT, cursor, unreadOnly },
       popupSender,
     );
     if (answer.error) throw answer.error;
@@ -56,10 +57,9 @@ describe('background against the reference service', () => {
     me = await service.newUser('me');
     await service.fillInbox(me.username, 40, { read: true });
     await service.fillInbox(me.username, 32, { read: false });
-    await settingsItem.setValue({ ...DEFAULT_SETTINGS, apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin });
-    await grant(service.origin);
+    await anotherAccount(ACCOUNT, null, { apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin });
     poller = answerMessages(recordingFetch, { retries: 2 }).poller;
-    const signIn = await deliver('auth.signIn', { token: me.token }, optionsSender);
+    const signIn = await deliver('accounts.signIn', { account: ACCOUNT, token: me.token }, optionsSender);
     expect(signIn.value).toMatchObject({ kind: 'ok', count: 32 });
   });
 
@@ -85,7 +85,11 @@ describe('background against the reference service', () => {
 
   it('marks read and deletes, lowering the badge at once, and the service agrees', async () => {
     const unread = await walk(true);
-    const read = await deliver('inbox.markRead', { ids: unread.slice(0, 5).map((n) => n.id), unread: 5 }, popupSender);
+    const read = await deliver(
+      'inbox.markRead',
+      { account: ACCOUNT, ids: unread.slice(0, 5).map((n) => n.id), unread: 5 },
+      popupSender,
+    );
     expect(read.value).toMatchObject({
       success: true,
       count: 5,
@@ -94,12 +98,16 @@ describe('background against the reference service', () => {
     });
     expect((await badge()).text).toBe('27');
 
-    const gone = await deliver('inbox.delete', { ids: unread.slice(5, 8).map((n) => n.id), unread: 3 }, popupSender);
+    const gone = await deliver(
+      'inbox.delete',
+      { account: ACCOUNT, ids: unread.slice(5, 8).map((n) => n.id), unread: 3 },
+      popupSender,
+    );
     expect(gone.value).toMatchObject({ count: 3, unreadCount: 24 });
     expect((await badge()).text).toBe('24');
     expect(await me.client.inbox.count()).toBe(24);
 
-    await deliver('inbox.markRead', { ids: 'all' }, popupSender);
+    await deliver('inbox.markRead', { account: ACCOUNT, ids: 'all' }, popupSender);
     expect((await badge()).text).toBe('');
     expect(await me.client.inbox.count()).toBe(0);
     expect(await walk(false)).toHaveLength(69);
@@ -107,7 +115,11 @@ describe('background against the reference service', () => {
 
   it('undoes the last action once, and the badge follows at once', async () => {
     const unread = await walk(true);
-    const gone = await deliver('inbox.delete', { ids: unread.slice(0, 4).map((n) => n.id), unread: 4 }, popupSender);
+    const gone = await deliver(
+      'inbox.delete',
+      { account: ACCOUNT, ids: unread.slice(0, 4).map((n) => n.id), unread: 4 },
+      popupSender,
+    );
     expect(gone.value?.undo).toMatchObject({ action: 'delete', all: false, count: 4 });
     expect((await badge()).text).toBe('28');
     expect((await deliver('inbox.lastUndo', undefined, popupSender)).value).toEqual(gone.value?.undo);
@@ -120,7 +132,7 @@ describe('background against the reference service', () => {
     expect((await deliver('inbox.undo', undefined, popupSender)).error).toMatchObject({ code: 'undo_expired' });
 
     const read = (await walk(false)).filter((n) => n.read).slice(0, 3);
-    const marked = await deliver('inbox.markUnread', { ids: read.map((n) => n.id) }, popupSender);
+    const marked = await deliver('inbox.markUnread', { account: ACCOUNT, ids: read.map((n) => n.id) }, popupSender);
     expect(marked.value).toMatchObject({ count: 3, unreadCount: 35 });
     expect((await badge()).text).toBe('35');
     await deliver('inbox.undo', undefined, popupSender);
@@ -129,14 +141,15 @@ describe('background against the reference service', () => {
   });
 
   it('lets no content script undo or mark unread', async () => {
-    await deliver('inbox.markRead', { ids: 'all' }, popupSender);
+    await deliver('inbox.markRead', { account: ACCOUNT, ids: 'all' }, popupSender);
     for (const type of ['inbox.undo', 'inbox.lastUndo'] as const) {
       expect((await deliver(type, undefined, profileTabSender(`${service.origin}/@bob`))).error).toMatchObject({
         status: 403,
       });
     }
     expect(
-      (await deliver('inbox.markUnread', { ids: [] }, profileTabSender(`${service.origin}/@bob`))).error,
+      (await deliver('inbox.markUnread', { account: ACCOUNT, ids: [] }, profileTabSender(`${service.origin}/@bob`)))
+        .error,
     ).toMatchObject({ status: 403 });
     expect(await me.client.inbox.count()).toBe(0);
   });
@@ -144,14 +157,21 @@ describe('background against the reference service', () => {
   it('follows, reconciles already_following, and reports from a profile page', async () => {
     const bob = await service.newUser('bob');
     const page = profileTabSender(`${service.origin}/@${bob.username}`);
-    expect((await deliver('profile.get', bob.username, page)).value).toMatchObject({ following: false, self: false });
-    expect((await deliver('profile.follow', bob.username, page)).error).toBeUndefined();
+    expect((await deliver('profile.get', { account: ACCOUNT, username: bob.username }, page)).value).toMatchObject({
+      following: false,
+      self: false,
+    });
+    expect((await deliver('profile.follow', { account: ACCOUNT, username: bob.username }, page)).error).toBeUndefined();
     expect((await me.client.user(bob.username).get()).following).toBe(true);
-    expect((await deliver('profile.follow', bob.username, page)).error).toBeInstanceOf(AlreadyFollowingError);
-    expect((await deliver('profile.unfollow', bob.username, page)).error).toBeUndefined();
+    expect((await deliver('profile.follow', { account: ACCOUNT, username: bob.username }, page)).error).toBeInstanceOf(
+      AlreadyFollowingError,
+    );
+    expect(
+      (await deliver('profile.unfollow', { account: ACCOUNT, username: bob.username }, page)).error,
+    ).toBeUndefined();
     const report = await deliver(
       'profile.report',
-      { username: bob.username, reason: 'spam', comment: 'sells followers' },
+      { account: ACCOUNT, username: bob.username, reason: 'spam', comment: 'sells followers' },
       page,
     );
     expect(report.value).toMatchObject({ status: 'received', reason: 'spam' });
@@ -162,10 +182,20 @@ describe('background against the reference service', () => {
     const page = profileTabSender(`${service.origin}/@${bob.username}`);
     for (let i = 0; i < 10; i++) {
       expect(
-        (await deliver('profile.report', { username: bob.username, reason: 'other', comment: `${i}` }, page)).error,
+        (
+          await deliver(
+            'profile.report',
+            { account: ACCOUNT, username: bob.username, reason: 'other', comment: `${i}` },
+            page,
+          )
+        ).error,
       ).toBeUndefined();
     }
-    const { error } = await deliver('profile.report', { username: bob.username, reason: 'other', comment: '' }, page);
+    const { error } = await deliver(
+      'profile.report',
+      { account: ACCOUNT, username: bob.username, reason: 'other', comment: '' },
+      page,
+    );
     expect(error).toBeInstanceOf(RateLimitedError);
     expect((error as RateLimitedError).retryAfter).toBeGreaterThan(3000);
   });
@@ -177,10 +207,26 @@ describe('background against the reference service', () => {
     expect((await badge()).text).toBe('!');
   });
 
+  it('learns who each account is, and refuses adding the same person on the same service twice', async () => {
+    // The account signed in in beforeEach came without a name, as one moved from the previous version.
+    expect((await findAccount(ACCOUNT))?.username).toBe(me.username);
+    const other = await service.newUser('other', { displayName: 'Other O' });
+    const addresses = { ...DEFAULT_ADDRESSES, apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin };
+    await grant(service.apiBaseUrl, service.origin);
+    const add = (token: string) => deliver('accounts.add', { ...addresses, token }, optionsSender);
+    const added = await add(other.token);
+    expect(added.value).toMatchObject({ username: other.username, displayName: 'Other O' });
+    const twice = await add(await service.server.admin.issueToken(other.username));
+    expect(twice.error).toMatchObject({ code: 'account_exists', detail: `@${other.username}` });
+    expect((await listAccounts()).map((account) => account.username)).toEqual([me.username, other.username]);
+  });
+
   it('tests a connection without saving it', async () => {
-    const { value } = await deliver('connection.test', { apiBaseUrl: service.apiBaseUrl, token: null }, optionsSender);
-    expect(value).toEqual({ ok: true, unreadCount: 32 });
-    const site = await deliver('connection.test', { apiBaseUrl: service.origin, token: null }, optionsSender);
+    const test = (apiBaseUrl: string, token: string | null) =>
+      deliver('connection.test', { apiBaseUrl, token }, optionsSender);
+    expect((await test(service.apiBaseUrl, me.token)).value).toEqual({ ok: true, unreadCount: 32 });
+    expect((await test(service.apiBaseUrl, null)).value).toMatchObject({ ok: false, problem: 'noToken' });
+    const site = await test(service.origin, null);
     expect(site.value).toMatchObject({ ok: false, problem: 'notThisService' });
   });
 });
@@ -197,9 +243,8 @@ describe('background while the service goes down and comes back', () => {
       messaging.removeAllListeners();
       const user = await running.newUser('me');
       await running.fillInbox(user.username, 3);
-      await settingsItem.setValue({ ...DEFAULT_SETTINGS, apiBaseUrl: running.apiBaseUrl, siteOrigin: running.origin });
-      await grant(running.origin);
-      const session = createSession({ retries: 0 });
+      await anotherAccount(ACCOUNT, null, { apiBaseUrl: running.apiBaseUrl, siteOrigin: running.origin });
+      const session = createSession(ACCOUNT, { retries: 0 });
       await session.signIn(user.token);
       const background = createPoller({ session, isOnline: () => true });
       expect(await background.poll()).toMatchObject({ kind: 'ok', count: 3 });

@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Window } from 'happy-dom';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../lib/api/contract';
 import {
   DISCOVERY_PATH,
   DiscoverySchema,
-  LIMITS,
   OAUTH_CLIENT_ID,
   OAuthErrorSchema,
   OAuthTokenSchema,
-} from '../../lib/api/contract';
+} from '../../lib/api/oauth-contract';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
 import { openLive } from './support/live';
 import {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../lib/api';
-import { DISCOVERY_PATH, OAUTH_CLIENT_ID } from '../../lib/api/contract';
+import { DISCOVERY_PATH, OAUTH_CLIENT_ID } from '../../lib/api/oauth-contract';
 import { createApp } from '../../server/app';
 import { openApiJson } from '../../server/openapi';
 import { BACKENDS, startTestService, type TestService } from '../support/service';
@@ -154,6 +154,8 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     await check('POST', '/inbox/undo', '/inbox/undo', { body: JSON.stringify({ undo }) });
     await check('POST', '/inbox/undo', '/inbox/undo', { ...json({ undo }), headers: { 'content-type': 'text/plain' } });
 
+    await check('GET', '/me', '/me', auth);
+    await check('GET', '/me', '/me');
     const profile = '/user/{username}';
     await check('GET', profile, `/user/${other.username}`);
     await check('GET', profile, `/user/${other.username}`, auth);

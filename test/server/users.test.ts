@@ -70,6 +70,28 @@ describe.each(BACKENDS)('users on %s', (backend) => {
     });
   });
 
+  describe('me', () => {
+    it("names the token's owner, with their counts, and no one without a valid token", async () => {
+      const carol = await service.newUser('carol', { displayName: 'Carol C' });
+      const dave = await service.newUser('dave');
+      await dave.client.user(carol.username).follow();
+      expect(await carol.client.me()).toMatchObject({
+        username: carol.username,
+        displayName: 'Carol C',
+        followersCount: 1,
+        followingCount: 0,
+        self: true,
+      });
+      expect((await dave.client.me()).username).toBe(dave.username);
+      await expect(service.client().me()).rejects.toBeInstanceOf(UnauthenticatedError);
+      await expect(service.client('not-a-token').me()).rejects.toBeInstanceOf(UnauthenticatedError);
+      const response = await fetch(`${service.server.apiBaseUrl}/me`, {
+        headers: { authorization: `Bearer ${carol.token}` },
+      });
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    });
+  });
+
   describe('follow and unfollow', () => {
     it('moves through the states of the seed exactly', async () => {
       const me = await service.newUser('follower');

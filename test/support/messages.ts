@@ -1,11 +1,12 @@
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { reviveError } from '../../lib/api';
-import { createSession } from '../../lib/background/api-session';
+import { createRuntimes } from '../../lib/background/account-runtime';
+import type { Session } from '../../lib/background/api-session';
 import { registerHandlers } from '../../lib/background/handlers';
-import { createNotifier } from '../../lib/background/notifier';
-import { createPoller } from '../../lib/background/poller';
+import type { Poller } from '../../lib/background/poller';
 import type { Sender } from '../../lib/background/sender';
 import type { MessageReturn, MessageType } from '../../lib/messaging';
+import { ACCOUNT } from './background';
 
 export const EXTENSION_ID = fakeBrowser.runtime.id;
 export const popupSender: Sender = { id: EXTENSION_ID, url: `chrome-extension://${EXTENSION_ID}/popup.html` };
@@ -71,16 +72,30 @@ export function sendMessagesAs(sender: Sender) {
 /**
  * The background's message handlers over a given fetch, as the service worker wires them, so a
  * test can deliver messages to them. Retries are off unless asked for; the browser is online
- * unless `isOnline` says otherwise.
+ * unless `isOnline` says otherwise. `poller`, `session` and `notifier` are those of the account
+ * `signedIn` adds (started on first use); `runtimes` reaches every account.
  */
 export function answerMessages(
   fetch?: typeof globalThis.fetch,
   options: { retries?: number; isOnline?: () => boolean } = {},
 ) {
-  const session = createSession({ fetch, retries: options.retries ?? 0 });
-  const poller = createPoller({ session, isOnline: options.isOnline ?? (() => true) });
-  const notifier = createNotifier(async () => (await session.client()).client);
+  const runtimes = createRuntimes({ fetch, retries: options.retries ?? 0, isOnline: options.isOnline ?? (() => true) });
   const extension = { id: EXTENSION_ID, baseUrl: fakeBrowser.runtime.getURL('/') };
-  registerHandlers({ session, poller, notifier, extension, fetch });
-  return { session, poller, notifier };
+  registerHandlers({ runtimes, extension, fetch });
+  const runtime = async (id = ACCOUNT) => {
+    await runtimes.sync();
+    const found = runtimes.get(id);
+    if (!found) throw new Error(`No account ${id} is running.`);
+    return found;
+  };
+  const poller: Pick<Poller, 'poll' | 'reset'> = {
+    poll: async () => (await runtime()).poller.poll(),
+    reset: async () => (await runtime()).poller.reset(),
+  };
+  const session: Pick<Session, 'signIn' | 'signOut' | 'token'> = {
+    signIn: async (token) => (await runtime()).session.signIn(token),
+    signOut: async () => (await runtime()).session.signOut(),
+    token: async () => (await runtime()).session.token(),
+  };
+  return { runtimes, runtime, poller, session };
 }

@@ -51,23 +51,24 @@ export interface E2EProduct {
   close(): Promise<void>;
 }
 
+/** The id of the account `signInTo` stores. */
+export const E2E_ACCOUNT = 'e2e-account';
+
 /**
- * Reads or deletes the token in the background's own store (`lib/background/api-session.ts`),
- * run inside the extension's origin.
+ * Reads, writes or deletes an account's token in the background's own store
+ * (`lib/background/account-store.ts`: IndexedDB `inbox-companion`, object store `secrets`), run
+ * inside the extension's origin. The store is made as the background makes it, should it not be
+ * there yet.
  */
-const SECRETS = (action: 'get' | 'delete') =>
+const SECRETS = ({ action, key, value }: { action: 'get' | 'put' | 'delete'; key: string; value?: unknown }) =>
   new Promise<unknown>((resolve, reject) => {
     const opening = indexedDB.open('inbox-companion');
+    opening.onupgradeneeded = () => opening.result.createObjectStore('secrets');
     opening.onerror = () => reject(opening.error);
     opening.onsuccess = () => {
       const db = opening.result;
-      if (!db.objectStoreNames.contains('secrets')) {
-        db.close();
-        resolve(undefined);
-        return;
-      }
       const store = db.transaction('secrets', 'readwrite').objectStore('secrets');
-      const request = action === 'get' ? store.get('token') : store.delete('token');
+      const request = action === 'get' ? store.get(key) : action === 'put' ? store.put(value, key) : store.delete(key);
       request.onerror = () => reject(request.error);
       request.onsuccess = () => {
         db.close();
@@ -84,27 +85,39 @@ export interface Product extends E2EProduct {
 }
 
 /**
- * Stores what the options page stores for a person signed in to `service` with `token`: its
- * settings (a check every minute, no desktop notifications) and the token. Storing the settings
+ * Stores what the options page stores for a person signed in to `service` with `token`: one
+ * account with the service's addresses (id `E2E_ACCOUNT`), its token where the background keeps
+ * it, and the settings (a check every minute, no desktop notifications). Storing the account
  * makes the background check the count at once (and, where it can, open the live channel).
  * Firefox must hold the loopback origins first (`E2EProduct.grantHostAccess`).
  */
-export async function signInTo(extension: ExtensionContext, service: TestService, token: string): Promise<void> {
-  const settings = {
+export async function signInTo(
+  extension: ExtensionContext,
+  service: Pick<TestService, 'apiBaseUrl' | 'origin'>,
+  token: string,
+): Promise<void> {
+  const settings = { pollIntervalSeconds: 60, desktopNotifications: false, unreadOnly: false };
+  const account = {
+    id: E2E_ACCOUNT,
     apiBaseUrl: service.apiBaseUrl,
     siteOrigin: service.origin,
     profilePath: '/@:username',
     profileAnchor: '[data-profile-actions]',
-    pollIntervalSeconds: 60,
-    desktopNotifications: false,
-    unreadOnly: false,
+    username: 'demo',
+    displayName: null,
+    avatarUrl: null,
   };
+  const key = `token:${E2E_ACCOUNT}`;
+  await extension.evaluate(SECRETS, {
+    action: 'put',
+    key,
+    value: { token, apiOrigin: new URL(service.apiBaseUrl).origin },
+  });
   await extension.evaluate(
-    async ({ settings, token, apiOrigin }) => {
-      await chrome.storage.local.set({ token: { token, apiOrigin } });
-      await chrome.storage.local.set({ settings });
+    async ({ settings, account }) => {
+      await chrome.storage.local.set({ settings, accounts: [account] });
     },
-    { settings, token, apiOrigin: new URL(service.apiBaseUrl).origin },
+    { settings, account },
   );
 }
 
@@ -138,7 +151,10 @@ export async function startProduct(options: ProductOptions = {}): Promise<E2EPro
 
   async function pollNow(): Promise<string> {
     const before = await readStatus();
-    await worker.evaluate(() => chrome.alarms.create('poll-unread-count', { when: Date.now() + 50 }));
+    await worker.evaluate(
+      (name) => chrome.alarms.create(name, { when: Date.now() + 50 }),
+      `poll-unread-count:${E2E_ACCOUNT}`,
+    );
     // Every check writes a new status (its time, or when the next one is due); wait for it.
     const deadline = Date.now() + 8_000;
     while (Date.now() < deadline && (await readStatus()) === before) {
@@ -150,10 +166,13 @@ export async function startProduct(options: ProductOptions = {}): Promise<E2EPro
   let granted = browser.name === 'chromium';
   async function grantHostAccess() {
     if (granted) return;
+    // Testing the connection asks for the API's origin, which is the site's host too here.
     const options = new OptionsPage(await browser.newPage(browser.pageUrl('options.html')));
-    await options.fill({ apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin });
-    await options.button('Save').click();
-    await options.waitForNotice('Saved.');
+    await options.button('Add account').click();
+    await options.page.getByText('Use a token instead').click();
+    await options.fill({ apiBaseUrl: service.apiBaseUrl, token: demoToken });
+    await options.button('Test connection').click();
+    await options.waitForNotice('Connected.');
     await options.page.close();
     granted = true;
   }
@@ -172,11 +191,12 @@ export async function startProduct(options: ProductOptions = {}): Promise<E2EPro
     grantHostAccess,
     signIn,
     async signOut() {
-      await worker.evaluate(() => chrome.storage.local.remove('token'));
-      await worker.evaluate(SECRETS, 'delete');
+      await worker.evaluate(SECRETS, { action: 'delete', key: `token:${E2E_ACCOUNT}` });
     },
     async storedToken() {
-      const stored = (await worker.evaluate(SECRETS, 'get')) as { token?: string } | undefined;
+      const stored = (await worker.evaluate(SECRETS, { action: 'get', key: `token:${E2E_ACCOUNT}` })) as
+        | { token?: string }
+        | undefined;
       return stored?.token ?? null;
     },
     pollNow,

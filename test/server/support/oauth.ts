@@ -12,7 +12,7 @@
  * ```
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { OAUTH_CLIENT_ID } from '../../../lib/api/contract';
+import { OAUTH_CLIENT_ID } from '../../../lib/api/oauth-contract';
 import type { TestService } from '../../support/service';
 
 /** Where the service is: a test service, or one started another way. */

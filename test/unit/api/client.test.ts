@@ -343,6 +343,13 @@ describe('user handle', () => {
     ]);
   });
 
+  it('asks who the token belongs to with one GET of /me, and refuses an answer that is not a profile', async () => {
+    const { wire, api } = client(json({ ...profile, self: true }), json({ username: 'bob' }));
+    expect(await api.me()).toEqual({ ...profile, self: true });
+    expect(wire.requests.map((r) => [r.method, r.url.pathname])).toEqual([['GET', '/api/me']]);
+    await expect(api.me()).rejects.toBeInstanceOf(InvalidResponseError);
+  });
+
   it('accepts a public profile without the relation fields', async () => {
     const { following: _, followedBy: __, self: ___, ...publicProfile } = profile;
     const { api } = client(json(publicProfile));

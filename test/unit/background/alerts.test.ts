@@ -3,16 +3,17 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { Notification, NotificationType } from '../../../lib/api';
 import { createSession } from '../../../lib/background/api-session';
 import {
-  ALERT_FLUSH_ALARM,
   ALERT_WINDOW_MS,
+  alertFlushAlarmName,
+  createDigest,
   createNotifier,
-  notifierStateItem,
+  digestStateItem,
   QUIET_HOURS_ALARM,
 } from '../../../lib/background/notifier';
 import { getInboxFilter } from '../../../lib/inbox-filter';
 import { quietHoursEnd } from '../../../lib/quiet-hours';
 import { DEFAULT_SETTINGS, localTimeZone, type Settings } from '../../../lib/settings';
-import { signedIn } from '../../support/background';
+import { ACCOUNT, anotherAccount, signedIn } from '../../support/background';
 import { notificationFixture } from '../../support/fixtures';
 import { manualClock } from '../../support/manual-clock';
 import { recordingFetch } from '../../support/recording-fetch';
@@ -35,12 +36,14 @@ function arrival(type: NotificationType): Notification {
   });
 }
 
-function setup() {
+function setup(account = ACCOUNT) {
   const clock = manualClock(START);
-  const session = createSession({ fetch: recordingFetch().fetch, retries: 0 });
+  const session = createSession(account, { fetch: recordingFetch().fetch, retries: 0 });
   const getClient = async () => (await session.client()).client;
-  return { clock, getClient, notifier: createNotifier(getClient, clock) };
+  return { clock, getClient, notifier: createNotifier(account, getClient, clock), digest: createDigest(clock) };
 }
+
+const ALERT_FLUSH_ALARM = alertFlushAlarmName(ACCOUNT);
 
 const shown = () => Object.values(fakeBrowser.notifications.getAllCreateOptions());
 const alarm = (name: string) => fakeBrowser.alarms.get(name);
@@ -98,15 +101,19 @@ describe('desktop alerts', () => {
     await first.notifier.onArrival(arrival('mention'), on);
     // A new worker: the first one's timer is gone, its state and alarm are not.
     const clock = manualClock(START + ALERT_WINDOW_MS + 1_000);
-    const restarted = createNotifier(first.getClient, clock);
-    fakeBrowser.alarms.onAlarm.addListener((fired) => void restarted.onAlarm(fired.name, on));
+    const restarted = createNotifier(ACCOUNT, first.getClient, clock);
+    fakeBrowser.alarms.onAlarm.addListener((fired) => {
+      if (fired.name === ALERT_FLUSH_ALARM) void restarted.onFlushAlarm();
+    });
     await fire(ALERT_FLUSH_ALARM);
     await vi.waitFor(() => expect(shown()).toEqual([expect.objectContaining({ title: '2 new notifications' })]));
   });
 
   it('stay silent during quiet hours, and give one digest when they end', async () => {
-    const { notifier } = setup();
-    fakeBrowser.alarms.onAlarm.addListener((fired) => void notifier.onAlarm(fired.name, quiet));
+    const { notifier, digest } = setup();
+    fakeBrowser.alarms.onAlarm.addListener((fired) => {
+      if (fired.name === QUIET_HOURS_ALARM) void digest.onAlarm(quiet);
+    });
     for (const type of ['mention', 'like', 'reply', 'mention', 'like', 'like'] as const) {
       await notifier.onArrival(arrival(type), quiet);
     }
@@ -127,38 +134,38 @@ describe('desktop alerts', () => {
   });
 
   it('open the popup on the digest’s types when it is clicked', async () => {
-    const { notifier } = setup();
+    const { notifier, digest } = setup();
     await notifier.onArrival(arrival('mention'), quiet);
     await notifier.onArrival(arrival('like'), quiet);
-    await notifier.onAlarm(QUIET_HOURS_ALARM, on);
+    await digest.onAlarm(on);
     const [id] = Object.keys(fakeBrowser.notifications.getAllCreateOptions());
-    await notifier.onClicked(id ?? '');
+    await digest.onClicked(id ?? '');
     expect(await getInboxFilter()).toEqual(['mention', 'like']);
     const tabs = (await fakeBrowser.tabs.query({})).map((tab) => tab.url).filter(Boolean);
     expect(tabs).toEqual([fakeBrowser.runtime.getURL('/popup.html')]);
   });
 
   it('give no digest when only types that raise no alert came', async () => {
-    const { notifier } = setup();
+    const { notifier, digest } = setup();
     await notifier.onArrival(arrival('like'), quiet);
-    await notifier.onAlarm(QUIET_HOURS_ALARM, on);
+    await digest.onAlarm(on);
     expect(shown()).toEqual([]);
-    expect((await notifierStateItem.getValue()).digest).toBeNull();
+    expect((await digestStateItem.getValue()).held).toBeNull();
   });
 
   it('give the digest at once when the person turns quiet hours off', async () => {
-    const { notifier } = setup();
+    const { notifier, digest } = setup();
     await notifier.onArrival(arrival('reply'), quiet);
-    await notifier.onSettings(on);
+    await digest.onSettings(on);
     expect(shown()).toEqual([expect.objectContaining({ message: 'While you were away: 1 reply' })]);
     expect(await alarm(QUIET_HOURS_ALARM)).toBeUndefined();
   });
 
   it('move the digest’s alarm when the quiet hours move', async () => {
-    const { notifier } = setup();
+    const { notifier, digest } = setup();
     await notifier.onArrival(arrival('reply'), quiet);
     const later = { ...quiet, quietHours: { ...quiet.quietHours, start: '00:00', end: '23:58' } };
-    await notifier.onSettings(later);
+    await digest.onSettings(later);
     expect(shown()).toEqual([]);
     expect((await alarm(QUIET_HOURS_ALARM))?.scheduledTime).toBe(
       quietHoursEnd(later.quietHours, START, localTimeZone()),
@@ -166,10 +173,34 @@ describe('desktop alerts', () => {
   });
 
   it('alert again as usual once quiet hours are over', async () => {
-    const { notifier } = setup();
+    const { notifier, digest } = setup();
     await notifier.onArrival(arrival('mention'), quiet);
-    await notifier.onAlarm(QUIET_HOURS_ALARM, on);
+    await digest.onAlarm(on);
     await notifier.onArrival(arrival('mention'), on);
     expect(shown().map((options) => options.message)).toEqual(['While you were away: 1 mention', 'mention 2']);
+  });
+
+  it('give one digest for what came on every account during quiet hours', async () => {
+    await anotherAccount('account-2', 'second-token');
+    const first = setup();
+    const second = setup('account-2');
+    await first.notifier.onArrival(arrival('mention'), quiet);
+    await second.notifier.onArrival(arrival('mention'), quiet);
+    await second.notifier.onArrival(arrival('reply'), quiet);
+    expect(shown()).toEqual([]);
+    await first.digest.onAlarm(on);
+    expect(shown()).toEqual([expect.objectContaining({ message: 'While you were away: 2 mentions, 1 reply' })]);
+  });
+
+  it('collapse each account’s arrivals apart, each alert opening its own account’s notification', async () => {
+    await anotherAccount('account-2', 'second-token');
+    const first = setup();
+    const second = setup('account-2');
+    await first.notifier.onArrival(arrival('mention'), on);
+    await second.notifier.onArrival(arrival('mention'), on);
+    expect(Object.keys(fakeBrowser.notifications.getAllCreateOptions()).sort()).toEqual([
+      `${ACCOUNT}/inbox-${notificationFixture(1).id}`,
+      `account-2/inbox-${notificationFixture(2).id}`,
+    ]);
   });
 });

@@ -1,13 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { type Account, accountsItem, listAccounts } from '../../../lib/accounts';
 import { startBackground } from '../../../lib/background';
-import { tokenItem } from '../../../lib/background/api-session';
-import { POLL_ALARM, pollStateItem } from '../../../lib/background/poller';
+import { pollAlarmName, pollStateItem } from '../../../lib/background/poller';
 import { statusItem } from '../../../lib/connection-status';
 import { messaging } from '../../../lib/messaging';
-import { getSettings, updateSettings } from '../../../lib/settings';
-import { badge, grant, signedIn } from '../../support/background';
-import { json, recordingFetch } from '../../support/recording-fetch';
+import { ACCOUNT, anotherAccount, badge, grant, pollAlarm, signedIn, storedToken } from '../../support/background';
+import { profileFixture } from '../../support/fixtures';
+import { json, problem, recordingFetch } from '../../support/recording-fetch';
+import { until } from '../../support/until';
 
 const count = (n: number) => json({ count: n }, { headers: { etag: `"${n}"` } });
 const settle = () => new Promise((resolve) => setTimeout(resolve, 250));
@@ -45,18 +46,21 @@ describe('background', () => {
     await fakeBrowser.runtime.onInstalled.trigger({ reason: 'install' } as never);
     await settle();
     expect(await openedTabs()).toEqual([]);
-    expect(await tokenItem.getValue()).toEqual({ token: 'demo-token', apiOrigin: 'http://127.0.0.1:8787' });
+    expect(await storedToken((await listAccounts())[0]?.id)).toEqual({
+      token: 'demo-token',
+      apiOrigin: 'http://127.0.0.1:8787',
+    });
     expect((await badge()).text).toBe('31');
     expect(wire.requests.length).toBeGreaterThan(0);
     for (const request of wire.requests) expect(request.headers.get('authorization')).toBe('Bearer demo-token');
   });
 
   it('polls when the alarm fires', async () => {
-    await signedIn();
+    await signedIn(undefined, {}, ACCOUNT, 'me');
     const { wire } = start([count(1), count(2)]);
     await settle();
     await fakeBrowser.alarms.onAlarm.trigger({
-      name: POLL_ALARM,
+      name: pollAlarmName(ACCOUNT),
       scheduledTime: Date.now(),
       persistAcrossSessions: true,
     });
@@ -66,7 +70,7 @@ describe('background', () => {
   });
 
   it('polls at once on browser start-up', async () => {
-    await signedIn();
+    await signedIn(undefined, {}, ACCOUNT, 'me');
     const { wire } = start([count(1), count(6)]);
     await settle();
     await fakeBrowser.runtime.onStartup.trigger();
@@ -75,19 +79,28 @@ describe('background', () => {
     expect((await badge()).text).toBe('6');
   });
 
-  it('polls at once on a settings change, forgetting the ETag when the API address changes', async () => {
-    await signedIn('t', { apiBaseUrl: 'http://127.0.0.1:8787/api' });
+  it('checks nothing again when only an account’s name becomes known', async () => {
+    await signedIn(undefined, {}, ACCOUNT, null);
+    const { wire } = start([count(3), json(profileFixture({ username: 'carol' })), count(4)]);
+    await settle();
+    await until(async () => (await listAccounts())[0]?.username === 'carol');
+    await settle();
+    expect(wire.requests.map((request) => request.url.pathname)).toEqual(['/api/inbox/count', '/api/me']);
+  });
+
+  it('polls at once when an account’s API address changes, forgetting its ETag', async () => {
+    await signedIn('t', { apiBaseUrl: 'http://127.0.0.1:8787/api' }, ACCOUNT, 'me');
     await grant('http://localhost:8787');
     const { wire } = start([count(1), count(1)]);
     await settle();
-    await pollStateItem.setValue({ etag: '"1"', failures: 3, hint: null });
-    await updateSettings({ apiBaseUrl: 'http://localhost:8787/api' });
+    await pollStateItem(ACCOUNT).setValue({ etag: '"1"', failures: 3, hint: null });
+    const [account] = await listAccounts();
+    await accountsItem.setValue([{ ...(account as Account), apiBaseUrl: 'http://localhost:8787/api' }]);
     await settle();
-    expect((await getSettings()).apiBaseUrl).toBe('http://localhost:8787/api');
     // The token was given for 127.0.0.1, so the new address gets none: signed out, nothing sent.
     expect(wire.requests).toHaveLength(1);
     expect((await statusItem.getValue()).kind).toBe('signedOut');
-    expect(await pollStateItem.getValue()).toEqual({ etag: null, failures: 0, hint: null });
+    expect(await pollStateItem(ACCOUNT).getValue()).toEqual({ etag: null, failures: 0, hint: null });
   });
 
   it('registers the profile script and polls once the person grants the site', async () => {
@@ -112,5 +125,84 @@ describe('background', () => {
     await fakeBrowser.permissions.remove({ origins: ['http://127.0.0.1/*'] });
     await settle();
     expect(await fakeBrowser.scripting.getRegisteredContentScripts()).toEqual([]);
+  });
+});
+
+describe('background with two accounts', () => {
+  let running: AbortController | undefined;
+  const HOME = { apiBaseUrl: 'http://localhost:9000/api', siteOrigin: 'http://localhost:9000' };
+
+  /** Each account's service answers the count in its own way. */
+  function serve(answers: Record<string, () => Response | Promise<Response>>) {
+    const asked: string[] = [];
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const origin = new URL(request.url).origin;
+      asked.push(`${origin} ${request.headers.get('authorization')}`);
+      const answer = answers[origin];
+      if (!answer) throw new TypeError('fetch failed');
+      return answer();
+    };
+    running = new AbortController();
+    startBackground({ fetch, isOnline: () => true, signal: running.signal });
+    return asked;
+  }
+
+  beforeEach(() => {
+    fakeBrowser.reset();
+    messaging.removeAllListeners();
+  });
+  afterEach(() => running?.abort());
+
+  it('shows the sum of both counts, and each account’s count in the tooltip, each checked with its own token', async () => {
+    await signedIn('tok-work');
+    await anotherAccount('home', 'tok-home', HOME);
+    const asked = serve({
+      'http://127.0.0.1:8787': () => json({ count: 3 }),
+      'http://localhost:9000': () => json({ count: 4 }),
+    });
+    await until(async () => (await badge()).text === '7');
+    const { title } = await badge();
+    expect(title.split('\n')).toEqual([
+      'Inbox Companion',
+      '7 unread notifications',
+      '127.0.0.1:8787: 3 unread notifications',
+      'localhost:9000: 4 unread notifications',
+    ]);
+    expect(new Set(asked)).toEqual(
+      new Set(['http://127.0.0.1:8787 Bearer tok-work', 'http://localhost:9000 Bearer tok-home']),
+    );
+    expect(await pollAlarm(ACCOUNT)).toBeDefined();
+    expect(await pollAlarm('home')).toBeDefined();
+    expect(await statusItem.getValue()).toMatchObject({ kind: 'ok', count: 7 });
+  });
+
+  it('keeps showing one account’s count while the other is signed out or failing, and says which', async () => {
+    await signedIn('tok-work');
+    await anotherAccount('home', 'tok-home', HOME);
+    await anotherAccount('old', null, { apiBaseUrl: 'http://localhost:9100/api', siteOrigin: 'http://localhost:9100' });
+    serve({
+      'http://127.0.0.1:8787': () => json({ count: 5 }),
+      'http://localhost:9000': () => problem(401, 'unauthenticated'),
+    });
+    await until(async () => (await badge()).title.includes('localhost:9000: Your token was not accepted'));
+    const { text, title } = await badge();
+    expect(text).toBe('5');
+    expect(title).toContain('127.0.0.1:8787: 5 unread notifications');
+    expect(title).toContain('localhost:9100: Signed out');
+    // A signed-out account sends nothing and has no check scheduled.
+    expect(await pollAlarm('old')).toBeUndefined();
+  });
+
+  it('stops checking a removed account, and forgets what it kept', async () => {
+    await signedIn('tok-work');
+    await anotherAccount('home', 'tok-home', HOME);
+    serve({ 'http://127.0.0.1:8787': () => json({ count: 1 }), 'http://localhost:9000': () => json({ count: 2 }) });
+    await until(async () => (await badge()).text === '3');
+    await accountsItem.setValue((await listAccounts()).filter((account) => account.id !== 'home'));
+    await until(async () => (await badge()).text === '1');
+    expect(await pollAlarm('home')).toBeUndefined();
+    expect(await fakeBrowser.storage.local.get('connectionStatus:home')).toEqual({});
+    expect(await fakeBrowser.storage.local.get('pollState:home')).toEqual({});
   });
 });

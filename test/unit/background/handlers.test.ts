@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { AlreadyFollowingError, UnauthenticatedError, UserNotFoundError } from '../../../lib/api';
-import { tokenItem } from '../../../lib/background/api-session';
+import { forgetToken } from '../../../lib/background/account-store';
 import { readCachedFirstPage } from '../../../lib/inbox-cache';
 import { unreadByTypeItem } from '../../../lib/inbox-filter';
 import { messaging, profileFrom } from '../../../lib/messaging';
-import { signedIn } from '../../support/background';
+import { ACCOUNT, anotherAccount, signedIn, storedToken } from '../../support/background';
 import { notificationFixture, profileFixture } from '../../support/fixtures';
 import {
   answerMessages,
@@ -21,6 +21,7 @@ import { hangUntilAborted, json, noContent, problem, recordingFetch } from '../.
 const TOKEN = 'very-secret-token-123';
 const notification = (n: number) => notificationFixture(n);
 const profile = profileFixture({ followedBy: false });
+const bob = { account: ACCOUNT, username: 'bob' };
 
 function start(...replies: Parameters<typeof recordingFetch>) {
   const wire = recordingFetch(...replies);
@@ -38,11 +39,12 @@ describe('background messages', () => {
   it('gives the popup a page of the inbox and keeps the first page for the next opening', async () => {
     const page = { data: [notification(1)], cursor: 'next' };
     const wire = start(json(page));
-    const { value } = await deliver('inbox.fetch', { cursor: null, unreadOnly: true }, popupSender);
-    expect(value).toEqual(page);
+    const { value } = await deliver('inbox.fetch', { account: ACCOUNT, cursor: null, unreadOnly: true }, popupSender);
+    // Each item names its account, which triage then acts as.
+    expect(value).toEqual({ ...page, data: page.data.map((item) => ({ ...item, account: ACCOUNT })) });
     expect(wire.requests[0]?.url.searchParams.get('limit')).toBe('25');
-    expect((await readCachedFirstPage(true))?.page).toEqual(page);
-    expect(await readCachedFirstPage(false)).toBeNull();
+    expect((await readCachedFirstPage(ACCOUNT, true))?.page).toEqual(page);
+    expect(await readCachedFirstPage(ACCOUNT, false)).toBeNull();
   });
 
   it('asks for one type only when the popup filters, and keeps no filtered page as the cache', async () => {
@@ -50,25 +52,51 @@ describe('background messages', () => {
     const wire = start(json(page));
     const { value } = await deliver(
       'inbox.fetch',
-      { cursor: null, unreadOnly: false, types: ['mention', 'reply'] },
+      { account: ACCOUNT, cursor: null, unreadOnly: false, types: ['mention', 'reply'] },
       popupSender,
     );
-    expect(value).toEqual(page);
+    expect(value?.data.map((item) => item.id)).toEqual([notification(1).id]);
     expect(wire.requests[0]?.url.searchParams.get('types')).toBe('mention,reply');
-    expect(await readCachedFirstPage(false)).toBeNull();
+    expect(await readCachedFirstPage(ACCOUNT, false)).toBeNull();
   });
 
   it('gives the unread counts by type, and keeps them for the popup’s next opening', async () => {
     const byType = { follow: 0, mention: 2, reply: 1, like: 7, system: 0 };
     start(json({ count: 10, byType }));
-    expect((await deliver('inbox.countByType', undefined, popupSender)).value).toEqual(byType);
-    expect(await unreadByTypeItem.getValue()).toEqual(byType);
+    expect((await deliver('inbox.countByType', { account: ACCOUNT }, popupSender)).value).toEqual(byType);
+    expect(await unreadByTypeItem(ACCOUNT).getValue()).toEqual(byType);
+  });
+
+  it('keeps each account’s counts by type apart, asked with that account’s token', async () => {
+    await anotherAccount('account-2', 'second-token');
+    const first = { follow: 0, mention: 2, reply: 0, like: 0, system: 0 };
+    const second = { follow: 1, mention: 0, reply: 0, like: 4, system: 0 };
+    const wire = start(json({ count: 2, byType: first }), json({ count: 5, byType: second }));
+    await deliver('inbox.countByType', { account: ACCOUNT }, popupSender);
+    await deliver('inbox.countByType', { account: 'account-2' }, popupSender);
+    expect(wire.requests.map((r) => r.headers.get('authorization'))).toEqual([
+      `Bearer ${TOKEN}`,
+      'Bearer second-token',
+    ]);
+    expect(await unreadByTypeItem(ACCOUNT).getValue()).toEqual(first);
+    expect(await unreadByTypeItem('account-2').getValue()).toEqual(second);
+  });
+
+  it('forgets an account’s counts by type when the account is removed, and keeps the others’', async () => {
+    await anotherAccount('account-2', 'second-token');
+    const byType = { follow: 0, mention: 2, reply: 0, like: 0, system: 0 };
+    start(json({ count: 2, byType }), json({ count: 2, byType }), noContent());
+    await deliver('inbox.countByType', { account: ACCOUNT }, popupSender);
+    await deliver('inbox.countByType', { account: 'account-2' }, popupSender);
+    expect((await deliver('accounts.remove', { account: 'account-2' }, optionsSender)).error).toBeUndefined();
+    expect(await unreadByTypeItem('account-2').getValue()).toBeNull();
+    expect(await unreadByTypeItem(ACCOUNT).getValue()).toEqual(byType);
   });
 
   it('lets a content script on a profile page use profile operations', async () => {
     const wire = start(json(profile), noContent());
-    expect((await deliver('profile.get', 'bob', profileTabSender())).value).toEqual(profile);
-    expect((await deliver('profile.follow', 'bob', profileTabSender())).error).toBeUndefined();
+    expect((await deliver('profile.get', bob, profileTabSender())).value).toEqual(profile);
+    expect((await deliver('profile.follow', bob, profileTabSender())).error).toBeUndefined();
     expect(wire.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual([
       'GET /api/user/bob',
       'POST /api/user/bob/follow',
@@ -81,18 +109,30 @@ describe('background messages', () => {
     'inbox.delete',
     'status.get',
     'connection.test',
-    'auth.signIn',
-    'auth.signOut',
+    'accounts.add',
+    'accounts.signIn',
+    'accounts.signOut',
+    'accounts.remove',
   ] as const)('refuses %s from a content script', async (type) => {
     const wire = start();
     const { error } = await deliver(
       type,
-      { cursor: null, unreadOnly: false, ids: 'all', token: 'x', apiBaseUrl: 'http://evil.test/' },
+      {
+        account: ACCOUNT,
+        cursor: null,
+        unreadOnly: false,
+        ids: 'all',
+        token: 'x',
+        apiBaseUrl: 'http://evil.test/',
+        siteOrigin: 'http://evil.test',
+        profilePath: '/@:username',
+        profileAnchor: 'x',
+      },
       profileTabSender(),
     );
     expect(error).toMatchObject({ status: 403, code: 'forbidden' });
     expect(wire.requests).toHaveLength(0);
-    expect((await tokenItem.getValue())?.token).toBe(TOKEN);
+    expect((await storedToken())?.token).toBe(TOKEN);
   });
 
   it.each([
@@ -105,7 +145,7 @@ describe('background messages', () => {
     ['a site page claiming another origin', { ...profileTabSender(), origin: 'https://evil.test' }],
   ])('refuses %s', async (_, sender) => {
     const wire = start();
-    const { error } = await deliver('profile.follow', 'bob', sender);
+    const { error } = await deliver('profile.follow', bob, sender);
     expect(error).toMatchObject({ code: 'forbidden' });
     expect(wire.requests).toHaveLength(0);
   });
@@ -118,11 +158,14 @@ describe('background messages', () => {
 
   it.each([
     ['profile.follow', { username: 'bob' }],
-    ['profile.report', { username: 'bob', reason: 'rude', comment: '' }],
-    ['inbox.fetch', { cursor: 5, unreadOnly: false }],
-    ['inbox.fetch', { cursor: null, unreadOnly: false, types: ['mentions'] }],
-    ['inbox.markRead', { ids: 'ALL' }],
-    ['auth.signIn', { token: '   ' }],
+    ['profile.follow', 'bob'],
+    ['profile.report', { account: ACCOUNT, username: 'bob', reason: 'rude', comment: '' }],
+    ['inbox.fetch', { account: ACCOUNT, cursor: 5, unreadOnly: false }],
+    ['inbox.fetch', { cursor: null, unreadOnly: false }],
+    ['inbox.fetch', { account: ACCOUNT, cursor: null, unreadOnly: false, types: ['mentions'] }],
+    ['inbox.countByType', undefined],
+    ['inbox.markRead', { account: ACCOUNT, ids: 'ALL' }],
+    ['accounts.signIn', { account: ACCOUNT, token: '   ' }],
   ] as const)('refuses a malformed %s message before any request', async (type, data) => {
     const wire = start();
     const { error } = await deliver(type, data, popupSender);
@@ -132,14 +175,14 @@ describe('background messages', () => {
 
   it('hands typed errors across, so the caller can tell already_following from a failure', async () => {
     start(problem(400, 'already_following'));
-    const { error } = await deliver('profile.follow', 'bob', profileTabSender());
+    const { error } = await deliver('profile.follow', bob, profileTabSender());
     expect(error).toBeInstanceOf(AlreadyFollowingError);
   });
 
   it('refuses inbox operations when signed out without sending anything', async () => {
-    await tokenItem.removeValue();
+    await forgetToken(ACCOUNT);
     const wire = start();
-    const { error } = await deliver('inbox.fetch', { cursor: null, unreadOnly: false }, popupSender);
+    const { error } = await deliver('inbox.fetch', { account: ACCOUNT, cursor: null, unreadOnly: false }, popupSender);
     expect(error).toBeInstanceOf(UnauthenticatedError);
     expect(wire.requests).toHaveLength(0);
   });
@@ -153,6 +196,8 @@ describe('background messages', () => {
         siteOrigin: 'http://127.0.0.1:8787',
         profilePath: '/@:username',
         profileAnchor: '[data-profile-actions]',
+        account: ACCOUNT,
+        accounts: [{ id: ACCOUNT, label: '127.0.0.1:8787' }],
       },
       claim: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
@@ -161,6 +206,7 @@ describe('background messages', () => {
     expect(framed.value).toEqual({
       username: 'bob',
       answer: { ok: true, profile },
+      account: ACCOUNT,
       siteOrigin: 'http://127.0.0.1:8787',
     });
     expect(wire.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual(['GET /api/user/bob']);
@@ -173,9 +219,10 @@ describe('background messages', () => {
       ?.claim;
     const copy = { ...profileFrameSender(), frameId: 9 };
     expect((await deliver('profile.frame', { claim: 'guessed' }, copy)).error).toMatchObject({ code: 'forbidden' });
-    expect((await deliver('profile.follow', 'bob', copy)).error).toMatchObject({ code: 'forbidden' });
+    const bob = { account: ACCOUNT, username: 'bob' };
+    expect((await deliver('profile.follow', bob, copy)).error).toMatchObject({ code: 'forbidden' });
     expect((await deliver('profile.frame', { claim: claim ?? '' }, profileFrameSender())).error).toBeUndefined();
-    expect((await deliver('profile.follow', 'bob', copy)).error).toMatchObject({ code: 'forbidden' });
+    expect((await deliver('profile.follow', bob, copy)).error).toMatchObject({ code: 'forbidden' });
     expect(wire.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual(['GET /api/user/bob']);
   });
 
@@ -212,25 +259,33 @@ describe('background messages', () => {
     );
     const answers = [
       await deliver('profile.start', { url: 'http://127.0.0.1:8787/@bob' }, profileTabSender()),
-      await deliver('inbox.fetch', { cursor: null, unreadOnly: false }, popupSender),
-      await deliver('profile.follow', 'bob', profileTabSender()),
-      await deliver('profile.get', 'bob', profileTabSender()),
-      await deliver('profile.get', 'bob', profileTabSender()),
+      await deliver('inbox.fetch', { account: ACCOUNT, cursor: null, unreadOnly: false }, popupSender),
+      await deliver('profile.follow', bob, profileTabSender()),
+      await deliver('profile.get', bob, profileTabSender()),
+      await deliver('profile.get', bob, profileTabSender()),
       await deliver('status.get', undefined, popupSender),
     ];
     for (const { raw } of answers) expect(JSON.stringify(raw)).not.toContain(TOKEN);
   });
 
-  it('signs in by storing the token for the current API address only, and signs out by forgetting it', async () => {
-    await tokenItem.removeValue();
-    start(json({ count: 4 }, { headers: { etag: '"4"' } }));
-    const signedInStatus = await deliver('auth.signIn', { token: '  new-token  ' }, optionsSender);
+  it('signs in by storing the token for the account’s API address only, and signs out by revoking and forgetting it', async () => {
+    await forgetToken(ACCOUNT);
+    const wire = start(json({ count: 4 }, { headers: { etag: '"4"' } }), json({}));
+    const signedInStatus = await deliver(
+      'accounts.signIn',
+      { account: ACCOUNT, token: '  new-token  ' },
+      optionsSender,
+    );
     expect(signedInStatus.value).toMatchObject({ kind: 'ok', count: 4 });
-    expect(await tokenItem.getValue()).toEqual({ token: 'new-token', apiOrigin: 'http://127.0.0.1:8787' });
-    const signedOutStatus = await deliver('auth.signOut', undefined, optionsSender);
+    expect(await storedToken()).toEqual({ token: 'new-token', apiOrigin: 'http://127.0.0.1:8787' });
+    const signedOutStatus = await deliver('accounts.signOut', { account: ACCOUNT }, optionsSender);
     expect(signedOutStatus.value).toMatchObject({ kind: 'signedOut' });
-    expect(await tokenItem.getValue()).toBeNull();
-    expect(await readCachedFirstPage(false)).toBeNull();
+    expect(await storedToken()).toBeNull();
+    // The service was told to stop taking the token, as a form, the way OAuth revocation is sent.
+    const revoke = wire.requests.at(-1);
+    expect(`${revoke?.method} ${revoke?.url.pathname}`).toBe('POST /api/oauth/revoke');
+    expect(new URLSearchParams(revoke?.body).get('token')).toBe('new-token');
+    expect(await readCachedFirstPage(ACCOUNT, false)).toBeNull();
   });
 
   it('opens the options page for a content script that offers it', async () => {

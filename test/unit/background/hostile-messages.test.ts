@@ -3,10 +3,9 @@ import * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ApiError, IdsBodySchema, isUsername, parseOffsetTimestamp, ReportBodySchema } from '../../../lib/api';
-import { tokenItem } from '../../../lib/background/api-session';
 import type { Sender } from '../../../lib/background/sender';
 import { MESSAGE_SCOPE, type MessageType, messaging } from '../../../lib/messaging';
-import { signedIn } from '../../support/background';
+import { ACCOUNT, signedIn, storedToken } from '../../support/background';
 import { answerMessages, deliver, EXTENSION_ID, popupSender, profileTabSender } from '../../support/messages';
 
 /**
@@ -22,28 +21,37 @@ const TYPES = Object.keys(MESSAGE_SCOPE) as MessageType[];
 
 /** Data each message type accepts, so that only the sender can be the reason for a refusal. */
 const VALID: Record<MessageType, unknown> = {
-  'inbox.fetch': { cursor: null, unreadOnly: false },
-  'inbox.countByType': undefined,
-  'inbox.markRead': { ids: 'all' },
-  'inbox.delete': { ids: 'all' },
-  'inbox.markUnread': { ids: [] },
-  'inbox.snooze': { ids: [], until: '2026-11-24T09:00:00+01:00' },
-  'inbox.unsnooze': { ids: [] },
-  'inbox.fetchSnoozed': { cursor: null },
+  'inbox.fetch': { account: ACCOUNT, cursor: null, unreadOnly: false },
+  'inbox.countByType': { account: ACCOUNT },
+  'inbox.markRead': { account: ACCOUNT, ids: 'all' },
+  'inbox.delete': { account: ACCOUNT, ids: 'all' },
+  'inbox.markUnread': { account: ACCOUNT, ids: [] },
+  'inbox.snooze': { account: ACCOUNT, ids: [], until: '2026-11-24T09:00:00+01:00' },
+  'inbox.unsnooze': { account: ACCOUNT, ids: [] },
+  'inbox.fetchSnoozed': { account: ACCOUNT, cursor: null },
   'inbox.undo': undefined,
   'inbox.lastUndo': undefined,
   'status.get': undefined,
   'status.refresh': undefined,
   'connection.test': { apiBaseUrl: `${API}/api`, token: null },
-  'auth.signIn': { token: 'another-token' },
-  'auth.signOut': undefined,
+  'status.account': { account: ACCOUNT },
+  'accounts.add': {
+    apiBaseUrl: `${API}/api`,
+    siteOrigin: SITE,
+    profilePath: '/@:username',
+    profileAnchor: 'main',
+    token: 'another-token',
+  },
+  'accounts.signIn': { account: ACCOUNT, token: 'another-token' },
+  'accounts.signOut': { account: ACCOUNT },
+  'accounts.remove': { account: ACCOUNT },
   'options.open': undefined,
   'profile.start': { url: `${SITE}/@bob` },
   'profile.frame': { claim: 'a claim the background never gave' },
-  'profile.get': 'bob',
-  'profile.follow': 'bob',
-  'profile.unfollow': 'bob',
-  'profile.report': { username: 'bob', reason: 'spam', comment: '' },
+  'profile.get': { account: ACCOUNT, username: 'bob' },
+  'profile.follow': { account: ACCOUNT, username: 'bob' },
+  'profile.unfollow': { account: ACCOUNT, username: 'bob' },
+  'profile.report': { account: ACCOUNT, username: 'bob', reason: 'spam', comment: '' },
 };
 
 /** What a request must look like to be one the contract allows; null when it is. */
@@ -238,7 +246,7 @@ describe('the background against messages from anyone', () => {
         expect(error).toMatchObject({ status: 403, code: 'forbidden' });
         expect(service.requests).toHaveLength(0);
         expect(JSON.stringify(raw)).not.toContain(TOKEN);
-        expect((await tokenItem.getValue())?.token).toBe(TOKEN);
+        expect((await storedToken())?.token).toBe(TOKEN);
       }),
       { numRuns: 300 },
     );
@@ -260,12 +268,12 @@ describe('the background against messages from anyone', () => {
         const { error } = await deliver(type, VALID[type], sender);
         const allowed =
           MESSAGE_SCOPE[type] === 'profile' &&
-          (!TARGETED.includes(type) || showsBob(sender.tab.url)) &&
+          (!TARGETED.includes(type) || showsBob(sender.url)) &&
           type !== 'profile.frame';
         if (allowed) expect(error).toBeUndefined();
         else expect(error).toMatchObject({ code: 'forbidden' });
         expect(service.violations).toEqual([]);
-        expect((await tokenItem.getValue())?.token).toBe(TOKEN);
+        expect((await storedToken())?.token).toBe(TOKEN);
       }),
       { numRuns: 150 },
     );
@@ -327,11 +335,17 @@ describe('the background against messages from anyone', () => {
     const service = contractService();
     answerMessages(service.fetch, { retries: 0 });
     const answer = await new Promise<unknown>((resolve) => {
-      const forged = { id: 1, type: 'auth.signOut', data: undefined, timestamp: Date.now(), sender: popupSender };
+      const forged = {
+        id: 1,
+        type: 'accounts.signOut',
+        data: { account: ACCOUNT },
+        timestamp: Date.now(),
+        sender: popupSender,
+      };
       void fakeBrowser.runtime.onMessage.trigger(forged, profileTabSender() as never, resolve);
     });
     expect(answer).toMatchObject({ err: { code: 'forbidden' } });
-    expect((await tokenItem.getValue())?.token).toBe(TOKEN);
+    expect((await storedToken())?.token).toBe(TOKEN);
   });
 
   it('answers message types outside the protocol, prototype names included, with nothing of the token', async () => {
@@ -368,6 +382,7 @@ describe('the background against messages from anyone', () => {
         fc.constant(VALID[type]),
         fc.string({ unit: 'binary', maxLength: 50 }),
         fc.record({
+          account: fc.oneof(fc.constant(ACCOUNT), fc.string()),
           cursor: fc.option(fc.string(), { nil: null }),
           unreadOnly: fc.boolean(),
           ids: fc.oneof(fc.constant('all'), fc.array(fc.oneof(fc.uuid(), fc.string(), fc.constant(undefined)))),
@@ -380,7 +395,7 @@ describe('the background against messages from anyone', () => {
         }),
       );
     const message = fc
-      .constantFrom(...TYPES.filter((type) => !type.startsWith('auth.')))
+      .constantFrom(...TYPES.filter((type) => !type.startsWith('accounts.')))
       .chain((type) => fc.tuple(fc.constant(type), data(type)));
     await fc.assert(
       fc.asyncProperty(message, fc.boolean(), async ([type, payload], fromSite) => {
@@ -392,7 +407,7 @@ describe('the background against messages from anyone', () => {
         if (error !== undefined) expect(error).toBeInstanceOf(ApiError);
         expect(service.violations).toEqual([]);
         expect(JSON.stringify(raw)).not.toContain(TOKEN);
-        expect((await tokenItem.getValue())?.token).toBe(TOKEN);
+        expect((await storedToken())?.token).toBe(TOKEN);
       }),
       { numRuns: 300 },
     );

@@ -1,15 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { startBackground } from '../../../lib/background';
-import { tokenItem } from '../../../lib/background/api-session';
-import { LIVE_ALARM, PONG_TIMEOUT_MS } from '../../../lib/background/live';
+import { liveAlarmName, PONG_TIMEOUT_MS } from '../../../lib/background/live';
 import { ALERT_WINDOW_MS, notifierStateItem } from '../../../lib/background/notifier';
-import { POLL_ALARM } from '../../../lib/background/poller';
+import { pollAlarmName } from '../../../lib/background/poller';
 import { liveModeItem, statusItem } from '../../../lib/connection-status';
 import { messaging, onBroadcast, removeBroadcastListeners } from '../../../lib/messaging';
 import { LIVE_SAFETY_NET_SECONDS, PING_MAX_MS } from '../../../lib/poll-schedule';
 import { updateSettings } from '../../../lib/settings';
-import { badge, signedIn } from '../../support/background';
+import { ACCOUNT, badge, signedIn, storedToken } from '../../support/background';
 import { type FakeLiveService, startFakeLiveService } from '../../support/fake-live-service';
 import { notificationFixture } from '../../support/fixtures';
 import { manualClock } from '../../support/manual-clock';
@@ -66,7 +65,7 @@ describe('the live channel in the background', () => {
     await startLive(4);
     expect((await badge()).text).toBe('4');
     expect((await badge()).title).toContain('Live: new notifications show at once.');
-    expect(await alarmIn(POLL_ALARM)).toBe(LIVE_SAFETY_NET_SECONDS * 1000);
+    expect(await alarmIn(pollAlarmName(ACCOUNT))).toBe(LIVE_SAFETY_NET_SECONDS * 1000);
     service.setCount(9);
     await until(async () => (await badge()).text === '9');
     expect(tickets()).toBe(1);
@@ -106,18 +105,18 @@ describe('the live channel in the background', () => {
     await startLive();
     service.refuse = { status: 503, code: 'service_unavailable' };
     service.dropAll();
-    await until(async () => (await alarmIn(LIVE_ALARM)) !== null);
+    await until(async () => (await alarmIn(liveAlarmName(ACCOUNT))) !== null);
     // random() = 0.5: three quarters of 1 s, then of 2 s, then of 4 s.
-    expect(await alarmIn(LIVE_ALARM)).toBe(750);
+    expect(await alarmIn(liveAlarmName(ACCOUNT))).toBe(750);
     await until(async () => (await statusItem.getValue()).kind === 'unreachable');
-    expect(await alarmIn(POLL_ALARM)).toBeLessThanOrEqual(60_000 * 2);
+    expect(await alarmIn(pollAlarmName(ACCOUNT))).toBeLessThanOrEqual(60_000 * 2);
     const checks = polls();
     clock.advance(750);
     await until(() => tickets() === 2);
-    await until(async () => (await alarmIn(LIVE_ALARM)) === 1_500);
+    await until(async () => (await alarmIn(liveAlarmName(ACCOUNT))) === 1_500);
     clock.advance(1_500);
     await until(() => tickets() === 3);
-    await until(async () => (await alarmIn(LIVE_ALARM)) === 3_000);
+    await until(async () => (await alarmIn(liveAlarmName(ACCOUNT))) === 3_000);
     // Failed attempts leave the checks to the poller's own schedule.
     expect(polls()).toBe(checks);
     service.refuse = null;
@@ -130,8 +129,8 @@ describe('the live channel in the background', () => {
   it('reconnects when the reconnection alarm wakes a worker that lost its timers', async () => {
     await startLive();
     service.dropAll();
-    await until(async () => (await alarmIn(LIVE_ALARM)) !== null);
-    const alarm = await fakeBrowser.alarms.get(LIVE_ALARM);
+    await until(async () => (await alarmIn(liveAlarmName(ACCOUNT))) !== null);
+    const alarm = await fakeBrowser.alarms.get(liveAlarmName(ACCOUNT));
     clock.advance(1_000);
     await fakeBrowser.alarms.onAlarm.trigger(alarm as never);
     await service.opened(2);
@@ -146,7 +145,7 @@ describe('the live channel in the background', () => {
     await until(async () => (await liveModeItem.getValue()) === 'unavailable');
     expect((await badge()).title).toContain('Live updates are not available in this browser');
     expect(tickets()).toBe(0);
-    expect(await alarmIn(POLL_ALARM)).toBe(60_000);
+    expect(await alarmIn(pollAlarmName(ACCOUNT))).toBe(60_000);
   });
 
   it('shows a refused ticket as a refused token, keeps the token, and tries no more', async () => {
@@ -155,9 +154,9 @@ describe('the live channel in the background', () => {
     start();
     await until(async () => (await statusItem.getValue()).kind === 'unauthorized');
     expect((await badge()).text).toBe('!');
-    expect(await tokenItem.getValue()).toMatchObject({ token: 'secret-token' });
+    expect(await storedToken()).toMatchObject({ token: 'secret-token' });
     clock.advance(10 * 60_000);
-    expect(await alarmIn(LIVE_ALARM)).toBeNull();
+    expect(await alarmIn(liveAlarmName(ACCOUNT))).toBeNull();
     expect(tickets()).toBe(1);
   });
 
@@ -168,20 +167,20 @@ describe('the live channel in the background', () => {
     await until(async () => (await statusItem.getValue()).kind === 'unauthorized');
     expect((await badge()).text).toBe('!');
     expect((await badge()).title).toContain('Your token was not accepted');
-    expect(await tokenItem.getValue()).toMatchObject({ token: 'secret-token' });
+    expect(await storedToken()).toMatchObject({ token: 'secret-token' });
     expect(await liveModeItem.getValue()).toBe('off');
     clock.advance(10 * 60_000);
-    expect(await alarmIn(LIVE_ALARM)).toBeNull();
+    expect(await alarmIn(liveAlarmName(ACCOUNT))).toBeNull();
     expect(tickets()).toBe(1);
   });
 
   it('closes when the person signs out, and opens a new channel for a new sign-in', async () => {
     await startLive();
-    await deliver('auth.signOut', undefined, optionsSender);
+    await deliver('accounts.signOut', { account: ACCOUNT }, optionsSender);
     await until(() => service.open === 0);
     expect(await liveModeItem.getValue()).toBe('off');
     expect((await badge()).title).not.toContain('Live');
-    await deliver('auth.signIn', { token: 'other-token' }, optionsSender);
+    await deliver('accounts.signIn', { account: ACCOUNT, token: 'other-token' }, optionsSender);
     await service.opened(2);
     expect(tickets()).toBe(2);
     await until(() => service.open === 1);
@@ -189,7 +188,7 @@ describe('the live channel in the background', () => {
 
   it('opens a new channel when another token is stored while one is open', async () => {
     await startLive();
-    await deliver('auth.signIn', { token: 'other-token' }, optionsSender);
+    await deliver('accounts.signIn', { account: ACCOUNT, token: 'other-token' }, optionsSender);
     await service.opened(2);
     await until(() => service.open === 1);
     expect(tickets()).toBe(2);
@@ -215,7 +214,7 @@ describe('the live channel in the background', () => {
     expect(shown()[0]).toMatchObject({ title: 'User 1', message: 'User 1 replied' });
     clock.advance(1_000);
     service.send({ type: 'notification', notification: notificationFixture(2) });
-    await until(async () => (await notifierStateItem.getValue()).burst?.pending === 1);
+    await until(async () => (await notifierStateItem(ACCOUNT).getValue()).burst?.pending === 1);
     expect(shown()).toEqual([expect.objectContaining({ title: 'User 1' })]);
     clock.advance(ALERT_WINDOW_MS);
     await until(() => shown()[0]?.title === '2 new notifications');

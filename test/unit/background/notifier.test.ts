@@ -3,7 +3,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createSession } from '../../../lib/background/api-session';
 import { createNotifier } from '../../../lib/background/notifier';
 import { DEFAULT_SETTINGS } from '../../../lib/settings';
-import { signedIn } from '../../support/background';
+import { ACCOUNT, signedIn } from '../../support/background';
 import { notificationFixture, uuid } from '../../support/fixtures';
 import { json, recordingFetch } from '../../support/recording-fetch';
 
@@ -14,8 +14,8 @@ const on = { ...DEFAULT_SETTINGS, desktopNotifications: true };
 
 function setup(...replies: Parameters<typeof recordingFetch>) {
   const wire = recordingFetch(...replies);
-  const session = createSession({ fetch: wire.fetch, retries: 0 });
-  return { wire, notifier: createNotifier(async () => (await session.client()).client) };
+  const session = createSession(ACCOUNT, { fetch: wire.fetch, retries: 0 });
+  return { wire, notifier: createNotifier(ACCOUNT, async () => (await session.client()).client) };
 }
 
 const openedTabs = async () => (await fakeBrowser.tabs.query({})).map((tab) => tab.url).filter(Boolean);

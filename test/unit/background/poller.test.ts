@@ -2,16 +2,16 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createSession } from '../../../lib/background/api-session';
 import { createPoller, pollStateItem } from '../../../lib/background/poller';
-import { showCount } from '../../../lib/background/status-writer';
+import { statusWriter } from '../../../lib/background/status-writer';
 import { statusItem } from '../../../lib/connection-status';
-import { badge, pollAlarm, signedIn } from '../../support/background';
+import { ACCOUNT, badge, pollAlarm, signedIn } from '../../support/background';
 import { hangUntilAborted, json, problem, recordingFetch } from '../../support/recording-fetch';
 
 const NOW = Date.parse('2026-11-21T09:00:00Z');
 
 function setup(replies: Parameters<typeof recordingFetch>, online = true) {
   const wire = recordingFetch(...replies);
-  const session = createSession({ fetch: wire.fetch, retries: 0 });
+  const session = createSession(ACCOUNT, { fetch: wire.fetch, retries: 0 });
   const poller = createPoller({ session, now: () => NOW, random: () => 0, isOnline: () => online });
   return { wire, poller };
 }
@@ -71,7 +71,7 @@ describe('poller', () => {
 
   it('does not ask conditionally when it knows no count to keep', async () => {
     await signedIn();
-    await pollStateItem.setValue({ etag: '"stale"', failures: 0, hint: null });
+    await pollStateItem(ACCOUNT).setValue({ etag: '"stale"', failures: 0, hint: null });
     const { wire, poller } = setup([count(2)]);
     await poller.poll();
     expect(wire.requests[0]?.headers.has('if-none-match')).toBe(false);
@@ -80,7 +80,7 @@ describe('poller', () => {
   it('asks for the whole answer every time when conditional requests are turned off', async () => {
     await signedIn();
     const wire = recordingFetch(count(5, '"e5"'), count(5, '"e5"'));
-    const session = createSession({ fetch: wire.fetch, retries: 0 });
+    const session = createSession(ACCOUNT, { fetch: wire.fetch, retries: 0 });
     const poller = createPoller({ session, now: () => NOW, conditional: false });
     await poller.poll();
     expect(await poller.poll()).toMatchObject({ kind: 'ok', count: 5 });
@@ -94,7 +94,7 @@ describe('poller', () => {
       request.headers.get('if-none-match') === '"e3"' ? notModified('"e3"') : count(3, '"e3"');
     const { poller } = setup([service, service]);
     await poller.poll();
-    await showCount(0);
+    await statusWriter(ACCOUNT).showCount(0);
     expect(await poller.poll()).toMatchObject({ kind: 'ok', count: 3 });
     expect((await badge()).text).toBe('3');
   });
@@ -110,7 +110,7 @@ describe('poller', () => {
     const { poller } = setup([problem(401, 'unauthenticated', { 'www-authenticate': 'Bearer' })]);
     const status = await poller.poll();
     expect(status.kind).toBe('unauthorized');
-    expect((await pollStateItem.getValue()).failures).toBe(1);
+    expect((await pollStateItem(ACCOUNT).getValue()).failures).toBe(1);
     expect((await badge()).title).toContain('token was not accepted');
   });
 
@@ -150,7 +150,7 @@ describe('poller', () => {
     await signedIn();
     const hang = hangUntilAborted;
     const wire = recordingFetch(hang, hang);
-    const session = createSession({ fetch: wire.fetch, retries: 0, timeout: 20 });
+    const session = createSession(ACCOUNT, { fetch: wire.fetch, retries: 0, timeout: 20 });
     const poller = createPoller({ session, now: () => NOW, random: () => 0.999, isOnline: () => true });
     await poller.poll();
     expect((await poller.poll()).nextCheckAt).toBeGreaterThan(NOW + 200_000);
@@ -169,7 +169,7 @@ describe('poller', () => {
   it('checks again at the person’s interval when a check fails while the live channel still looks open', async () => {
     await signedIn();
     const wire = recordingFetch(count(4), refused);
-    const session = createSession({ fetch: wire.fetch, retries: 0 });
+    const session = createSession(ACCOUNT, { fetch: wire.fetch, retries: 0 });
     const poller = createPoller({ session, now: () => NOW, random: () => 0, isLive: () => true });
     expect((await poller.poll()).nextCheckAt).toBeGreaterThan(NOW + 60_000);
     expect(await poller.poll()).toMatchObject({ kind: 'unreachable', nextCheckAt: NOW + 60_000 });
@@ -180,10 +180,10 @@ describe('poller', () => {
     const failing = () => problem(502, 'internal_error');
     const { poller } = setup([failing, failing, count(1)]);
     await poller.poll();
-    expect((await pollStateItem.getValue()).failures).toBe(1);
+    expect((await pollStateItem(ACCOUNT).getValue()).failures).toBe(1);
     await poller.poll();
     expect((await poller.poll()).nextCheckAt).toBe(NOW + 60_000);
-    expect((await pollStateItem.getValue()).failures).toBe(0);
+    expect((await pollStateItem(ACCOUNT).getValue()).failures).toBe(0);
   });
 
   it('calls an address that is not the Inbox API what it is', async () => {
@@ -236,8 +236,12 @@ describe('poller', () => {
 
   it('never sends the token to an address it was not given for', async () => {
     await signedIn('tok', { apiBaseUrl: 'http://127.0.0.1:8787/api' });
-    const settings = await import('../../../lib/settings');
-    await settings.updateSettings({ apiBaseUrl: 'http://127.0.0.1:9999/api' });
+    // The account's address changes under the stored token: the token stays with the origin it was given for.
+    const { accountsItem, listAccounts } = await import('../../../lib/accounts');
+    const [account] = await listAccounts();
+    await accountsItem.setValue([
+      { ...(account as NonNullable<typeof account>), apiBaseUrl: 'http://127.0.0.1:9999/api' },
+    ]);
     const { wire, poller } = setup([]);
     expect((await poller.poll()).kind).toBe('signedOut');
     expect(wire.requests).toHaveLength(0);

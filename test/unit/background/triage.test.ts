@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { UndoExpiredError } from '../../../lib/api';
 import { createSession } from '../../../lib/background/api-session';
-import { setStatus } from '../../../lib/background/status-writer';
+import { statusWriter } from '../../../lib/background/status-writer';
 import {
   deleteNotifications,
   lastUndo,
@@ -14,7 +14,7 @@ import {
   unsnooze,
 } from '../../../lib/background/triage';
 import { readCachedFirstPage, writeCachedFirstPage } from '../../../lib/inbox-cache';
-import { badge, signedIn } from '../../support/background';
+import { ACCOUNT, badge, signedIn } from '../../support/background';
 import { notificationFixture, uuid } from '../../support/fixtures';
 import { json, problem, recordingFetch } from '../../support/recording-fetch';
 
@@ -23,17 +23,17 @@ const item = (n: number, read = false) => notificationFixture(n, { read });
 
 async function client(...replies: Parameters<typeof recordingFetch>) {
   const wire = recordingFetch(...replies);
-  const { client } = await createSession({ fetch: wire.fetch, retries: 0 }).client();
-  return { wire, client };
+  const { client } = await createSession(ACCOUNT, { fetch: wire.fetch, retries: 0 }).client();
+  return { wire, client: { id: ACCOUNT, client, status: statusWriter(ACCOUNT) } };
 }
 
 describe('triage', () => {
   beforeEach(async () => {
     fakeBrowser.reset();
     await signedIn();
-    await setStatus({ kind: 'ok', count: 10, checkedAt: 1, nextCheckAt: null, detail: null });
-    await writeCachedFirstPage(false, { data: [item(1), item(2), item(3, true)], cursor: 'c' });
-    await writeCachedFirstPage(true, { data: [item(1), item(2)], cursor: 'u' });
+    await statusWriter(ACCOUNT).set({ kind: 'ok', count: 10, checkedAt: 1, nextCheckAt: null, detail: null });
+    await writeCachedFirstPage(ACCOUNT, false, { data: [item(1), item(2), item(3, true)], cursor: 'c' });
+    await writeCachedFirstPage(ACCOUNT, true, { data: [item(1), item(2)], cursor: 'u' });
   });
 
   it('lowers the badge at once by the number marked read, and updates both cached pages', async () => {
@@ -43,31 +43,31 @@ describe('triage', () => {
       success: true,
       count: 2,
       unreadCount: 8,
-      undo: { action: 'markRead', all: false, count: 2, expiresAt: expect.any(Number) },
+      undo: { account: ACCOUNT, action: 'markRead', all: false, count: 2, expiresAt: expect.any(Number) },
     });
     expect((await badge()).text).toBe('8');
-    expect((await readCachedFirstPage(false))?.page.data.map((n) => n.read)).toEqual([true, true, true]);
-    expect((await readCachedFirstPage(true))?.page.data).toEqual([]);
+    expect((await readCachedFirstPage(ACCOUNT, false))?.page.data.map((n) => n.read)).toEqual([true, true, true]);
+    expect((await readCachedFirstPage(ACCOUNT, true))?.page.data).toEqual([]);
   });
 
   it('clears the badge and the unread page on mark all read', async () => {
     const { client: api } = await client(json({ success: true, count: 10, undo: 'op10.sig' }));
     await markRead(api, { ids: 'all' });
     expect((await badge()).text).toBe('');
-    expect((await readCachedFirstPage(true))?.page).toEqual({ data: [], cursor: null });
+    expect((await readCachedFirstPage(ACCOUNT, true))?.page).toEqual({ data: [], cursor: null });
   });
 
   it('lowers the badge on delete by the unread ones among the deleted', async () => {
     const { client: api } = await client(json({ success: true, count: 2, undo: 'op2.sig' }));
     const result = await deleteNotifications(api, { ids: [id(1), id(3)], unread: 1 });
     expect(result.unreadCount).toBe(9);
-    expect((await readCachedFirstPage(false))?.page.data.map((n) => n.id)).toEqual([id(2)]);
+    expect((await readCachedFirstPage(ACCOUNT, false))?.page.data.map((n) => n.id)).toEqual([id(2)]);
   });
 
   it('empties both cached pages on delete all', async () => {
     const { client: api } = await client(json({ success: true, count: 30, undo: 'op30.sig' }));
     await deleteNotifications(api, { ids: 'all' });
-    expect((await readCachedFirstPage(false))?.page).toEqual({ data: [], cursor: null });
+    expect((await readCachedFirstPage(ACCOUNT, false))?.page).toEqual({ data: [], cursor: null });
     expect((await badge()).text).toBe('');
   });
 
@@ -90,7 +90,7 @@ describe('triage', () => {
     expect(result.unreadCount).toBe(11);
     expect((await badge()).text).toBe('11');
     expect(JSON.parse(wire.requests[0]?.body ?? '')).toEqual({ ids: [id(3)] });
-    expect((await readCachedFirstPage(false))?.page.data.map((n) => n.read)).toEqual([false, false, false]);
+    expect((await readCachedFirstPage(ACCOUNT, false))?.page.data.map((n) => n.read)).toEqual([false, false, false]);
     await expect(markUnread(api, { ids: 'all' })).rejects.toMatchObject({ code: 'invalid_ids' });
     expect(wire.requests).toHaveLength(1);
   });
@@ -104,7 +104,7 @@ describe('triage', () => {
     const result = await deleteNotifications(api, { ids, unread: 3 });
     expect(JSON.stringify(result)).not.toContain('sig');
     expect(await lastUndo()).toEqual(result.undo);
-    expect((await lastUndoItem.getValue())?.tokens).toEqual(['first.sig']);
+    expect((await lastUndoItem.getValue())?.parts).toEqual([{ account: api.id, tokens: ['first.sig'] }]);
     expect(await fakeBrowser.storage.local.get(null)).not.toHaveProperty('lastUndo');
   });
 
@@ -124,15 +124,36 @@ describe('triage', () => {
       json({ success: true, count: 500 }),
     );
     await markRead(api, { ids });
-    expect(await undoLast(api)).toBe(600);
+    expect(await undoLast(async () => api.client)).toEqual({ accounts: [ACCOUNT], count: 600 });
     expect(wire.requests.slice(2).map((r) => [r.url.pathname, JSON.parse(r.body)])).toEqual([
       ['/api/inbox/undo', { undo: 'b.sig' }],
       ['/api/inbox/undo', { undo: 'a.sig' }],
     ]);
-    expect(await readCachedFirstPage(false)).toBeNull();
+    expect(await readCachedFirstPage(ACCOUNT, false)).toBeNull();
     expect(await lastUndo()).toBeNull();
-    await expect(undoLast(api)).rejects.toBeInstanceOf(UndoExpiredError);
+    await expect(undoLast(async () => api.client)).rejects.toBeInstanceOf(UndoExpiredError);
     expect(wire.requests).toHaveLength(4);
+  });
+
+  it('undoes one action over two accounts as one: the joined call adds to the offer, and Undo puts back both', async () => {
+    const first = await client(json({ success: true, count: 2, undo: 'first.sig' }), json({ success: true, count: 2 }));
+    const secondWire = recordingFetch(
+      json({ success: true, count: 1, undo: 'second.sig' }),
+      json({ success: true, count: 1 }),
+    );
+    const { client: secondClient } = await createSession(ACCOUNT, { fetch: secondWire.fetch, retries: 0 }).client();
+    const second = { id: 'account-2', client: secondClient, status: statusWriter('account-2') };
+    await markRead(first.client, { ids: [id(1), id(2)] });
+    const joined = await markRead(second, { ids: [id(3)], join: true });
+    expect(joined.undo).toMatchObject({ account: ACCOUNT, action: 'markRead', count: 3 });
+    expect((await lastUndoItem.getValue())?.parts.map((part) => part.account)).toEqual([ACCOUNT, 'account-2']);
+    const clients: Record<string, typeof secondClient> = { [ACCOUNT]: first.client.client, 'account-2': secondClient };
+    expect(await undoLast(async (account) => clients[account] as typeof secondClient)).toEqual({
+      accounts: [ACCOUNT, 'account-2'],
+      count: 3,
+    });
+    expect(secondWire.requests.at(-1)?.body).toBe(JSON.stringify({ undo: 'second.sig' }));
+    expect(first.wire.requests.at(-1)?.body).toBe(JSON.stringify({ undo: 'first.sig' }));
   });
 
   it('stops offering the undo just before the service stops taking it', async () => {
@@ -142,7 +163,7 @@ describe('triage', () => {
     expect(expiresAt - Date.now()).toBeLessThan(60_000);
     expect(expiresAt - Date.now()).toBeGreaterThan(50_000);
     expect(await lastUndo(expiresAt)).toBeNull();
-    await expect(undoLast(api, expiresAt)).rejects.toBeInstanceOf(UndoExpiredError);
+    await expect(undoLast(async () => api.client, expiresAt)).rejects.toBeInstanceOf(UndoExpiredError);
     expect(wire.requests).toHaveLength(1);
   });
 
@@ -156,11 +177,11 @@ describe('triage', () => {
       success: true,
       count: 2,
       unreadCount: 9,
-      undo: { action: 'snooze', all: false, count: 2, expiresAt: expect.any(Number), until },
+      undo: { account: ACCOUNT, action: 'snooze', all: false, count: 2, expiresAt: expect.any(Number), until },
     });
     expect((await badge()).text).toBe('9');
-    expect((await readCachedFirstPage(false))?.page.data.map((n) => n.id)).toEqual([id(2)]);
-    expect((await readCachedFirstPage(true))?.page.data.map((n) => n.id)).toEqual([id(2)]);
+    expect((await readCachedFirstPage(ACCOUNT, false))?.page.data.map((n) => n.id)).toEqual([id(2)]);
+    expect((await readCachedFirstPage(ACCOUNT, true))?.page.data.map((n) => n.id)).toEqual([id(2)]);
     expect(await lastUndo()).toEqual(result.undo);
   });
 
@@ -172,13 +193,13 @@ describe('triage', () => {
       ['unsnooze', 500],
       ['unsnooze', 100],
     ]);
-    expect(await readCachedFirstPage(false)).toBeNull();
+    expect(await readCachedFirstPage(ACCOUNT, false)).toBeNull();
   });
 
   it('changes nothing when the service refuses', async () => {
     const { client: api } = await client(problem(401, 'unauthenticated'));
     await expect(markRead(api, { ids: 'all' })).rejects.toMatchObject({ code: 'unauthenticated' });
     expect((await badge()).text).toBe('10');
-    expect((await readCachedFirstPage(true))?.page.data).toHaveLength(2);
+    expect((await readCachedFirstPage(ACCOUNT, true))?.page.data).toHaveLength(2);
   });
 });

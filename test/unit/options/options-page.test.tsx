@@ -3,15 +3,26 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/pr
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { OptionsPage } from '../../../components/options/options-page';
-import { tokenItem } from '../../../lib/background/api-session';
+import { listAccounts } from '../../../lib/accounts';
 import { messaging } from '../../../lib/messaging';
-import { DEFAULT_SETTINGS, getSettings, updateSettings } from '../../../lib/settings';
-import { signedIn } from '../../support/background';
+import { DEFAULT_SETTINGS, getSettings } from '../../../lib/settings';
+import { ACCOUNT, anotherAccount, signedIn, storedToken } from '../../support/background';
 import { installFakePermissions } from '../../support/fake-apis';
+import { profileFixture } from '../../support/fixtures';
 import { answerMessages, optionsSender, sendMessagesAs } from '../../support/messages';
 import { json, problem, recordingFetch } from '../../support/recording-fetch';
 
 let permissions: ReturnType<typeof installFakePermissions>;
+
+/**
+ * Replaces a global for one test. Vitest's own stubGlobal cannot be used: undoing it also takes
+ * away the extension API that WXT stubs for every test.
+ */
+const replaced = new Map<string, unknown>();
+function stub(name: 'fetch' | 'confirm', value: unknown) {
+  if (!replaced.has(name)) replaced.set(name, globalThis[name]);
+  Object.assign(globalThis, { [name]: value });
+}
 
 function background(...replies: Parameters<typeof recordingFetch>) {
   const wire = recordingFetch(...replies);
@@ -21,10 +32,69 @@ function background(...replies: Parameters<typeof recordingFetch>) {
 const field = (name: RegExp) => screen.getByLabelText(name) as HTMLInputElement;
 const type = (name: RegExp, value: string) => fireEvent.input(field(name), { target: { value } });
 const notice = () => document.querySelector('.notice')?.textContent ?? '';
+const click = (name: string | RegExp) => fireEvent.click(screen.getByRole('button', { name }));
+
+/** Every account checks the service once, as the background does when it starts. */
+async function pollAll({ runtimes }: { runtimes: ReturnType<typeof answerMessages>['runtimes'] }) {
+  await runtimes.sync();
+  for (const runtime of runtimes.all()) await runtime.poller.poll();
+}
 
 async function open() {
   render(<OptionsPage />);
-  await screen.findByLabelText(/API address/);
+  await screen.findByLabelText(/Check for new notifications every/);
+}
+
+const SOCIAL = 'https://example.social';
+const DISCOVERY = {
+  name: 'Example Social',
+  siteOrigin: SOCIAL,
+  profilePath: '/@:username',
+  apiBaseUrl: `${SOCIAL}/api`,
+  authorizationEndpoint: `${SOCIAL}/oauth/authorize`,
+  tokenEndpoint: `${SOCIAL}/api/oauth/token`,
+  revocationEndpoint: `${SOCIAL}/api/oauth/revoke`,
+  clientId: 'inbox-companion',
+  scopes: ['inbox', 'profile'],
+  codeChallengeMethods: ['S256'],
+};
+const REDIRECT = 'https://extension-id.chromiumapp.org/';
+
+/**
+ * The service's side of the sign-in, as the options page reaches it: the discovery document and
+ * the token endpoint over fetch, and the authorize page through `identity.launchWebAuthFlow`,
+ * where the person allows or denies.
+ */
+function signInService(person: 'allows' | 'denies' | 'closes' | 'forges') {
+  const exchanged: URLSearchParams[] = [];
+  const challenges: string[] = [];
+  stub('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    if (request.url === `${SOCIAL}/.well-known/inbox-companion`) return json(DISCOVERY);
+    if (request.url === DISCOVERY.tokenEndpoint && request.method === 'POST') {
+      const form = new URLSearchParams(await request.text());
+      exchanged.push(form);
+      const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(form.get('code_verifier') ?? ''));
+      const expected = btoa(String.fromCharCode(...new Uint8Array(digest)))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '');
+      if (form.get('code') !== 'the-code' || expected !== challenges[0])
+        return json({ error: 'invalid_grant' }, { status: 400 });
+      return json({ access_token: 'oauth-token', token_type: 'Bearer', scope: 'inbox profile', created_at: 1 });
+    }
+    return problem(404, 'not_found');
+  });
+  const launchWebAuthFlow = vi.fn(async ({ url }: { url: string }) => {
+    const asked = new URL(url).searchParams;
+    challenges.push(asked.get('code_challenge') ?? '');
+    const state = person === 'forges' ? 'someone-elses' : asked.get('state');
+    if (person === 'closes') throw new Error('The user did not approve access.');
+    const answer = person === 'denies' ? 'error=access_denied' : 'code=the-code';
+    return `${asked.get('redirect_uri')}?${answer}&state=${state}`;
+  });
+  (fakeBrowser as unknown as { identity: unknown }).identity = { getRedirectURL: () => REDIRECT, launchWebAuthFlow };
+  return { exchanged, launchWebAuthFlow };
 }
 
 describe('options page', () => {
@@ -37,71 +107,31 @@ describe('options page', () => {
   afterEach(() => {
     cleanup();
     vi.restoreAllMocks();
+    for (const [name, value] of replaced) Object.assign(globalThis, { [name]: value });
+    replaced.clear();
   });
 
-  it('shows the stored settings', async () => {
-    background();
+  it('lists each account with its state, and offers to add one', async () => {
+    await signedIn('tok');
+    await anotherAccount('other', null, { apiBaseUrl: `${SOCIAL}/api`, siteOrigin: SOCIAL });
+    await background(json({ count: 3 }, { headers: { etag: '"3"' } })).poller.poll();
     await open();
-    expect(field(/API address/).value).toBe(DEFAULT_SETTINGS.apiBaseUrl);
-    expect(field(/Web site address/).value).toBe(DEFAULT_SETTINGS.siteOrigin);
-    expect(field(/Check for new notifications every/).value).toBe('60');
+    await waitFor(() => expect(screen.getByText('Signed in, 3 unread notifications.')).toBeTruthy());
     expect(screen.getByText('Signed out.')).toBeTruthy();
-  });
-
-  it('writes only what was changed here, keeping a setting the popup changed meanwhile', async () => {
-    background();
-    await open();
-    await updateSettings({ unreadOnly: true });
-    type(/Check for new notifications every/, '120');
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(notice()).toContain('Saved.'));
-    expect(await getSettings()).toMatchObject({ pollIntervalSeconds: 120, unreadOnly: true });
+    expect(screen.getByRole('button', { name: 'Sign out 127.0.0.1:8787' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Sign in again example.social' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add account' })).toBeTruthy();
   });
 
   it('says inline what is wrong, next to the field, and saves nothing', async () => {
     background();
     await open();
-    type(/API address/, 'example.social/api');
     type(/Check for new notifications every/, '10');
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(field(/API address/).getAttribute('aria-invalid')).toBe('true'));
-    expect(field(/API address/).getAttribute('aria-describedby')).toBeTruthy();
-    expect(screen.getByText('Enter an address that starts with http:// or https://.')).toBeTruthy();
+    click('Save');
+    await waitFor(() => expect(field(/Check for new/).getAttribute('aria-invalid')).toBe('true'));
     expect(screen.getByText('Enter a whole number of seconds, at least 30.')).toBeTruthy();
-    expect(document.activeElement).toBe(field(/API address/));
-    expect(permissions.requests).toEqual([]);
+    expect(document.activeElement).toBe(field(/Check for new/));
     expect(await getSettings()).toEqual(DEFAULT_SETTINGS);
-  });
-
-  it('asks for the API and site origins when saving, stores the settings, and signs in with a typed token', async () => {
-    const wire = background(json({ count: 3 }, { headers: { etag: '"3"' } }));
-    await open();
-    type(/API address/, 'https://api.example.social/v1');
-    type(/Web site address/, 'https://example.social/');
-    type(/Access token/, '  tok-123 ');
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(notice()).toContain('Saved.'));
-    expect(permissions.requests[0]?.origins).toEqual(['https://api.example.social/*', 'https://example.social/*']);
-    expect(await getSettings()).toMatchObject({
-      apiBaseUrl: 'https://api.example.social/v1',
-      siteOrigin: 'https://example.social',
-    });
-    expect(await tokenItem.getValue()).toEqual({ token: 'tok-123', apiOrigin: 'https://api.example.social' });
-    expect(field(/Access token/).value).toBe('');
-    expect(wire.requests[0]?.headers.get('authorization')).toBe('Bearer tok-123');
-    await waitFor(() => expect(screen.getByText('Signed in.')).toBeTruthy());
-  });
-
-  it('saves but says clearly what is lost when the person declines the permission', async () => {
-    background();
-    permissions.answer = false;
-    await open();
-    type(/API address/, 'https://api.example.social/v1');
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(notice()).toContain('was not granted'));
-    expect(notice()).toContain('https://api.example.social');
-    expect(notice()).toContain('cannot check your notifications');
-    expect((await getSettings()).apiBaseUrl).toBe('https://api.example.social/v1');
   });
 
   it('asks for the notifications permission when desktop notifications are turned on, and keeps them off if declined', async () => {
@@ -110,15 +140,88 @@ describe('options page', () => {
     permissions.answer = false;
     await open();
     fireEvent.click(screen.getByLabelText(/desktop notification/));
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    click('Save');
     await waitFor(() => expect(notice()).toContain('Desktop notifications stay off'));
     expect(permissions.requests.at(-1)?.permissions).toEqual(['notifications']);
     expect((await getSettings()).desktopNotifications).toBe(false);
   });
 
+  it('signs in with the service’s own page: PKCE, state checked, the code exchanged, the account added', async () => {
+    const service = signInService('allows');
+    const wire = background(json(profileFixture({ username: 'alice' })), json({ count: 7 }));
+    await open();
+    click('Add account');
+    await screen.findByLabelText(/Service address/);
+    type(/Service address/, 'example.social');
+    click('Continue');
+    click(
+      await screen
+        .findByRole('button', { name: 'Sign in with example.social' })
+        .then(() => 'Sign in with example.social'),
+    );
+    await waitFor(() => expect(notice()).toContain('Signed in as @alice.'));
+    expect(permissions.requests.map((request) => request.origins)).toEqual([
+      ['https://example.social/*'],
+      ['https://example.social/*'],
+    ]);
+    const authorize = new URL(service.launchWebAuthFlow.mock.calls[0]?.[0].url ?? '');
+    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
+      response_type: 'code',
+      client_id: 'inbox-companion',
+      redirect_uri: REDIRECT,
+      code_challenge_method: 'S256',
+      scope: 'inbox profile',
+    });
+    expect(authorize.searchParams.get('state')?.length).toBeGreaterThanOrEqual(16);
+    expect(service.exchanged[0]?.get('code_verifier')?.length).toBeGreaterThanOrEqual(43);
+    expect(service.exchanged[0]?.get('redirect_uri')).toBe(REDIRECT);
+    const [account] = await listAccounts();
+    expect(account).toMatchObject({ apiBaseUrl: `${SOCIAL}/api`, siteOrigin: SOCIAL });
+    expect(await storedToken(account?.id)).toEqual({ token: 'oauth-token', apiOrigin: SOCIAL });
+    expect(wire.requests[0]?.headers.get('authorization')).toBe('Bearer oauth-token');
+  });
+
+  it.each([
+    ['denies', 'You did not allow Inbox Companion'],
+    ['closes', 'Signing in was cancelled'],
+    ['forges', 'did not belong to this sign-in'],
+  ] as const)('adds nothing when the person %s the sign-in, and says so', async (person, words) => {
+    const service = signInService(person);
+    background();
+    await open();
+    click('Add account');
+    await screen.findByLabelText(/Service address/);
+    type(/Service address/, 'https://example.social/some/page');
+    click('Continue');
+    await screen.findByRole('button', { name: 'Sign in with example.social' });
+    click('Sign in with example.social');
+    await waitFor(() => expect(notice()).toContain(words));
+    expect(service.exchanged).toEqual([]);
+    expect(await listAccounts()).toEqual([]);
+  });
+
+  it('offers a pasted token for a service without the sign-in, and adds the account with it', async () => {
+    stub('fetch', async () => problem(404, 'not_found'));
+    // A service without the sign-in may have no GET /me either: the account is named by its site.
+    const wire = background(problem(404, 'not_found'), json({ count: 2 }), json({ count: 2 }));
+    await open();
+    click('Add account');
+    await screen.findByLabelText(/Service address/);
+    type(/Service address/, 'https://example.social');
+    click('Continue');
+    await waitFor(() => expect(notice()).toContain('offers no sign-in for Inbox Companion'));
+    expect(field(/API address/).value).toBe('https://example.social/api');
+    expect(field(/Web site address/).value).toBe('https://example.social');
+    type(/Access token/, ' tok-123 ');
+    click('Add with this token');
+    await waitFor(() => expect(notice()).toContain('Signed in as example.social.'));
+    expect(wire.requests[0]?.headers.get('authorization')).toBe('Bearer tok-123');
+    const [account] = await listAccounts();
+    expect(await storedToken(account?.id)).toEqual({ token: 'tok-123', apiOrigin: SOCIAL });
+  });
+
   it.each([
     ['the count on success', () => json({ count: 1 }), 'Connected. You have 1 unread notification.'],
-    ['that a token is missing', () => problem(401, 'unauthenticated'), 'Paste your access token'],
     ['a refused token', () => problem(401, 'unauthenticated'), 'did not accept the token'],
     [
       'nothing answering',
@@ -130,45 +233,69 @@ describe('options page', () => {
       () => new Response('<html></html>', { headers: { 'content-type': 'text/html' } }),
       'not like the Inbox service',
     ],
-  ] as const)('tests the connection and says %s in words', async (what, reply, words) => {
-    await signedIn();
-    if (what === 'that a token is missing') await tokenItem.removeValue();
+  ] as const)('tests a typed address and token, and says %s in words', async (_, reply, words) => {
     background(reply);
     await open();
-    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    click('Add account');
+    await screen.findByLabelText(/Service address/);
+    fireEvent.click(await screen.findByText('Use a token instead'));
+    type(/API address/, 'http://127.0.0.1:8787/api');
+    type(/Access token/, 'tok');
+    click('Test connection');
     await waitFor(() => expect(notice()).toContain(words));
   });
 
-  it('says a permission is needed when the person declines it during a test', async () => {
-    background();
-    permissions.answer = false;
+  it('signs one account out at its service, keeping the other', async () => {
+    await signedIn('tok', {}, ACCOUNT, 'me');
+    await anotherAccount('other', 'tok-2', { apiBaseUrl: `${SOCIAL}/api`, siteOrigin: SOCIAL }, 'other');
+    const wire = background(json({ count: 0 }), json({ count: 0 }), json({}), json({ count: 0 }));
+    await pollAll(wire);
     await open();
-    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
-    await waitFor(() => expect(notice()).toContain('needs your permission to reach http://127.0.0.1:8787'));
+    await waitFor(() => expect(screen.getAllByText('Signed in, 0 unread notifications.')).toHaveLength(2));
+    click('Sign out @me');
+    await waitFor(() => expect(notice()).toContain('@me is signed out'));
+    expect(await storedToken()).toBeNull();
+    expect(await storedToken('other')).toMatchObject({ token: 'tok-2' });
+    const revoke = wire.requests.find((request) => request.url.pathname === '/api/oauth/revoke');
+    expect(new URLSearchParams(revoke?.body).get('token')).toBe('tok');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Sign in again @me' })).toBeTruthy());
   });
 
-  it('signs out, forgetting the token', async () => {
-    await signedIn();
-    await background(json({ count: 0 })).poller.poll();
+  it('removes an account after asking, and gives back its host permissions', async () => {
+    await signedIn('tok');
+    await anotherAccount('other', 'tok-2', { apiBaseUrl: `${SOCIAL}/api`, siteOrigin: SOCIAL });
+    background(json({ count: 0 }), json({ count: 0 }), json({}));
+    vi.stubGlobal(
+      'confirm',
+      vi.fn(() => true),
+    );
     await open();
-    fireEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
-    await waitFor(() => expect(notice()).toContain('Signed out. The token was removed'));
-    expect(await tokenItem.getValue()).toBeNull();
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull());
+    click('Remove example.social');
+    await waitFor(() => expect(notice()).toContain('example.social was removed.'));
+    expect(confirm).toHaveBeenCalledWith(expect.stringContaining('https://example.social'));
+    expect((await listAccounts()).map((account) => account.id)).toEqual([ACCOUNT]);
+    expect(await fakeBrowser.permissions.contains({ origins: ['https://example.social/*'] })).toBe(false);
+    expect(await fakeBrowser.permissions.contains({ origins: ['http://127.0.0.1/*'] })).toBe(true);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Remove example.social' })).toBeNull());
   });
 
   it('says when signing out failed, and gives the buttons back', async () => {
     await signedIn();
-    await background(json({ count: 0 })).poller.poll();
+    await pollAll(background(json({ count: 0 }), json({})));
     await open();
-    vi.spyOn(fakeBrowser.storage.local, 'remove').mockRejectedValueOnce(new Error('storage is full'));
-    fireEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
-    await waitFor(() => expect(notice()).toContain('That did not work (internal_error). Try again.'));
-    expect(await tokenItem.getValue()).not.toBeNull();
+    // The background's own store fails: the token can be neither read nor removed.
+    const store = globalThis.indexedDB;
+    globalThis.indexedDB = {
+      open: () => {
+        throw new Error('disk full');
+      },
+    } as unknown as IDBFactory;
+    await screen.findByRole('button', { name: 'Sign out 127.0.0.1:8787' });
+    click('Sign out 127.0.0.1:8787');
+    await waitFor(() => expect(notice()).toContain('Try again.'));
+    globalThis.indexedDB = store;
+    expect(await storedToken()).not.toBeNull();
     for (const button of screen.getAllByRole('button')) expect((button as HTMLButtonElement).disabled).toBe(false);
-    fireEvent.click(screen.getByRole('button', { name: 'Sign out' }));
-    await waitFor(() => expect(notice()).toContain('Signed out.'));
-    expect(await tokenItem.getValue()).toBeNull();
   });
 
   it('saves which types raise an alert, and quiet hours across midnight', async () => {

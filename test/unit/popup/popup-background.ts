@@ -10,11 +10,11 @@
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { NOTIFICATION_TYPES, type Notification, type NotificationType } from '../../../lib/api/contract';
 import { reviveError } from '../../../lib/api/errors';
-import { tokenItem } from '../../../lib/background/api-session';
+import { forgetToken } from '../../../lib/background/account-store';
 import { hasApiPermission, originPattern } from '../../../lib/background/permissions';
 import { type MessageData, type MessageReturn, type MessageType, messaging } from '../../../lib/messaging';
 import { getSettings } from '../../../lib/settings';
-import { signedIn } from '../../support/background';
+import { ACCOUNT, signedIn } from '../../support/background';
 import { answerMessages, deliver, optionsSender, popupSender } from '../../support/messages';
 import { json, problem } from '../../support/recording-fetch';
 
@@ -254,7 +254,7 @@ export function createPopupBackground(initial: Notification[] = [], world: World
   // The settings a popup opened earlier left, as a real profile keeps them.
   const ready = getSettings().then(async (settings) => {
     await signedIn(undefined, settings);
-    if (world.signedIn === false) await tokenItem.removeValue();
+    if (world.signedIn === false) await forgetToken(ACCOUNT);
     const api = { origins: [originPattern(settings.apiBaseUrl)] };
     if (world.granted === false) await fakeBrowser.permissions.remove(api);
   });
@@ -273,8 +273,10 @@ export function createPopupBackground(initial: Notification[] = [], world: World
     const failure = failures.get(type)?.shift();
     // A held page is the service's answer still on its way; a held change has not reached it yet.
     if (type === 'inbox.fetch' && !failure) {
+      // Held in the order asked, so "the latest" is the latest request, however long each took.
+      const released = holding.has(type) ? wait() : null;
       const result = await answer(type, data);
-      if (holding.has(type)) await wait();
+      await released;
       return result as MessageReturn<T>;
     }
     if (holding.has(type)) await wait();
@@ -308,7 +310,7 @@ export function createPopupBackground(initial: Notification[] = [], world: World
     },
     /** The person signs in on the options page. */
     async signIn(token = 'secret-token') {
-      const answered = await deliver('auth.signIn', { token }, optionsSender);
+      const answered = await deliver('accounts.signIn', { account: ACCOUNT, token }, optionsSender);
       if (answered.error) throw answered.error;
     },
     /** A notification arrives at the service, newest of all, and the live channel tells the popup. */

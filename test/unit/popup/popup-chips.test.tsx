@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/preact';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { NotificationType } from '../../../lib/api/contract';
 import { getInboxFilter, setInboxFilter } from '../../../lib/inbox-filter';
+import { ACCOUNT } from '../../support/background';
 import { makeInbox } from './popup-background';
 import { openPopup, resetPopupWorld, row, rowTexts, waitForRows } from './popup-harness';
 
@@ -43,7 +44,12 @@ describe('type chips', () => {
     await waitForRows(10);
     await user.click(await screen.findByRole('button', { name: /^Mentions/ }));
     await waitFor(() => expect(rowTexts()).toEqual([10, 7, 4, 1].map(text)));
-    expect(background.callsOf('inbox.fetch').at(-1)).toEqual({ cursor: null, unreadOnly: false, types: ['mention'] });
+    expect(background.callsOf('inbox.fetch').at(-1)).toEqual({
+      account: ACCOUNT,
+      cursor: null,
+      unreadOnly: false,
+      types: ['mention'],
+    });
     expect(pressed()).toEqual(['Mentions 3 unread']);
     expect(await getInboxFilter()).toEqual(['mention']);
 

@@ -12,6 +12,7 @@ import { writeCachedFirstPage } from '../../../lib/inbox-cache';
 import { ask } from '../../../lib/messaging';
 import { createInboxStore } from '../../../lib/popup/inbox-store';
 import { updateSettings } from '../../../lib/settings';
+import { ACCOUNT } from '../../support/background';
 import { createPopupBackground, type PopupBackground, type Trouble, type World } from './popup-background';
 
 export interface Setup extends World {
@@ -38,7 +39,7 @@ export async function openPopup(setup: Setup = {}) {
   await background.check();
   if (setup.cached) {
     const { data, cursor, unreadOnly = false, savedAt } = setup.cached;
-    await writeCachedFirstPage(unreadOnly, { data, cursor }, savedAt);
+    await writeCachedFirstPage(ACCOUNT, unreadOnly, { data, cursor }, savedAt);
   }
   const user = userEvent.setup();
   const store = createInboxStore();

@@ -2,6 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/preact';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { ACCOUNT } from '../../support/background';
 import { makeInbox, makeNotification } from './popup-background';
 import { openPopup, resetPopupWorld, row, rowTexts, waitForRows } from './popup-harness';
 
@@ -106,6 +107,7 @@ describe('acting', () => {
     expect(row(text(1)).classList.contains('unread')).toBe(true);
     await waitFor(() => expect(background.callsOf('inbox.markRead')).toHaveLength(2));
     expect(background.callsOf('inbox.markRead')[1]).toEqual({
+      account: ACCOUNT,
       ids: [makeNotification(3).id, makeNotification(2).id],
       unread: 2,
     });
@@ -152,7 +154,11 @@ describe('acting', () => {
     await waitFor(() => expect(background.inbox.find((item) => item.text === text(3))?.read).toBe(false));
     await user.keyboard('{Home}xu');
     await waitFor(() => expect(background.callsOf('inbox.markUnread')).toHaveLength(2));
-    expect(background.callsOf('inbox.markUnread')[1]).toEqual({ ids: [makeNotification(6).id], unread: 0 });
+    expect(background.callsOf('inbox.markUnread')[1]).toEqual({
+      account: ACCOUNT,
+      ids: [makeNotification(6).id],
+      unread: 0,
+    });
     await waitFor(() => expect(background.inbox.every((item) => !item.read)).toBe(true));
   });
 

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIRST_ROW_MARK } from '../../../components/popup/notification-feed';
 import { NetworkError } from '../../../lib/api/errors';
 import { getSettings } from '../../../lib/settings';
+import { ACCOUNT } from '../../support/background';
 import { makeInbox, makeNotification } from './popup-background';
 import { announced, openPopup, resetPopupWorld, row, rowTexts, settle, waitForRows } from './popup-harness';
 
@@ -42,7 +43,7 @@ describe('opening', () => {
     expect(rowTexts()).not.toContain('Notification number 29');
     expect(document.activeElement).toBe(focused);
     expect(screen.getByRole('checkbox', { name: 'Select: Notification number 28' })).toHaveProperty('checked', true);
-    expect(background.callsOf('inbox.fetch')).toEqual([{ cursor: null, unreadOnly: false }]);
+    expect(background.callsOf('inbox.fetch')).toEqual([{ account: ACCOUNT, cursor: null, unreadOnly: false }]);
     expect(background.calls.some((call) => call.type === 'status.refresh')).toBe(true);
   });
 
@@ -151,7 +152,7 @@ describe('unread only', () => {
     await user.click(screen.getByRole('switch', { name: 'Unread only' }));
     const unread = inbox.filter((item) => !item.read);
     await waitFor(() => expect(rowTexts()).toEqual(unread.slice(0, 25).map((item) => item.text)));
-    expect(background.callsOf('inbox.fetch').at(-1)).toEqual({ cursor: null, unreadOnly: true });
+    expect(background.callsOf('inbox.fetch').at(-1)).toEqual({ account: ACCOUNT, cursor: null, unreadOnly: true });
     expect((await getSettings()).unreadOnly).toBe(true);
 
     await user.click(screen.getByRole('button', { name: 'Load more' }));

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BadRequestError, NetworkError } from '../../../lib/api/errors';
 import { localInputValue, snoozeChoices } from '../../../lib/snooze-times';
 import { currentTimeZone, wakeLabel } from '../../../lib/wake-label';
+import { ACCOUNT } from '../../support/background';
 import { makeInbox, makeNotification } from './popup-background';
 import { announced, openPopup, resetPopupWorld, row, rowTexts, settle, toast, waitForRows } from './popup-harness';
 
@@ -142,7 +143,12 @@ describe('snoozing the selection', () => {
     expect(rowTexts()).not.toContain(text(9));
     expect(rowTexts()).not.toContain(text(7));
     expect(background.callsOf('inbox.snooze')).toEqual([
-      { ids: [makeNotification(9).id, makeNotification(7).id], until: new Date(nextWeek).toISOString(), unread: 1 },
+      {
+        account: ACCOUNT,
+        ids: [makeNotification(9).id, makeNotification(7).id],
+        until: new Date(nextWeek).toISOString(),
+        unread: 1,
+      },
     ]);
     expect(document.activeElement?.matches('article.item')).toBe(true);
 

@@ -5,6 +5,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { Popup } from '../../../components/popup/popup';
 import { NetworkError, RateLimitedError } from '../../../lib/api/errors';
 import { createInboxStore } from '../../../lib/popup/inbox-store';
+import { ACCOUNT } from '../../support/background';
 import { makeInbox, makeNotification } from './popup-background';
 import { announced, openPopup, resetPopupWorld, row, rowTexts, settle, toast, waitForRows } from './popup-harness';
 
@@ -67,7 +68,7 @@ describe('mark read', () => {
     await act(() => background.releaseAll());
     await waitFor(() => expect(toast()).toBe('2 notifications marked read.'));
     expect(background.callsOf('inbox.markRead')).toEqual([
-      { ids: [makeNotification(10).id, makeNotification(8).id], unread: 2 },
+      { account: ACCOUNT, ids: [makeNotification(10).id, makeNotification(8).id], unread: 2 },
     ]);
     expect(background.inbox.filter((item) => !item.read).map((item) => item.text)).not.toContain(text(10));
     expect((checkbox(10) as HTMLInputElement).checked).toBe(true);
@@ -100,7 +101,7 @@ describe('mark read', () => {
     expect(screen.getByText('0 unread')).toBeTruthy();
     await act(() => background.releaseAll());
     await waitFor(() => expect(toast()).toBe('All notifications marked read.'));
-    expect(background.callsOf('inbox.markRead')).toEqual([{ ids: 'all', unread: 27 }]);
+    expect(background.callsOf('inbox.markRead')).toEqual([{ account: ACCOUNT, ids: 'all', unread: 27 }]);
     expect(screen.getByText('0 unread')).toBeTruthy();
 
     await user.click(screen.getByRole('button', { name: 'Load more' }));
@@ -156,7 +157,7 @@ describe('delete', () => {
     await act(() => background.releaseAll());
     await waitFor(() => expect(toast()).toBe('3 notifications deleted.'));
     expect(background.callsOf('inbox.delete')).toEqual([
-      { ids: [10, 9, 8].map((n) => makeNotification(n).id), unread: 2 },
+      { account: ACCOUNT, ids: [10, 9, 8].map((n) => makeNotification(n).id), unread: 2 },
     ]);
     expect(background.inbox.map((item) => item.text)).not.toContain(text(9));
     expect(screen.getByRole('button', { name: 'Delete all' })).toBeTruthy();
@@ -205,7 +206,7 @@ describe('delete', () => {
     await screen.findByText('27 unread');
 
     await user.click(screen.getByRole('button', { name: 'Delete all' }));
-    const dialog = screen.getByRole('alertdialog', { name: 'Delete your whole inbox?' });
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete your whole inbox?' });
     expect(dialog.textContent).toContain('including those not loaded here');
     expect(dialog.textContent).toContain('You can undo this for one minute');
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Cancel' }));
@@ -218,7 +219,7 @@ describe('delete', () => {
     await user.click(confirm);
     expect(await screen.findByRole('heading', { name: 'Your inbox is empty' })).toBeTruthy();
     await waitFor(() => expect(background.inbox).toHaveLength(0));
-    expect(background.callsOf('inbox.delete')).toEqual([{ ids: 'all', unread: 27 }]);
+    expect(background.callsOf('inbox.delete')).toEqual([{ account: ACCOUNT, ids: 'all', unread: 27 }]);
     await waitFor(() => expect(toast()).toBe('Your inbox was cleared.'));
   });
 
@@ -257,8 +258,8 @@ describe('mark unread', () => {
     expect(isUnread(3)).toBe(true);
     await waitFor(() => expect(toast()).toBe('2 notifications marked unread.'));
     expect(background.callsOf('inbox.markUnread')).toEqual([
-      { ids: [makeNotification(9).id], unread: 0 },
-      { ids: [makeNotification(6).id, makeNotification(3).id], unread: 0 },
+      { account: ACCOUNT, ids: [makeNotification(9).id], unread: 0 },
+      { account: ACCOUNT, ids: [makeNotification(6).id, makeNotification(3).id], unread: 0 },
     ]);
     expect(background.inbox.filter((item) => !item.read)).toHaveLength(10);
     expect(screen.getByText('10 unread')).toBeTruthy();
@@ -387,7 +388,9 @@ describe('opening a notification', () => {
     expect(create).toHaveBeenCalledWith({ url: 'http://127.0.0.1:8787/@user2', active: true });
     expect(isUnread(2)).toBe(false);
     await waitFor(() =>
-      expect(background.callsOf('inbox.markRead')).toEqual([{ ids: [makeNotification(2).id], unread: 1 }]),
+      expect(background.callsOf('inbox.markRead')).toEqual([
+        { account: ACCOUNT, ids: [makeNotification(2).id], unread: 1 },
+      ]),
     );
   });
 

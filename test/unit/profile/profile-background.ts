@@ -4,13 +4,15 @@
  * contract's rules and answers over HTTP as the service does. Tests change the service's
  * `state`, make the next message fail, or hold answers back.
  */
+
+import { accountsItem } from '../../../lib/accounts';
 import type { Profile, ReportResult } from '../../../lib/api/contract';
 import { type ApiError, reviveError } from '../../../lib/api/errors';
-import { tokenItem } from '../../../lib/background/api-session';
+import { forgetToken, storeToken } from '../../../lib/background/account-store';
 import { type MessageType, messaging, type ProfileFrameStart, type ProfilePageConfig } from '../../../lib/messaging';
 import type { Ask } from '../../../lib/profile/profile-state';
 import { DEFAULT_SETTINGS, settingsItem } from '../../../lib/settings';
-import { grant } from '../../support/background';
+import { ACCOUNT, grant } from '../../support/background';
 import { answerMessages, deliver, profileFrameSender, profileTabSender } from '../../support/messages';
 import { json, noContent, problem } from '../../support/recording-fetch';
 
@@ -109,14 +111,15 @@ export function profileBackground(options: Options = {}) {
   answerMessages((input, init) => service(new Request(input, init)));
   const ready = (async () => {
     await settingsItem.setValue(settings);
+    await accountsItem.setValue([{ id: ACCOUNT, ...settings, username: null, displayName: null, avatarUrl: null }]);
     await grant(settings.apiBaseUrl, settings.siteOrigin);
   })();
 
   /** The token is stored while someone is signed in, as the options page leaves it. */
   async function storeSignIn() {
     await ready;
-    if (state.me === null) await tokenItem.removeValue();
-    else await tokenItem.setValue({ token: TOKEN, apiOrigin: new URL(settings.apiBaseUrl).origin });
+    if (state.me === null) await forgetToken(ACCOUNT);
+    else await storeToken({ id: ACCOUNT, apiBaseUrl: settings.apiBaseUrl }, TOKEN);
   }
 
   const tabUrl = () => `${settings.siteOrigin}/@${state.shows}`;

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NetworkError, ServerError, TimeoutError, UnauthenticatedError } from '../../../lib/api/errors';
 import { createProfileSession, type ProfileSession, type SessionView } from '../../../lib/profile/profile-state';
+import { ACCOUNT } from '../../support/background';
 import { type ProfileBackground, profileBackground } from './profile-background';
 
 let background: ProfileBackground;
@@ -9,7 +10,7 @@ let stop: AbortController;
 /** A session for the profile the tab shows. */
 function session(username = 'bob'): ProfileSession {
   background.state.shows = username;
-  return createProfileSession(username, background.ask, stop.signal);
+  return createProfileSession(username, background.ask, stop.signal, undefined, undefined, ACCOUNT);
 }
 
 async function loaded(username = 'bob'): Promise<ProfileSession> {
@@ -69,7 +70,14 @@ describe('loading the profile', () => {
       background.state.shows = username;
       const answer = await background.ask('profile.frame', { claim: await background.claim() });
       if (!answer) throw new Error(`@${username} is no profile`);
-      return createProfileSession(answer.username, background.ask, stop.signal, undefined, answer.answer);
+      return createProfileSession(
+        answer.username,
+        background.ask,
+        stop.signal,
+        undefined,
+        answer.answer,
+        answer.account,
+      );
     };
     const bob = await start('bob');
     await bob.load();
@@ -125,7 +133,7 @@ describe('the follow toggle', () => {
     await toggle;
     expect(ready(s).follow).toEqual({ following: true, pending: null, problem: null });
     expect(ready(s).notice).toBe('You now follow @bob.');
-    expect(background.calls).toEqual([{ type: 'profile.follow', data: 'bob' }]);
+    expect(background.calls).toEqual([{ type: 'profile.follow', data: { account: ACCOUNT, username: 'bob' } }]);
     expect(background.state.following.has('bob')).toBe(true);
   });
 
@@ -136,7 +144,7 @@ describe('the follow toggle', () => {
     await s.toggleFollow();
     expect(ready(s).follow.following).toBe(false);
     expect(ready(s).notice).toBe('You no longer follow @bob.');
-    expect(background.calls).toEqual([{ type: 'profile.unfollow', data: 'bob' }]);
+    expect(background.calls).toEqual([{ type: 'profile.unfollow', data: { account: ACCOUNT, username: 'bob' } }]);
   });
 
   it('ignores clicks while a request is out', async () => {

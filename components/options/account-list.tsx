@@ -1,0 +1,94 @@
+import { useEffect, useState } from 'preact/hooks';
+import { accountLabel } from '../../lib/account-addresses';
+import type { Account } from '../../lib/accounts';
+import { accountStatusItem, SIGNED_OUT } from '../../lib/connection-status';
+import { t, tn } from '../../lib/i18n';
+import type { ConnectionStatus } from '../../lib/messaging';
+
+/** Each account's status, as the background writes it. */
+function useStatuses(accounts: readonly Account[]): Record<string, ConnectionStatus> {
+  const [statuses, setStatuses] = useState<Record<string, ConnectionStatus>>({});
+  const ids = accounts.map((account) => account.id).join(' ');
+  useEffect(() => {
+    const unwatch = accounts.map((account) => {
+      const item = accountStatusItem(account.id);
+      const apply = (status: ConnectionStatus | null) =>
+        setStatuses((all) => ({ ...all, [account.id]: status ?? SIGNED_OUT }));
+      void item.getValue().then(apply);
+      return item.watch(apply);
+    });
+    return () => {
+      for (const stop of unwatch) stop();
+    };
+    // The same accounts keep their watches: only another list of ids needs new ones.
+  }, [ids]);
+  return statuses;
+}
+
+function statusText(status: ConnectionStatus): string {
+  if (status.kind === 'signedOut') return t('options_statusSignedOut');
+  if (status.kind === 'ok') return tn('options_accountUnread', status.count ?? 0);
+  return t(`badge_${status.kind}`);
+}
+
+interface AccountListProps {
+  accounts: readonly Account[];
+  busy: boolean;
+  onSignIn(account: Account): void;
+  onSignOut(account: Account): void;
+  onRemove(account: Account): void;
+}
+
+/** The accounts, each with who it is, where, its state, and what can be done with it. */
+export function AccountList({ accounts, busy, onSignIn, onSignOut, onRemove }: AccountListProps) {
+  const statuses = useStatuses(accounts);
+  if (accounts.length === 0) return <p class="accounts-empty">{t('options_noAccounts')}</p>;
+  return (
+    <ul class="accounts">
+      {accounts.map((account) => {
+        const status = statuses[account.id] ?? SIGNED_OUT;
+        const signedIn = status.kind !== 'signedOut';
+        const label = accountLabel(account);
+        return (
+          <li key={account.id} class="account" data-account={account.id} data-signed-in={signedIn}>
+            {account.avatarUrl ? <img src={account.avatarUrl} alt="" width={32} height={32} /> : null}
+            <div class="account-who">
+              <strong>{account.displayName ?? label}</strong>
+              <span>{account.displayName ? `${label} · ${new URL(account.siteOrigin).host}` : account.apiBaseUrl}</span>
+              <span class="account-status">{statusText(status)}</span>
+            </div>
+            <div class="account-actions">
+              {signedIn ? (
+                <button
+                  type="button"
+                  disabled={busy}
+                  aria-label={`${t('options_signOut')} ${label}`}
+                  onClick={() => onSignOut(account)}
+                >
+                  {t('options_signOut')}
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  disabled={busy}
+                  aria-label={`${t('options_signInAgain')} ${label}`}
+                  onClick={() => onSignIn(account)}
+                >
+                  {t('options_signInAgain')}
+                </button>
+              )}
+              <button
+                type="button"
+                disabled={busy}
+                aria-label={`${t('options_removeAccount')} ${label}`}
+                onClick={() => onRemove(account)}
+              >
+                {t('options_removeAccount')}
+              </button>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * What the background runs for each account: its session, its poller and its live channel, its
+ * desktop notifications and its status. Accounts added are started, accounts removed stopped,
+ * and what they left behind (alarms, state, cached pages) cleared.
+ */
+import type { WebSocketConstructor } from '../api';
+import { clearInboxCache } from '../inbox-cache';
+import { unreadByTypeItem } from '../inbox-filter';
+import { accounts, updateAccount } from './account-store';
+import { createSession, type Session } from './api-session';
+import { type Clock, createLiveUpdates, type LiveUpdates } from './live';
+import { createNotifier, type Notifier } from './notifier';
+import { createPoller, type Poller } from './poller';
+import { renderAccounts, type StatusWriter, statusWriter } from './status-writer';
+import { identity, whoIs } from './token-check';
+
+export interface AccountRuntime {
+  id: string;
+  session: Session;
+  poller: Poller;
+  notifier: Notifier;
+  live: LiveUpdates;
+  status: StatusWriter;
+  /**
+   * Learns who the account is at its service and keeps it with the account: once per start when
+   * the name is not known yet (an account moved from the previous version), or `again` after a
+   * new token. A failure leaves the account as it was.
+   */
+  identify(again?: boolean): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  fetch?: typeof fetch;
+  WebSocket?: WebSocketConstructor;
+  /** Whether this background can hold live channels. */
+  liveSupported?: boolean;
+  clock?: Clock;
+  now?: () => number;
+  random?: () => number;
+  isOnline?: () => boolean;
+  retries?: number;
+}
+
+export function createAccountRuntime(id: string, options: RuntimeOptions = {}): AccountRuntime {
+  const session = createSession(id, { fetch: options.fetch, WebSocket: options.WebSocket, retries: options.retries });
+  const notifier = createNotifier(id, async () => (await session.client()).client, options.clock);
+  let live: LiveUpdates | undefined;
+  let identified = false;
+  async function identify(again = false): Promise<void> {
+    if (identified && !again) return;
+    identified = true;
+    try {
+      const known = await session.account();
+      if (!known || (known.username && !again)) return;
+      const profile = await whoIs((await session.client()).client);
+      if (profile) await updateAccount(id, identity(profile));
+    } catch {
+      identified = false;
+    }
+  }
+  const poller = createPoller({
+    session,
+    now: options.now,
+    random: options.random,
+    isOnline: options.isOnline,
+    onCount: (previous, count, settings) => notifier.onCount(previous, count, settings).catch(() => undefined),
+    onStatus: (status) => {
+      live?.follow(status);
+      if (status.kind === 'ok') void identify();
+    },
+    isLive: () => live?.isLive() ?? false,
+  });
+  live = createLiveUpdates({
+    session,
+    poller,
+    notifier,
+    clock: options.clock,
+    random: options.random,
+    supported: options.liveSupported ?? false,
+  });
+  return { id, session, poller, notifier, live, status: statusWriter(id), identify };
+}
+
+export interface Runtimes {
+  get(id: string): AccountRuntime | undefined;
+  all(): AccountRuntime[];
+  /** Starts the accounts added since, stops those removed; the ids of the accounts started. */
+  sync(): Promise<string[]>;
+  stop(): void;
+}
+
+export function createRuntimes(options: RuntimeOptions = {}): Runtimes {
+  const running = new Map<string, AccountRuntime>();
+  let syncing: Promise<string[]> = Promise.resolve([]);
+
+  async function stopAccount(runtime: AccountRuntime) {
+    running.delete(runtime.id);
+    runtime.live.stop();
+    await Promise.all([
+      runtime.poller.stop(),
+      runtime.notifier.reset(),
+      clearInboxCache(runtime.id),
+      unreadByTypeItem(runtime.id).removeValue(),
+      runtime.status.clear(),
+    ]);
+  }
+
+  async function sync(): Promise<string[]> {
+    const current = await accounts();
+    const ids = new Set(current.map((account) => account.id));
+    for (const runtime of [...running.values()]) if (!ids.has(runtime.id)) await stopAccount(runtime);
+    const started: string[] = [];
+    for (const account of current) {
+      if (running.has(account.id)) continue;
+      running.set(account.id, createAccountRuntime(account.id, options));
+      started.push(account.id);
+    }
+    await renderAccounts(current);
+    return started;
+  }
+
+  return {
+    get: (id) => running.get(id),
+    all: () => [...running.values()],
+    sync() {
+      // One after another: two changes close together must not start an account twice.
+      syncing = syncing.catch(() => []).then(sync);
+      return syncing;
+    },
+    stop() {
+      for (const runtime of running.values()) runtime.live.stop();
+    },
+  };
+}
