@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { build } from 'wxt';
+import { OptionsPage } from '../test/e2e/support/options-page';
 import { PopupPage } from '../test/e2e/support/popup-page';
 import { startProduct } from '../test/e2e/support/product';
 import { ProfilePage } from '../test/e2e/support/profile-page';
@@ -46,13 +47,28 @@ try {
     await page.close();
   }
 
-  const options = await product.browser.context.newPage();
-  await options.setViewportSize({ width: 760, height: 900 });
-  await options.goto(product.browser.pageUrl('options.html'));
-  await options.getByRole('button', { name: 'Test connection' }).click();
-  await options.getByText('Connected.').waitFor();
-  await shoot(options, 'options', { fullPage: true });
-  await options.close();
+  // A second account, added with a pasted token as a person with a work account would.
+  const work = await product.service.newUser('work', { displayName: 'Work' });
+  await product.service.fillInbox(work.username, 6, { read: false });
+  const optionsPage = await product.browser.context.newPage();
+  await optionsPage.setViewportSize({ width: 760, height: 900 });
+  await optionsPage.goto(product.browser.pageUrl('options.html'));
+  const options = new OptionsPage(optionsPage);
+  await options.button('Add account').click();
+  await optionsPage.getByText('Use a token instead').click();
+  await options.fill({ apiBaseUrl: product.service.apiBaseUrl, siteOrigin: product.service.origin, token: work.token });
+  await options.button('Add with this token').click();
+  await options.waitForNotice(`Signed in as @${work.username}.`);
+  await shoot(optionsPage, 'options', { fullPage: true });
+  await optionsPage.close();
+
+  const accounts = await product.browser.context.newPage();
+  await accounts.setViewportSize({ width: 400, height: 600 });
+  await accounts.goto(product.browser.pageUrl('popup.html'));
+  await new PopupPage(accounts).waitForRows();
+  await accounts.getByRole('group', { name: 'Accounts' }).getByRole('button', { name: /^All/ }).waitFor();
+  await shoot(accounts, 'popup-accounts');
+  await accounts.close();
 
   const profile = new ProfilePage(await product.browser.context.newPage());
   await profile.page.setViewportSize({ width: 900, height: 640 });
