@@ -50,9 +50,15 @@ describe.each(cases)('accessibility audit (axe-core) in $browser, $scheme', ({ b
     const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@alice`));
     await profile.waitForControls();
     expect(await seriousViolations(profile.page, 'inbox-companion-profile')).toEqual([]);
+    expect(await seriousViolations(await profile.frameDocument())).toEqual([]);
     await profile.button('Report').click();
     await profile.dialog.waitFor();
     expect(await seriousViolations(profile.page, 'inbox-companion-profile')).toEqual([]);
+    expect(await seriousViolations(await profile.frameDocument())).toEqual([]);
+    // Escape closes the dialog and focus goes back to the Report button, inside the frame.
+    await profile.page.keyboard.press('Escape');
+    await profile.dialog.waitFor({ state: 'hidden' });
+    expect(await (await profile.frameDocument()).evaluate('document.activeElement?.textContent')).toBe('Report');
     await profile.page.close();
   });
 
