@@ -193,6 +193,8 @@ export type ProfileFrameStart = {
   answer: ProfileAnswer;
   account: string;
   siteOrigin: string;
+  /** Every account signed in on this site: with more than one, the person chooses whom to act as. */
+  accounts: ProfileAccount[];
 } | null;
 
 /** The answer as `profile.get` would give it: the profile, or its error thrown. */

@@ -1,5 +1,6 @@
 import { Component, createRef } from 'preact';
 import { t } from '../../lib/i18n';
+import type { ProfileAccount } from '../../lib/messaging';
 import { byPerson } from '../../lib/profile/person-input';
 import type { ProfileSession } from '../../lib/profile/profile-state';
 import { FollowButton } from './follow-button';
@@ -7,6 +8,30 @@ import { ReportDialog } from './report-dialog';
 
 interface Props {
   session: ProfileSession;
+  /** The accounts signed in on this site; with more than one, a choice of whom to act as. */
+  accounts?: readonly ProfileAccount[];
+  account?: string;
+  onAccount?(account: string): void;
+}
+
+/** "as @name": which of the person's accounts on this site the buttons act as. */
+function AccountChoice({ accounts, account, onAccount }: Required<Pick<Props, 'accounts' | 'account' | 'onAccount'>>) {
+  return (
+    <label class="as">
+      {t('profile_act_as')}{' '}
+      <select
+        value={account}
+        // Choosing only changes whose view shows; every action still needs the person's own click.
+        onChange={(event) => onAccount(event.currentTarget.value)}
+      >
+        {accounts.map((each) => (
+          <option key={each.id} value={each.id}>
+            {each.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }
 
 /** The buttons for one profile, drawn from the session's state. */
@@ -15,11 +40,18 @@ export class ProfileButtons extends Component<Props> {
 
   private returnFocus = () => this.reportButton.current?.focus();
 
-  override render({ session }: Props) {
+  override render({ session, accounts = [], account = session.account, onAccount }: Props) {
     const { view, username } = session;
-    if (view.kind === 'loading' || view.kind === 'none') return null;
+    const choice = accounts.length > 1 && onAccount && view.kind !== 'signedOut';
+    // Loading after the person chose another account: the choice stays, the buttons follow.
+    if (view.kind === 'none' || (view.kind === 'loading' && !choice)) return null;
     return (
-      <fieldset class="bar" aria-label={t('profile_group_label')}>
+      <fieldset
+        class="bar"
+        aria-label={t('profile_group_label')}
+        aria-busy={view.kind === 'loading' ? 'true' : undefined}
+      >
+        {choice && <AccountChoice accounts={accounts} account={account} onAccount={onAccount} />}
         {view.kind === 'signedOut' && (
           <>
             <p class="message">{t(view.expired ? 'profile_signed_out_expired' : 'profile_signed_out')}</p>

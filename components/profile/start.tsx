@@ -46,17 +46,33 @@ export async function startProfileFrame({
     }
   }
   if (!start) return;
-  const { username, answer, account, siteOrigin } = start;
+  const { username, answer, siteOrigin, accounts } = start;
   const mount = document.getElementById('app') ?? document.body;
   // The frame lives as long as the profile it shows: the content script makes a new one for the next.
-  const session = createProfileSession(username, ask, signal, () => true, answer, account);
-
+  let stopSession = new AbortController();
+  const open = (account: string, given?: typeof answer) => {
+    stopSession.abort();
+    stopSession = new AbortController();
+    const stop = AbortSignal.any([signal, stopSession.signal]);
+    const opened = createProfileSession(username, ask, stop, () => true, given, account);
+    opened.subscribe(draw);
+    return opened;
+  };
+  /** With several accounts on this site, the person chooses whom the buttons act as. */
+  let switched = false;
+  const choose = (account: string) => {
+    // The bar stays, with the choice, while the other account's view of the profile loads.
+    switched = true;
+    session = open(account);
+    draw();
+    void session.load();
+  };
   let told = '';
   const measure = () => {
     const { view } = session;
     const box = mount.getBoundingClientRect();
     const layout: FrameLayout = {
-      shown: view.kind !== 'loading' && view.kind !== 'none',
+      shown: view.kind !== 'none' && (view.kind !== 'loading' || switched),
       modal: view.kind === 'ready' && view.report !== null,
       width: Math.ceil(box.width),
       height: Math.ceil(box.height),
@@ -66,11 +82,14 @@ export async function startProfileFrame({
     told = text;
     tell(layout, siteOrigin);
   };
-  const draw = () => {
-    render(<ProfileButtons session={session} />, mount);
+  function draw() {
+    render(
+      <ProfileButtons session={session} accounts={accounts} account={session.account} onAccount={choose} />,
+      mount,
+    );
     measure();
-  };
-  session.subscribe(draw);
+  }
+  let session = open(start.account, answer);
   const resizes = new ResizeObserver(measure);
   resizes.observe(mount);
   signal.addEventListener('abort', () => resizes.disconnect(), { once: true });

@@ -27,6 +27,7 @@ import {
   type MessageReturn,
   type MessageType,
   messaging,
+  type ProfileAccount,
   type ProfileAnswer,
   type TriageResult,
 } from '../messaging';
@@ -361,7 +362,12 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       if (!account || username === null) return null;
       const answer = await (takePrefetched(tabId, `${id} ${username.toLowerCase()}`) ??
         profileAnswer(runtime, username));
-      return { username, answer, account: id, siteOrigin: account.siteOrigin };
+      const here: ProfileAccount[] = [];
+      for (const other of await accounts()) {
+        const token = isSiteUrl(sender.url, other) ? await runtimes.get(other.id)?.session.token() : null;
+        if (token) here.push({ id: other.id, label: accountLabel(other) });
+      }
+      return { username, answer, account: id, siteOrigin: account.siteOrigin, accounts: here };
     },
     async 'profile.get'({ account, username }, sender) {
       // A profile reads without a token too: signed out, it shows who the person is, without buttons.

@@ -32,6 +32,8 @@ export type SessionView =
     };
 
 export interface ProfileSession {
+  /** The account the buttons act as. */
+  readonly account: string;
   readonly username: string;
   readonly view: SessionView;
   subscribe(listener: () => void): () => void;
@@ -83,6 +85,7 @@ export function createProfileSession(
 
   const session: ProfileSession = {
     username,
+    account,
     get view() {
       return view;
     },

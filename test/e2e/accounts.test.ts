@@ -3,13 +3,14 @@
  * `identity.launchWebAuthFlow` and filled in as a person would, a second added with a pasted
  * token; the badge sums both, and signing out revokes the token at the service.
  */
-import type { Page } from 'playwright-core';
+import type { FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnauthenticatedError } from '../../lib/api';
 import { BROWSERS } from './support/browsers';
 import { OptionsPage } from './support/options-page';
 import { PopupPage } from './support/popup-page';
 import { type Product, startProduct } from './support/product';
+import { ProfilePage } from './support/profile-page';
 
 /**
  * Chromium only: Firefox shows `launchWebAuthFlow` in a window of its own chrome, which the
@@ -108,6 +109,21 @@ describe.runIf(BROWSERS.includes('chromium'))('two accounts in Chromium', () => 
     await popup.button('Undo').click();
     await expect.poll(() => secondService.inbox.count()).toBe(4);
     await popup.page.close();
+  });
+
+  it('lets the in-page buttons act as either account on the same site', async () => {
+    const { service } = product;
+    const target = await service.newUser('target');
+    const profile = new ProfilePage(await product.openPage(`${service.origin}/@${target.username}`));
+    await profile.waitForControls();
+    // Chromium's own frame locator: the choice is a native select.
+    const choice = (profile.frame as unknown as FrameLocator).getByRole('combobox', { name: 'as' });
+    expect(await choice.inputValue()).toBe(firstAccount);
+    await choice.selectOption({ label: `@${second.username}` });
+    await profile.button('Follow').click();
+    await expect.poll(async () => (await service.client(second.token).user(target.username)).following).toBe(true);
+    expect((await service.client(product.demoToken).user(target.username)).following).toBe(false);
+    await profile.page.close();
   });
 
   it('signs the first account out: the service refuses its token, the other account stays', async () => {

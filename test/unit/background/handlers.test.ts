@@ -208,6 +208,8 @@ describe('background messages', () => {
       answer: { ok: true, profile },
       account: ACCOUNT,
       siteOrigin: 'http://127.0.0.1:8787',
+      // The accounts signed in on the tab's site, to choose whom the buttons act as.
+      accounts: [{ id: ACCOUNT, label: '127.0.0.1:8787' }],
     });
     expect(wire.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual(['GET /api/user/bob']);
     expect(JSON.stringify([started.raw, framed.raw])).not.toContain(TOKEN);
