@@ -20,7 +20,7 @@ export const BUDGETS: Record<string, number> = { popup: 15_000, 'content script'
  * stands between each and its budget). Lower a ceiling as a part shrinks; remove it once the
  * part is within its budget.
  */
-export const CEILINGS: Record<string, number> = { popup: 26_100, 'content script': 13_600 };
+export const CEILINGS: Record<string, number> = { popup: 25_900, 'content script': 13_600 };
 
 interface FileSize {
   file: string;
