@@ -151,7 +151,7 @@ export interface ProfileAccount {
   label: string;
 }
 
-/** What the profile content script needs to know about the site; never the token. */
+/** What the profile content script needs to know about the site; never the token nor a profile. */
 export interface ProfilePageConfig {
   signedIn: boolean;
   siteOrigin: string;
@@ -167,13 +167,30 @@ export interface ProfilePageConfig {
 export type ProfileAnswer = { ok: true; profile: Profile } | { ok: false; error: ReturnType<ApiError['toJSON']> };
 
 /**
- * Everything the profile content script needs before its buttons show, in one round trip: the
- * site's settings and, when the page's URL names a profile, that profile.
+ * What the profile content script needs to place the buttons' frame. Asking for it also starts
+ * fetching the profile the tab shows, so the frame's own `profile.frame` finds it on its way.
  */
 export interface ProfilePageStart {
   config: ProfilePageConfig;
-  profile: { username: string; answer: ProfileAnswer } | null;
+  /** What the content script hands its frame, so that the background knows that frame from the page's copies. */
+  claim: string;
 }
+
+/** The extension page that holds the in-page buttons, framed into the site's profile pages. */
+export const PROFILE_FRAME_PAGE = '/profile-frame.html' as const;
+
+/**
+ * Everything the buttons' frame needs before it shows, in one round trip: the profile its tab
+ * shows (the background reads it from the tab's address, never from the frame), the account the
+ * buttons act as (the one the content script's start chose), and the site's origin, the only
+ * window the frame tells its size to. Null when the tab shows no profile.
+ */
+export type ProfileFrameStart = {
+  username: string;
+  answer: ProfileAnswer;
+  account: string;
+  siteOrigin: string;
+} | null;
 
 /** The answer as `profile.get` would give it: the profile, or its error thrown. */
 export function profileFrom(answer: ProfileAnswer): Profile {
@@ -229,8 +246,10 @@ export interface ProtocolMap {
   /** Signs the account out and forgets it, giving back the host permissions no other account needs. */
   'accounts.remove'(request: AccountRequest): void;
   'options.open'(): void;
-  /** The site's settings and the profile `url` names: what the buttons need to show. */
+  /** The site's settings: where the buttons' frame goes on a page of the site. */
   'profile.start'(request: { url: string; account?: string }): ProfilePageStart;
+  /** The profile the sender's tab shows, for the buttons' frame that brings the tab's claim. */
+  'profile.frame'(request: { claim: string }): ProfileFrameStart;
   'profile.get'(request: ProfileRequest): Profile;
   'profile.follow'(request: ProfileRequest): void;
   'profile.unfollow'(request: ProfileRequest): void;
@@ -248,8 +267,8 @@ export interface NewAccountRequest {
 export type MessageType = keyof ProtocolMap;
 
 /**
- * Who may send each message. Extension pages may send all of them; a content script only the
- * `profile` ones, and only from a page of the configured site.
+ * Who may send each message. Extension pages may send all of them; the profile content script
+ * and the buttons' frame only the `profile` ones, and only in a tab of an account's site.
  */
 export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'inbox.fetch': 'extension',
@@ -272,6 +291,7 @@ export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'accounts.remove': 'extension',
   'options.open': 'profile',
   'profile.start': 'profile',
+  'profile.frame': 'profile',
   'profile.get': 'profile',
   'profile.follow': 'profile',
   'profile.unfollow': 'profile',

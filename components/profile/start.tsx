@@ -1,88 +1,86 @@
 /**
- * Puts the follow, unfollow and report buttons on the site's profile pages and keeps them
- * there as the page changes, until `signal` aborts. Asks the background for everything.
+ * The buttons' frame: an extension page the content script frames into the site's profile
+ * pages. It shows the profile its tab shows, as the background reads it from the tab's address
+ * (never from the frame's own address or from a message the page could send), and tells the
+ * content script only how much room it needs.
  */
 import { render } from 'preact';
-import type { ProfilePageStart } from '../../lib/messaging';
-import { type ProfilePage, watchProfilePage } from '../../lib/profile/page';
-import { type Ask, createProfileSession, type ProfileSession } from '../../lib/profile/profile-state';
-import { createShadowHost } from '../../lib/profile/shadow-host';
-import { usernameFromUrl } from '../../lib/profile-url';
-import css from './profile.css?inline';
+import { ApiError } from '../../lib/api/errors';
+import { uiLanguage } from '../../lib/i18n';
+import type { ProfileFrameStart } from '../../lib/messaging';
+import type { FrameLayout } from '../../lib/profile/frame-messages';
+import { type Ask, createProfileSession } from '../../lib/profile/profile-state';
 import { ProfileButtons } from './profile-buttons';
 
-export interface StartOptions {
+/** Claims the frame tries before it gives up: a page that posts more only keeps its buttons off. */
+const MAX_CLAIMS = 20;
+
+export interface FrameOptions {
   document: Document;
   ask: Ask;
-  signal: AbortSignal;
+  /** Tells the page's content script, on the site's origin, the frame's layout. */
+  tell(layout: FrameLayout, siteOrigin: string): void;
+  /** The next claim the parent window posts; the content script's is among them. */
+  nextClaim(): Promise<string>;
+  /** Aborts when the frame goes; by default it lives as long as its page. */
+  signal?: AbortSignal;
 }
 
-/** Starts the buttons; resolves to the page watcher, or null when this page gets none. */
-export async function startProfileButtons({ document, ask, signal }: StartOptions): Promise<ProfilePage | null> {
-  let start: ProfilePageStart;
-  try {
-    const { origin, pathname } = document.location;
-    start = await ask('profile.start', { url: origin + pathname });
-  } catch {
-    // The background refuses pages that are not on the configured site, and is gone when the
-    // extension was updated; either way this page gets no buttons.
-    return null;
+/** Starts the buttons in the frame; resolves once they know what to show. */
+export async function startProfileFrame({
+  document,
+  ask,
+  tell,
+  nextClaim,
+  signal = new AbortController().signal,
+}: FrameOptions): Promise<void> {
+  document.documentElement.lang = uiLanguage();
+  let start: ProfileFrameStart | undefined;
+  // The page may post claims of its own first; the background takes only the content script's.
+  for (let tries = 0; start === undefined && tries < MAX_CLAIMS; tries++) {
+    try {
+      start = await ask('profile.frame', { claim: await nextClaim() });
+    } catch (error) {
+      // Anything but a refused claim (the background gone with an update) ends the frame.
+      if (!(error instanceof ApiError && error.code === 'forbidden')) return;
+    }
   }
-  if (signal.aborted) return null;
-  const { config } = start;
-  /** The profile that came with the settings, until the page shows it or has moved on. */
-  let first = start.profile;
+  if (!start) return;
+  const { username, answer, account, siteOrigin } = start;
+  const mount = document.getElementById('app') ?? document.body;
+  // The frame lives as long as the profile it shows: the content script makes a new one for the next.
+  const session = createProfileSession(username, ask, signal, () => true, answer, account);
 
-  const { host, mountPoint } = createShadowHost(document, css);
-  let session: ProfileSession | null = null;
-  const draw = () => render(session && <ProfileButtons key={session.username} session={session} />, mountPoint);
-
-  const page = watchProfilePage({
-    document,
-    config,
-    host,
-    signal,
-    shown: () => session !== null && session.view.kind !== 'loading' && session.view.kind !== 'none',
-    placed: draw,
-    open(username, stop) {
-      const given = first && first.username.toLowerCase() === username.toLowerCase() ? first.answer : undefined;
-      first = null;
-      const opened = createProfileSession(
-        username,
-        ask,
-        stop,
-        () => {
-          const shows = usernameFromUrl(document.location.href, config)?.toLowerCase() === username.toLowerCase();
-          // The page moved on without a sign the watcher saw: the buttons follow it now.
-          if (!shows) queueMicrotask(() => page.check());
-          return shows;
-        },
-        given,
-        config.account ?? '',
-      );
-      session = opened;
-      opened.subscribe(() => {
-        draw();
-        page.check();
-      });
-      stop.addEventListener('abort', () => {
-        if (session !== opened) return;
-        session = null;
-        draw();
-      });
-      void opened.load();
-    },
-  });
-
+  let told = '';
+  const measure = () => {
+    const { view } = session;
+    const box = mount.getBoundingClientRect();
+    const layout: FrameLayout = {
+      shown: view.kind !== 'loading' && view.kind !== 'none',
+      modal: view.kind === 'ready' && view.report !== null,
+      width: Math.ceil(box.width),
+      height: Math.ceil(box.height),
+    };
+    const text = JSON.stringify(layout);
+    if (text === told) return;
+    told = text;
+    tell(layout, siteOrigin);
+  };
+  const draw = () => {
+    render(<ProfileButtons session={session} />, mount);
+    measure();
+  };
+  session.subscribe(draw);
+  const resizes = new ResizeObserver(measure);
+  resizes.observe(mount);
+  signal.addEventListener('abort', () => resizes.disconnect(), { once: true });
   // Signing in happens on the options page; coming back to this tab shows the result.
   document.addEventListener(
     'visibilitychange',
     () => {
-      if (document.visibilityState === 'visible' && session?.view.kind === 'signedOut') void session.load();
+      if (document.visibilityState === 'visible' && session.view.kind === 'signedOut') void session.load();
     },
     { signal },
   );
-  signal.addEventListener('abort', () => render(null, mountPoint), { once: true });
-  page.check();
-  return page;
+  await session.load();
 }

@@ -27,14 +27,16 @@ export async function syncProfileScript(
     id: PROFILE_SCRIPT_ID,
     matches,
     js: [PROFILE_SCRIPT_FILE],
-    runAt: 'document_idle' as const,
+    // From the start, so the buttons' frame goes in as soon as the page has parsed its anchor.
+    runAt: 'document_start' as const,
     persistAcrossSessions: true,
   };
   if (!existing) {
     await browser.scripting.registerContentScripts([script]);
     return 'registered';
   }
-  if (JSON.stringify([...(existing.matches ?? [])].sort()) === JSON.stringify(matches)) return 'unchanged';
+  const same = JSON.stringify([...(existing.matches ?? [])].sort()) === JSON.stringify(matches);
+  if (same && existing.runAt === script.runAt) return 'unchanged';
   await browser.scripting.updateContentScripts([script]);
   return 'updated';
 }

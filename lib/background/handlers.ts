@@ -36,6 +36,7 @@ import type { AccountRuntime, Runtimes } from './account-runtime';
 import { accounts, addAccount, removeAccount } from './account-store';
 import { testConnection } from './connection-test';
 import { giveBackPermissions } from './permissions';
+import { claimFrame, isClaimedFrame, newClaim } from './profile-frames';
 import { type Extension, mayAsk, type Sender, type SenderKind, senderKind } from './sender';
 import { checkToken, identity } from './token-check';
 import {
@@ -100,6 +101,7 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
   'accounts.remove': v.object({ account: AccountId }),
   'options.open': v.undefined(),
   'profile.start': v.object({ url: Text, account: v.optional(AccountId) }),
+  'profile.frame': v.object({ claim: Text }),
   'profile.get': ProfileRequest,
   'profile.follow': ProfileRequest,
   'profile.unfollow': ProfileRequest,
@@ -111,8 +113,16 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
   }),
 };
 
-/** Who asked: the kind of sender and the page it asked from. */
-type Asker = { kind: NonNullable<SenderKind>; url: string } | null;
+/**
+ * Who asked: the kind of sender and the page it asked from (for the buttons' frame, the page of
+ * its tab), and where that page is.
+ */
+type Asker = { kind: NonNullable<SenderKind>; url: string; tabId?: number; frameId?: number } | null;
+
+const forbidden = (detail: string) => new ApiError({ status: 403, code: 'forbidden', detail });
+
+/** How long a profile fetched for a tab's content script waits for that tab's buttons' frame. */
+const PREFETCH_MS = 10_000;
 
 type Handlers = {
   [T in MessageType]: (data: MessageData<T>, sender: Asker) => Promise<MessageReturn<T>>;
@@ -151,21 +161,47 @@ export function createHandlers(ctx: HandlerContext): Handlers {
 
   /**
    * An in-page button acts only as an account whose site the page is on: a content script on one
-   * site can never act as an account of another.
+   * site can never act as an account of another. And only on the profile the page shows now: a
+   * page that changed its address under the buttons acts on nothing.
    */
-  async function onAccountSite(id: string, sender: Asker) {
+  async function onAccountSite(id: string, sender: Asker, username: string) {
     const runtime = await runtimeOf(id);
     const account = await runtime.session.account();
-    if (sender?.kind === 'profile' && (!account || !isSiteUrl(sender.url, account))) {
-      throw new ApiError({ status: 403, code: 'forbidden', detail: 'Not that account’s site.' });
+    if (sender?.kind === 'profile' || sender?.kind === 'frame') {
+      if (!account || !isSiteUrl(sender.url, account)) throw forbidden('Not that account’s site.');
+      if (usernameFromUrl(sender.url, account)?.toLowerCase() !== username.toLowerCase()) {
+        throw forbidden('This tab does not show that profile.');
+      }
     }
     return runtime;
   }
 
-  async function profileAccount(id: string, sender: Asker) {
-    await onAccountSite(id, sender);
+  async function profileAccount(id: string, sender: Asker, username: string) {
+    await onAccountSite(id, sender, username);
     return signedIn(id);
   }
+
+  const profileAnswer = (runtime: AccountRuntime, username: string): Promise<ProfileAnswer> =>
+    runtime.session.client().then(({ client }) =>
+      client
+        .user(username)
+        .get()
+        .then(
+          (profile): ProfileAnswer => ({ ok: true, profile }),
+          (error): ProfileAnswer => ({ ok: false, error: plain(error, runtime).toJSON() }),
+        ),
+    );
+
+  /**
+   * The profile fetched when a tab's content script started, until that tab's frame takes it
+   * (one a tab, so they stay few); one older than a few seconds is fetched again.
+   */
+  const prefetched = new Map<number | undefined, { key: string; at: number; answer: Promise<ProfileAnswer> }>();
+  const takePrefetched = (tabId: number | undefined, key: string) => {
+    const entry = prefetched.get(tabId);
+    prefetched.delete(tabId);
+    return entry?.key === key && Date.now() - entry.at <= PREFETCH_MS ? entry.answer : null;
+  };
 
   async function forgetAccount(runtime: AccountRuntime) {
     const last = await lastUndoItem.getValue();
@@ -298,16 +334,6 @@ export function createHandlers(ctx: HandlerContext): Handlers {
       const chosen = signedInHere.find((entry) => entry.account.id === wanted) ?? signedInHere[0] ?? onSite[0] ?? null;
       const shape = chosen?.account ?? DEFAULT_ADDRESSES;
       const username = usernameFromUrl(url, shape);
-      const answer =
-        username === null || chosen === null
-          ? null
-          : await (await chosen.runtime.session.client()).client
-              .user(username)
-              .get()
-              .then(
-                (profile): ProfileAnswer => ({ ok: true, profile }),
-                (error): ProfileAnswer => ({ ok: false, error: plain(error, chosen.runtime).toJSON() }),
-              );
       const config = {
         signedIn: chosen?.signedIn ?? false,
         siteOrigin: shape.siteOrigin,
@@ -316,21 +342,40 @@ export function createHandlers(ctx: HandlerContext): Handlers {
         account: chosen?.account.id ?? null,
         accounts: signedInHere.map(({ account }) => ({ id: account.id, label: accountLabel(account) })),
       };
-      return { config, profile: username === null || answer === null ? null : { username, answer } };
+      // The profile is on its way while the page loads the buttons' frame, which asks for it.
+      if (username !== null && chosen !== null) {
+        const key = `${chosen.account.id} ${username.toLowerCase()}`;
+        prefetched.set(sender?.tabId, { key, at: Date.now(), answer: profileAnswer(chosen.runtime, username) });
+      }
+      const tabId = sender?.tabId;
+      return { config, claim: tabId === undefined ? '' : await newClaim(tabId, config.account) };
+    },
+    async 'profile.frame'({ claim }, sender) {
+      const { tabId, frameId } = sender ?? {};
+      const id = tabId === undefined || frameId === undefined ? undefined : await claimFrame(tabId, frameId, claim);
+      if (id === undefined) throw forbidden('This frame is not the tab’s buttons.');
+      if (id === null || !sender) return null;
+      const runtime = await runtimeOf(id);
+      const account = await runtime.session.account();
+      const username = account && isSiteUrl(sender.url, account) ? usernameFromUrl(sender.url, account) : null;
+      if (!account || username === null) return null;
+      const answer = await (takePrefetched(tabId, `${id} ${username.toLowerCase()}`) ??
+        profileAnswer(runtime, username));
+      return { username, answer, account: id, siteOrigin: account.siteOrigin };
     },
     async 'profile.get'({ account, username }, sender) {
       // A profile reads without a token too: signed out, it shows who the person is, without buttons.
-      const runtime = await onAccountSite(account, sender);
+      const runtime = await onAccountSite(account, sender, username);
       return (await runtime.session.client()).client.user(username).get();
     },
     async 'profile.follow'({ account, username }, sender) {
-      await (await profileAccount(account, sender)).client.user(username).follow();
+      await (await profileAccount(account, sender, username)).client.user(username).follow();
     },
     async 'profile.unfollow'({ account, username }, sender) {
-      await (await profileAccount(account, sender)).client.user(username).unfollow();
+      await (await profileAccount(account, sender, username)).client.user(username).unfollow();
     },
     async 'profile.report'({ account, username, reason, comment }, sender) {
-      return (await profileAccount(account, sender)).client.user(username).report(reason, comment);
+      return (await profileAccount(account, sender, username)).client.user(username).report(reason, comment);
     },
   };
 }
@@ -348,12 +393,18 @@ export async function answer<T extends MessageType>(
 ): Promise<MessageReturn<T>> {
   try {
     const kind = senderKind(sender, ctx.extension, await accounts());
-    if (!mayAsk(type, kind)) {
-      throw new ApiError({ status: 403, code: 'forbidden', detail: `This page may not ask for ${type}.` });
-    }
+    if (!mayAsk(type, kind)) throw forbidden(`This page may not ask for ${type}.`);
     const parsed = v.safeParse(schemas[type], data);
     if (!parsed.success) throw new InvalidArgumentError('invalid_message', `The ${type} message is malformed.`);
-    return await handlers[type](parsed.output, kind && { kind, url: sender.url ?? '' });
+    const { tab, frameId } = sender;
+    // Only the frame the content script placed acts; a copy the page embeds never had the claim.
+    if (kind === 'frame' && type !== 'profile.frame') {
+      if (tab?.id === undefined || frameId === undefined || !(await isClaimedFrame(tab.id, frameId))) {
+        throw forbidden('This frame is not the tab’s buttons.');
+      }
+    }
+    const url = (kind === 'frame' ? tab?.url : sender.url) ?? '';
+    return await handlers[type](parsed.output, kind && { kind, url, tabId: tab?.id, frameId });
   } catch (error) {
     throw plain(error);
   }

@@ -1,9 +1,11 @@
 /**
  * Who sent a message. Extension pages (popup, options) may ask anything; the profile content
- * script only profile operations, and only from the top frame of a page on an account's site.
- * Anything else — another extension, a web page, a content script on another origin — is refused.
+ * script only profile operations, and only from the top frame of a page on an account's site;
+ * the buttons' frame (an extension page) only profile operations too, and only framed in a tab
+ * of such a site. Anything else — another extension, a web page, a content script on another
+ * origin, another extension page framed into a web page — is refused.
  */
-import { MESSAGE_SCOPE, type MessageType } from '../messaging';
+import { MESSAGE_SCOPE, type MessageType, PROFILE_FRAME_PAGE } from '../messaging';
 import { isSiteUrl } from '../profile-url';
 import type { Settings } from '../settings';
 
@@ -21,7 +23,15 @@ export interface Extension {
   baseUrl: string;
 }
 
-export type SenderKind = 'extension' | 'profile' | null;
+export type SenderKind = 'extension' | 'profile' | 'frame' | null;
+
+const pathOf = (url: string) => {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return null;
+  }
+};
 
 export function senderKind(
   sender: Sender,
@@ -31,9 +41,13 @@ export function senderKind(
   if (sender.id !== extension.id || typeof sender.url !== 'string') return null;
   if (sender.url.startsWith(extension.baseUrl)) {
     // An extension page: the popup (no tab) or the options page in a tab of its own. One framed
-    // inside a web page would show that page's URL on its tab, and is refused.
+    // inside a web page shows that page's URL on its tab: only the buttons' frame may be there,
+    // and only in a tab of an account's site.
     const tabUrl = sender.tab?.url;
-    return tabUrl === undefined || tabUrl.startsWith(extension.baseUrl) ? 'extension' : null;
+    if (tabUrl === undefined || tabUrl.startsWith(extension.baseUrl)) return 'extension';
+    const framed = sender.frameId !== undefined && sender.frameId !== 0;
+    const onSite = sites.some((site) => isSiteUrl(tabUrl, site));
+    return framed && pathOf(sender.url) === PROFILE_FRAME_PAGE && onSite ? 'frame' : null;
   }
   const site = sites.find((one) => isSiteUrl(sender.url, one));
   if (site && sender.tab !== undefined && sender.frameId === 0) {
@@ -45,5 +59,5 @@ export function senderKind(
 
 export function mayAsk(type: MessageType, kind: SenderKind): boolean {
   if (kind === 'extension') return true;
-  return kind === 'profile' && MESSAGE_SCOPE[type] === 'profile';
+  return (kind === 'profile' || kind === 'frame') && MESSAGE_SCOPE[type] === 'profile';
 }

@@ -6,7 +6,7 @@
  */
 import type { ProfilePageConfig } from '../messaging';
 import { usernameFromUrl } from '../profile-url';
-import { attachBeside } from './attach';
+import { attachBeside, findAnchor } from './attach';
 
 export interface ProfilePageOptions {
   document: Document;
@@ -82,6 +82,9 @@ export function watchProfilePage(options: ProfilePageOptions): ProfilePage {
         return;
       }
     }
+    // While the page is still being parsed its anchor may yet come: floating now and moving
+    // later would load the frame twice.
+    if (document.readyState === 'loading' && !findAnchor(document, config.profileAnchor)) return;
     if (attachBeside(host, document, config.profileAnchor)) {
       placedBefore = true;
       options.placed?.();
@@ -91,6 +94,7 @@ export function watchProfilePage(options: ProfilePageOptions): ProfilePage {
   const observer = new MutationObserver(check);
   observer.observe(document, { childList: true, subtree: true });
   document.defaultView?.addEventListener('popstate', check, { signal });
+  document.addEventListener('DOMContentLoaded', check, { signal });
   signal.addEventListener(
     'abort',
     () => {

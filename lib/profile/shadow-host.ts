@@ -1,27 +1,29 @@
 /**
- * The element that carries the buttons into the page. Its shadow root keeps the page's CSS out
- * and ours in; key presses inside it stay inside, so typing a report never sets off the page's
- * keyboard shortcuts.
+ * The element that carries the buttons' frame into the page. Its shadow root keeps the page's
+ * CSS off the frame; the buttons themselves live in the frame, an extension page the page can
+ * neither read nor script.
  */
+import css from './shadow-host.css?inline';
+
 export const HOST_TAG = 'inbox-companion-profile';
 
 export interface ShadowHost {
   host: HTMLElement;
   root: ShadowRoot;
-  /** Where the UI renders. */
-  mountPoint: HTMLElement;
+  /** Keeps the buttons' place in the page while the frame covers the page. */
+  spacer: HTMLElement;
 }
 
-export function createShadowHost(document: Document, css: string): ShadowHost {
+export function createShadowHost(document: Document): ShadowHost {
   // A page may define an element of our name for itself; its shadow root leaves no room for
   // ours, so the buttons then come under a name no page can know in advance.
   const { host, root } = claim(document, HOST_TAG) ?? (claim(document, `${HOST_TAG}-${randomSuffix()}`) as Claimed);
   const style = document.createElement('style');
   style.textContent = css;
-  const mountPoint = document.createElement('div');
-  root.append(style, mountPoint);
-  for (const type of ['keydown', 'keyup', 'keypress']) host.addEventListener(type, (event) => event.stopPropagation());
-  return { host, root, mountPoint };
+  const spacer = document.createElement('div');
+  spacer.className = 'spacer';
+  root.append(style, spacer);
+  return { host, root, spacer };
 }
 
 type Claimed = { host: HTMLElement; root: ShadowRoot };
@@ -31,7 +33,8 @@ function claim(document: Document, tag: string): Claimed | null {
   const host = document.createElement(tag);
   if (host.shadowRoot) return null;
   try {
-    // Open, so assistive technology, accessibility audits and end-to-end tests can reach the UI.
+    // Open, so end-to-end tests and accessibility audits reach the frame; what the page could
+    // read through it is only the frame element, never the buttons inside.
     return { host, root: host.attachShadow({ mode: 'open' }) };
   } catch {
     return null;

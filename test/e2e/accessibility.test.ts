@@ -36,6 +36,11 @@ describe.each(cases)('accessibility audit (axe-core) in $browser, $scheme', ({ b
 
   it(`options page (${scheme}) has no serious or critical violation`, async () => {
     const page = await product.openPage('options.html');
+    // The account list, then the form that adds one with a pasted token.
+    await page.getByRole('button', { name: 'Add account', exact: true }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Add account', exact: true }).click();
+    await page.getByText('Use a token instead').click();
     await page.getByLabel('API address').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
@@ -45,9 +50,15 @@ describe.each(cases)('accessibility audit (axe-core) in $browser, $scheme', ({ b
     const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@alice`));
     await profile.waitForControls();
     expect(await seriousViolations(profile.page, 'inbox-companion-profile')).toEqual([]);
+    expect(await seriousViolations(await profile.frameDocument())).toEqual([]);
     await profile.button('Report').click();
     await profile.dialog.waitFor();
     expect(await seriousViolations(profile.page, 'inbox-companion-profile')).toEqual([]);
+    expect(await seriousViolations(await profile.frameDocument())).toEqual([]);
+    // Escape closes the dialog and focus goes back to the Report button, inside the frame.
+    await profile.page.keyboard.press('Escape');
+    await profile.dialog.waitFor({ state: 'hidden' });
+    expect(await (await profile.frameDocument()).evaluate('document.activeElement?.textContent')).toBe('Report');
     await profile.page.close();
   });
 

@@ -176,88 +176,107 @@ describe.runIf(hasChromium)('the content script’s own world in Chromium', () =
       );
       return rows[0]?.n;
     };
-    /** Runs in the page's own world, as the page's script: it reaches the buttons through the host. */
-    const inPage = (page: Page, script: string) =>
-      page.evaluate(`(() => {
-        const root = document.querySelector('inbox-companion-profile')?.shadowRoot;
-        if (!root) return 'no root';
-        const byText = (text) => [...root.querySelectorAll('button')].find((b) => b.textContent.trim() === text);
-        const keys = (element) => {
-          element.focus();
-          for (const key of ['Enter', ' ']) for (const type of ['keydown', 'keypress', 'keyup']) {
-            element.dispatchEvent(new KeyboardEvent(type, { key, bubbles: true, composed: true, cancelable: true }));
-          }
-        };
+    /** Runs in the page's own world, as the page's script: it reaches what it can through the host. */
+    const inPage = <R = string>(page: Page, script: string) =>
+      page.evaluate(`(async () => {
+        const host = document.querySelector('inbox-companion-profile');
+        const root = host?.shadowRoot;
+        const frame = root?.querySelector('iframe');
+        if (!frame) return 'no frame';
         ${script}
-        return 'ran';
-      })()`);
+      })()`) as Promise<R>;
 
-    it('cannot follow with click(), a dispatched click or focus and synthetic keys', async () => {
-      const { username } = await product.service.newUser('scripted');
+    it('finds nothing of the buttons’ state to read: not through the host, not inside the frame', async () => {
+      const { username } = await product.service.newUser('watched');
+      await product.service.client(product.demoToken).user(username).follow();
+      const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@${username}`));
+      await profile.waitForControls();
+      await profile.button('Unfollow').waitFor();
+      const seen = await inPage<string[]>(
+        profile.page,
+        `const reads = [root.textContent, document.body.innerText, document.documentElement.outerHTML];
+        for (const read of [() => frame.contentDocument?.body?.innerText, () => frame.contentWindow.document.body.innerText,
+          () => [...root.querySelectorAll('button')].map((b) => b.textContent).join(' ')]) {
+          try { reads.push(String(read() ?? '')); } catch (error) { reads.push('refused'); }
+        }
+        return reads;`,
+      );
+      expect(seen).toContain('refused');
+      for (const text of seen) {
+        expect(text).not.toMatch(/\b(Unfollow|Follow|Report)\b/);
+      }
+      // Nor does the frame's size, which the page can read, tell whether the person follows.
+      const size = () =>
+        inPage(profile.page, 'const box = frame.getBoundingClientRect(); return box.width + "x" + box.height;');
+      const following = await size();
+      await profile.button('Unfollow').click();
+      await profile.button('Follow').waitFor();
+      expect(await size()).toBe(following);
+      await profile.page.close();
+    });
+
+    it('cannot act through the frame: messages to it, its own copies of it, another src and pushState change nothing', async () => {
+      const { username } = await product.service.newUser('framed');
+      const other = await product.service.newUser('other');
       const from = product.requests.length;
       const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@${username}`));
       await profile.waitForControls();
       const ran = await inPage(
         profile.page,
-        `const follow = byText('Follow');
-        follow.click();
-        follow.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true }));
-        follow.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, composed: true }));
-        follow.dispatchEvent(new PointerEvent('pointerup', { bubbles: true, composed: true }));
-        keys(follow);`,
+        `const forged = [
+          { id: 1, type: 'profile.follow', data: '${username}', timestamp: Date.now() },
+          { id: 2, type: 'profile.report', data: { username: '${username}', reason: 'spam', comment: 'x' }, timestamp: 1 },
+          { type: 'inbox-companion:layout', shown: true, modal: true, width: 5000, height: 5000 },
+          { username: '${other.username}' }, 'click', null,
+        ];
+        for (const message of forged) frame.contentWindow.postMessage(message, '*');
+        // Copies of the frame the page makes itself, one told another profile in its address.
+        const copies = [frame.src, frame.src + '?username=${other.username}#@${other.username}'].map((src) => {
+          const copy = document.createElement('iframe');
+          copy.src = src;
+          copy.className = 'copy';
+          document.body.append(copy);
+          return new Promise((resolve) => copy.addEventListener('load', resolve, { once: true }));
+        });
+        await Promise.all(copies);
+        for (const copy of document.querySelectorAll('iframe.copy')) {
+          for (const message of forged) copy.contentWindow.postMessage(message, '*');
+          copy.contentWindow.postMessage({ type: 'inbox-companion:claim', claim: 'guessed' }, '*');
+        }
+        frame.contentWindow.postMessage({ type: 'inbox-companion:claim', claim: 'guessed' }, '*');
+        history.pushState(null, '', '/@${other.username}');
+        history.pushState(null, '', '/@${username}');
+        frame.src = frame.src.replace('profile-frame.html', 'popup.html');
+        return 'ran';`,
       );
       expect(ran).toBe('ran');
-      // The person's own click, after the script's tries: only it reaches the service.
+      const copies = await Promise.all(
+        (await profile.page.locator('iframe.copy').elementHandles()).map((copy) => copy.contentFrame()),
+      );
+      expect(copies.map((copy) => copy?.url())).toEqual([
+        expect.stringMatching(/\/profile-frame\.html$/),
+        expect.stringMatching(/\/profile-frame\.html\?username=/),
+      ]);
+      expect(apiRequestsSince(from).some((line) => line.includes(`/user/${other.username}`))).toBe(false);
+      expect(actionsSince(from)).toEqual([]);
+      // The page's copies never learnt the content script's claim: they show nothing, and may do nothing.
+      for (const copy of copies) expect(await copy?.evaluate(() => document.body.innerText.trim())).toBe('');
+      await profile.page.evaluate(() => {
+        for (const copy of document.querySelectorAll('iframe.copy')) copy.remove();
+      });
+      // The person's own click, in the frame the buttons put there, is the only action.
+      await profile.page.evaluate((to) => history.pushState(null, '', `/@${to}`), other.username);
+      await profile.page.evaluate((to) => history.pushState(null, '', `/@${to}`), username);
+      await profile.waitForControls();
       await profile.button('Follow').click();
       await profile.button('Unfollow').waitFor();
       expect(actionsSince(from)).toEqual([`POST /api/user/${username}/follow 204`]);
-      await inPage(profile.page, `byText('Unfollow').click(); keys(byText('Unfollow'));`);
-      await profile.button('Unfollow').click();
-      await profile.button('Follow').waitFor();
-      expect(actionsSince(from)).toEqual([
-        `POST /api/user/${username}/follow 204`,
-        `DELETE /api/user/${username}/follow 204`,
-      ]);
-      expect(await relation(username)).toBe(false);
+      expect(await relation(other.username)).toBe(false);
+      expect(await reportsOf(username)).toBe(0);
       await profile.page.close();
     });
 
-    it('cannot open the report dialog or send a report with requestSubmit(), a click on Send or keys', async () => {
-      const { username } = await product.service.newUser('scriptrep');
-      const from = product.requests.length;
-      const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@${username}`));
-      await profile.waitForControls();
-      await inPage(profile.page, `byText('Report').click(); keys(byText('Report'));`);
-      expect(await profile.dialog.count()).toBe(0);
-      await profile.button('Report').click();
-      await profile.dialog.waitFor();
-      const ran = await inPage(
-        profile.page,
-        `const form = root.querySelector('form');
-        const send = [...form.querySelectorAll('button')].find((b) => b.type === 'submit');
-        root.querySelector('input[value="spam"]').click();
-        const comment = root.querySelector('textarea');
-        comment.value = 'sent by the page';
-        comment.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-        form.requestSubmit();
-        form.requestSubmit(send);
-        send.click();
-        send.dispatchEvent(new MouseEvent('click', { bubbles: true, composed: true, cancelable: true }));
-        form.dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true, submitter: send }));
-        keys(send);
-        keys(root.querySelector('input[value="spam"]'));`,
-      );
-      expect(ran).toBe('ran');
-      expect(await profile.dialog.getByRole('textbox').inputValue()).toBe('');
-      await profile.dialog.getByRole('radio', { name: 'Harassment' }).click();
-      await profile.dialog.getByRole('button', { name: 'Send report' }).click();
-      await profile.dialog.getByRole('status').waitFor();
-      expect(actionsSince(from)).toEqual([`POST /api/user/${username}/report 201`]);
-      expect(await reportsOf(username)).toBe(1);
-      await profile.page.close();
-    });
-
-    it('acts on no profile when the page changes its URL to another profile and then clicks', async () => {
+    it('acts on no profile when the page changes its URL to another profile under an open report', async () => {
       const shown = await product.service.newUser('shown');
       const swapped = await product.service.newUser('swapped');
       const from = product.requests.length;
@@ -265,27 +284,16 @@ describe.runIf(hasChromium)('the content script’s own world in Chromium', () =
       await profile.waitForControls();
       await profile.button('Report').click();
       await profile.dialog.getByRole('radio', { name: 'Spam' }).click();
-      const ran = await inPage(
-        profile.page,
-        `const form = root.querySelector('form');
-        const send = [...form.querySelectorAll('button')].find((b) => b.type === 'submit');
-        history.pushState(null, '', '/@${swapped.username}');
-        send.click();
-        form.requestSubmit(send);
-        byText('Follow')?.click();`,
-      );
-      expect(ran).toBe('ran');
-      // The buttons follow the URL to the other profile; the page's script clicks there too.
+      await profile.page.evaluate((to) => history.pushState(null, '', `/@${to}`), swapped.username);
+      // The buttons follow the URL to the other profile; the report for the first is gone with its frame.
       await expect
         .poll(() => apiRequestsSince(from).some((line) => line.startsWith(`GET /api/user/${swapped.username} `)))
         .toBe(true);
       await profile.waitForControls();
-      await inPage(profile.page, `byText('Follow').click(); keys(byText('Follow'));`);
+      expect(await profile.dialog.count()).toBe(0);
       await profile.page.evaluate((to) => history.pushState(null, '', `/@${to}`), shown.username);
       await expect.poll(() => apiRequestsSince(from).filter((line) => line.includes(shown.username)).length).toBe(2);
       await profile.waitForControls();
-      await inPage(profile.page, `byText('Follow').click();`);
-      // The person's own click on the profile the page shows is the only action that reaches the service.
       await profile.button('Follow').click();
       await profile.button('Unfollow').waitFor();
       expect(actionsSince(from)).toEqual([`POST /api/user/${shown.username}/follow 204`]);
@@ -420,7 +428,7 @@ describe.each(BROWSERS)('the in-page buttons on a site that fights them, in %s',
     hostile.page('/@alice', profileHtml('alice', '').replace('<body>', `<body>${squatter}`));
     const profile = new ProfilePage(await product.openPage(`${hostile.origin}/@alice`));
     await profile.waitForControls();
-    expect(await profile.page.getByRole('group', { name: 'Inbox Companion' }).count()).toBe(1);
+    expect(await profile.controls.count()).toBe(1);
     await profile.button('Report').click();
     await profile.dialog.getByRole('button', { name: 'Cancel' }).click();
     await profile.page.close();

@@ -23,6 +23,15 @@ export const profileTabSender = (url = 'http://127.0.0.1:8787/@bob'): Sender => 
   frameId: 0,
 });
 
+/** The buttons' frame, an extension page framed into a tab that shows `url`. */
+export const profileFrameSender = (url = 'http://127.0.0.1:8787/@bob'): Sender => ({
+  id: EXTENSION_ID,
+  url: `chrome-extension://${EXTENSION_ID}/profile-frame.html`,
+  origin: `chrome-extension://${EXTENSION_ID}`,
+  tab: { id: 7, url },
+  frameId: 4,
+});
+
 /**
  * Delivers a message to the background's listeners exactly as the browser would, from the given
  * sender, and returns what the background answered: its value, or its error revived.

@@ -38,6 +38,20 @@ export interface E2ELocator {
   nth(index: number): E2ELocator;
   locator(selector: string): E2ELocator;
   getByRole(role: AriaRole, options?: RoleOptions): E2ELocator;
+  /** The element itself, to reach the document of a frame element. */
+  elementHandle(): Promise<{ contentFrame(): Promise<E2EFrame | null> } | null>;
+}
+
+/** A frame's document, where a script of the test's own can run. */
+export interface E2EFrame {
+  evaluate<R>(script: string): Promise<R>;
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+}
+
+/** The elements inside a frame element's document, found again at every use. */
+export interface E2EFrameLocator {
+  getByRole(role: AriaRole, options?: RoleOptions): E2ELocator;
+  locator(selector: string): E2ELocator;
 }
 
 export type AriaRole =
@@ -69,6 +83,8 @@ export interface E2EPage {
   getByText(text: string, options?: { exact?: boolean }): E2ELocator;
   /** CSS, looking into open shadow roots. */
   locator(selector: string): E2ELocator;
+  /** The document of the frame element `selector` finds (CSS, looking into open shadow roots). */
+  frameLocator(selector: string): E2EFrameLocator;
   evaluate<R>(fn: () => R | Promise<R>): Promise<R>;
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
   /** Runs a script in the page's own world, which the page's content security policy does not govern. */

@@ -4,14 +4,17 @@
  * with trusted input. Roles and names come from Firefox's own accessibility tree, which also
  * reaches into shadow roots; names match exactly.
  */
-import type { ElementHandle, Page } from 'puppeteer-core';
-import type { AriaRole, E2ELocator, E2EPage, RoleOptions, WaitOptions } from './driver';
+import type { ElementHandle, Frame, Page } from 'puppeteer-core';
+import type { AriaRole, E2EFrame, E2EFrameLocator, E2ELocator, E2EPage, RoleOptions, WaitOptions } from './driver';
 import { until } from './wait';
 
 const TIMEOUT = 15_000;
 
-/** A query; `exactText` keeps only elements with exactly that text, `control` only form fields. */
-type Step = { selector: string; exactText?: string; control?: boolean } | { nth: number };
+/**
+ * A query; `exactText` keeps only elements with exactly that text, `control` only form fields;
+ * `frame` goes on in the documents of the frame elements found.
+ */
+type Step = { selector: string; exactText?: string; control?: boolean; frame?: boolean } | { nth: number };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -41,7 +44,7 @@ class FirefoxLocator implements E2ELocator {
   /** Every element the steps reach now; the caller disposes them. */
   private async resolve(): Promise<ElementHandle<Element>[]> {
     let found: ElementHandle<Element>[] = [];
-    let roots: (Page | ElementHandle<Element>)[] = [this.page];
+    let roots: (Page | Frame | ElementHandle<Element>)[] = [this.page];
     for (const step of this.steps) {
       if ('nth' in step) {
         const picked = found.at(step.nth);
@@ -67,7 +70,14 @@ class FirefoxLocator implements E2ELocator {
           await release(next.filter((_, index) => !keep[index]));
         }
       }
-      roots = found;
+      if ('frame' in step && step.frame) {
+        const frames = await Promise.all(found.map((handle) => handle.contentFrame()));
+        await release(found);
+        found = [];
+        roots = frames.filter((frame): frame is Frame => frame !== null);
+      } else {
+        roots = found;
+      }
     }
     return found;
   }
@@ -206,6 +216,34 @@ class FirefoxLocator implements E2ELocator {
   getByRole(role: AriaRole, options: RoleOptions = {}) {
     return this.with({ selector: ariaSelector(role, options.name) });
   }
+
+  frame(): FirefoxLocator {
+    const last = this.steps.at(-1);
+    if (!last || 'nth' in last) throw new Error('a frame locator starts from a CSS selector');
+    return new FirefoxLocator(this.page, [...this.steps.slice(0, -1), { ...last, frame: true }]);
+  }
+
+  async elementHandle() {
+    const handles = await this.resolve();
+    const [first] = handles;
+    await release(handles.slice(1));
+    if (!first) return null;
+    return {
+      contentFrame: async (): Promise<E2EFrame | null> => {
+        const frame = await first.contentFrame();
+        await first.dispose();
+        return frame as unknown as E2EFrame | null;
+      },
+    };
+  }
+}
+
+function firefoxFrameLocator(page: Page, selector: string): E2EFrameLocator {
+  const frame = new FirefoxLocator(page, []).locator(selector).frame();
+  return {
+    getByRole: (role, options) => frame.getByRole(role, options),
+    locator: (inner) => frame.locator(inner),
+  };
 }
 
 export function firefoxPage(page: Page): E2EPage {
@@ -219,6 +257,7 @@ export function firefoxPage(page: Page): E2EPage {
         { selector: `::-p-text(${JSON.stringify(text)})`, exactText: options.exact ? text : undefined },
       ]),
     locator: (selector) => root.locator(selector),
+    frameLocator: (selector) => firefoxFrameLocator(page, selector),
     evaluate,
     // Firefox's remote agent does not report moz-extension: navigations, so ask the page itself.
     url: () => page.evaluate(() => location.href),

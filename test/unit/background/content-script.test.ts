@@ -31,6 +31,15 @@ describe('profile content script registration', () => {
     expect((await registered())[0]?.matches).toEqual(['https://example.social/*']);
   });
 
+  it('moves a script an earlier version registered to run at idle to the start of the page', async () => {
+    await grant(DEFAULT_SETTINGS.siteOrigin);
+    await fakeBrowser.scripting.registerContentScripts([
+      { id: 'profile', matches: ['http://127.0.0.1/*'], js: ['content-scripts/profile.js'], runAt: 'document_idle' },
+    ]);
+    expect(await syncProfileScript([DEFAULT_SETTINGS])).toBe('updated');
+    expect((await registered())[0]?.runAt).toBe('document_start');
+  });
+
   it('covers the sites of every account, and only those granted', async () => {
     const other = { siteOrigin: 'https://example.social' };
     await grant(DEFAULT_SETTINGS.siteOrigin);

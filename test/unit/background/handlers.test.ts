@@ -13,6 +13,7 @@ import {
   EXTENSION_ID,
   optionsSender,
   popupSender,
+  profileFrameSender,
   profileTabSender,
 } from '../../support/messages';
 import { hangUntilAborted, json, noContent, problem, recordingFetch } from '../../support/recording-fetch';
@@ -186,10 +187,10 @@ describe('background messages', () => {
     expect(wire.requests).toHaveLength(0);
   });
 
-  it('tells a content script whether the person is signed in and the profile its page shows, and nothing more', async () => {
+  it('tells a content script where the buttons go, and its frame the profile the tab shows, in one request', async () => {
     const wire = start(json(profile));
-    const { value, raw } = await deliver('profile.start', { url: 'http://127.0.0.1:8787/@bob' }, profileTabSender());
-    expect(value).toEqual({
+    const started = await deliver('profile.start', { url: 'http://127.0.0.1:8787/@bob' }, profileTabSender());
+    expect(started.value).toEqual({
       config: {
         signedIn: true,
         siteOrigin: 'http://127.0.0.1:8787',
@@ -198,26 +199,51 @@ describe('background messages', () => {
         account: ACCOUNT,
         accounts: [{ id: ACCOUNT, label: '127.0.0.1:8787' }],
       },
-      profile: { username: 'bob', answer: { ok: true, profile } },
+      claim: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
+    const claim = started.value?.claim ?? '';
+    const framed = await deliver('profile.frame', { claim }, profileFrameSender());
+    expect(framed.value).toEqual({
+      username: 'bob',
+      answer: { ok: true, profile },
+      account: ACCOUNT,
+      siteOrigin: 'http://127.0.0.1:8787',
     });
     expect(wire.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual(['GET /api/user/bob']);
-    expect(JSON.stringify(raw)).not.toContain(TOKEN);
+    expect(JSON.stringify([started.raw, framed.raw])).not.toContain(TOKEN);
   });
 
-  it('gives a content script on a page that names no profile the settings alone, without asking the service', async () => {
+  it('answers only the frame that brings the tab’s claim, and lets no other frame of the tab act', async () => {
+    const wire = start(json(profile));
+    const claim = (await deliver('profile.start', { url: 'http://127.0.0.1:8787/@bob' }, profileTabSender())).value
+      ?.claim;
+    const copy = { ...profileFrameSender(), frameId: 9 };
+    expect((await deliver('profile.frame', { claim: 'guessed' }, copy)).error).toMatchObject({ code: 'forbidden' });
+    const bob = { account: ACCOUNT, username: 'bob' };
+    expect((await deliver('profile.follow', bob, copy)).error).toMatchObject({ code: 'forbidden' });
+    expect((await deliver('profile.frame', { claim: claim ?? '' }, profileFrameSender())).error).toBeUndefined();
+    expect((await deliver('profile.follow', bob, copy)).error).toMatchObject({ code: 'forbidden' });
+    expect(wire.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual(['GET /api/user/bob']);
+  });
+
+  it('gives a frame in a tab that shows no profile nothing, without asking the service', async () => {
     const wire = start();
-    const { value } = await deliver('profile.start', { url: 'http://127.0.0.1:8787/about' }, profileTabSender());
-    expect(value).toMatchObject({ config: { signedIn: true }, profile: null });
+    const about = 'http://127.0.0.1:8787/about';
+    const started = await deliver('profile.start', { url: about }, profileTabSender(about));
+    const claim = started.value?.claim ?? '';
+    const { value } = await deliver('profile.frame', { claim }, profileFrameSender(about));
+    expect(value).toBeNull();
     expect(wire.requests).toHaveLength(0);
   });
 
-  it('gives the settings with the reason a profile could not be fetched, as a typed error', async () => {
+  it('gives the frame the reason a profile could not be fetched, as a typed error', async () => {
     start(problem(404, 'user_not_found'));
-    const { value } = await deliver('profile.start', { url: 'http://127.0.0.1:8787/@ghost' }, profileTabSender());
-    const answer = value?.profile?.answer;
+    const ghost = 'http://127.0.0.1:8787/@ghost';
+    const claim = (await deliver('profile.start', { url: ghost }, profileTabSender(ghost))).value?.claim ?? '';
+    const { value } = await deliver('profile.frame', { claim }, profileFrameSender(ghost));
+    const answer = value?.answer;
     expect(answer?.ok).toBe(false);
     expect(() => profileFrom(answer ?? { ok: true, profile })).toThrow(UserNotFoundError);
-    expect(value?.config.signedIn).toBe(true);
   });
 
   it('never lets the token out in an answer or an error', async () => {

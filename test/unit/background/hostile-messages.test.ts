@@ -47,6 +47,7 @@ const VALID: Record<MessageType, unknown> = {
   'accounts.remove': { account: ACCOUNT },
   'options.open': undefined,
   'profile.start': { url: `${SITE}/@bob` },
+  'profile.frame': { claim: 'a claim the background never gave' },
   'profile.get': { account: ACCOUNT, username: 'bob' },
   'profile.follow': { account: ACCOUNT, username: 'bob' },
   'profile.unfollow': { account: ACCOUNT, username: 'bob' },
@@ -161,6 +162,11 @@ const extensionUrl = fc.constantFrom(
   `chrome-extension://${EXTENSION_ID}/popup.html`,
   `chrome-extension://${EXTENSION_ID}/options.html`,
 );
+const frameUrl = `chrome-extension://${EXTENSION_ID}/profile-frame.html`;
+/** Whether a tab with this address shows the profile the valid messages name. */
+const showsBob = (url: string | undefined) => /^http:\/\/127\.0\.0\.1:8787\/@bob(?:[?#]|$)/.test(url ?? '');
+/** The messages that read or act on a named profile. */
+const TARGETED: MessageType[] = ['profile.get', 'profile.follow', 'profile.unfollow', 'profile.report'];
 const anyUrl = fc.option(fc.oneof(foreignUrl, siteUrl, extensionUrl), { nil: undefined });
 const tab = fc.option(fc.record({ id: fc.nat(), url: fc.oneof(foreignUrl, siteUrl) }), { nil: undefined });
 
@@ -188,6 +194,19 @@ const strangers: fc.Arbitrary<Sender> = fc.oneof(
     id: fc.constant(EXTENSION_ID),
     url: extensionUrl,
     tab: fc.record({ id: fc.nat(), url: fc.oneof(foreignUrl, siteUrl) }),
+  }),
+  // The buttons' frame outside a tab of the site, or not framed at all.
+  fc.record({
+    id: fc.constant(EXTENSION_ID),
+    url: fc.constant(frameUrl),
+    tab: fc.record({ id: fc.nat(), url: foreignUrl }),
+    frameId: fc.option(fc.nat(), { nil: undefined }),
+  }),
+  fc.record({
+    id: fc.constant(EXTENSION_ID),
+    url: fc.constant(frameUrl),
+    tab: fc.record({ id: fc.nat(), url: siteUrl }),
+    frameId: fc.option(fc.constant(0), { nil: undefined }),
   }),
   // A frame inside a site page, or a site page that is not in a tab.
   fc.record({
@@ -247,13 +266,69 @@ describe('the background against messages from anyone', () => {
         messaging.removeAllListeners();
         answerMessages(service.fetch, { retries: 0 });
         const { error } = await deliver(type, VALID[type], sender);
-        if (MESSAGE_SCOPE[type] === 'profile') expect(error).toBeUndefined();
+        const allowed =
+          MESSAGE_SCOPE[type] === 'profile' &&
+          (!TARGETED.includes(type) || showsBob(sender.url)) &&
+          type !== 'profile.frame';
+        if (allowed) expect(error).toBeUndefined();
         else expect(error).toMatchObject({ code: 'forbidden' });
         expect(service.violations).toEqual([]);
         expect((await storedToken())?.token).toBe(TOKEN);
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('lets the buttons’ frame ask only for profile operations, and only on the profile its tab shows', async () => {
+    const frame = fc.record({
+      id: fc.constant(EXTENSION_ID),
+      url: fc.constant(frameUrl),
+      origin: fc.constant(`chrome-extension://${EXTENSION_ID}`),
+      tab: fc.record({ id: fc.nat(), url: siteUrl }),
+      frameId: fc.integer({ min: 1 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(frame, fc.constantFrom(...TYPES), async (sender, type) => {
+        const service = contractService();
+        messaging.removeAllListeners();
+        answerMessages(service.fetch, { retries: 0 });
+        // The tab's content script gave this frame its claim, and the frame brought it.
+        const page = { ...profileTabSender(sender.tab.url), tab: sender.tab };
+        const claim = (await deliver('profile.start', { url: sender.tab.url }, page)).value?.claim ?? '';
+        expect((await deliver('profile.frame', { claim }, sender)).error).toBeUndefined();
+        service.requests.length = 0;
+        const data = type === 'profile.frame' ? { claim } : VALID[type];
+        const { error } = await deliver(type, data, sender);
+        const allowed = MESSAGE_SCOPE[type] === 'profile' && (!TARGETED.includes(type) || showsBob(sender.tab.url));
+        if (allowed) {
+          expect(error).toBeUndefined();
+        } else {
+          expect(error).toMatchObject({ code: 'forbidden' });
+          expect(service.requests).toHaveLength(0);
+        }
+        expect(service.violations).toEqual([]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('acts on no profile but the one the tab shows now, whatever the frame or content script names', async () => {
+    const service = contractService();
+    answerMessages(service.fetch, { retries: 0 });
+    // The buttons' frame for @bob, which brought the tab's claim.
+    const frame = { ...profileTabSender(), url: frameUrl, frameId: 2 };
+    const claim = (await deliver('profile.start', { url: `${SITE}/@bob` }, profileTabSender())).value?.claim ?? '';
+    expect((await deliver('profile.frame', { claim }, frame)).error).toBeUndefined();
+    service.requests.length = 0;
+    // The page changed its address to another profile under the buttons, then the person clicked.
+    const moved = 'http://127.0.0.1:8787/@alice';
+    const movedTab = { id: 7, url: moved };
+    for (const sender of [profileTabSender(moved), { ...frame, tab: movedTab }]) {
+      for (const type of TARGETED) {
+        expect((await deliver(type, VALID[type], sender)).error).toMatchObject({ code: 'forbidden' });
+      }
+    }
+    expect(service.requests).toHaveLength(0);
   });
 
   it('takes the sender from the browser, never from the message', async () => {

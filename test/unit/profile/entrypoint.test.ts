@@ -9,10 +9,11 @@ import { type ProfileBackground, profileBackground } from './profile-background'
 
 const background = vi.hoisted(() => ({ current: null as ProfileBackground | null }));
 
-vi.mock('../../../lib/messaging', async (original) => ({
-  ...(await original<typeof import('../../../lib/messaging')>()),
-  ask: (...args: Parameters<ProfileBackground['ask']>) => background.current?.ask(...args),
-}));
+vi.mock('../../../lib/messaging', async (original) => {
+  const real = await original<typeof import('../../../lib/messaging')>();
+  const sendMessage = (...args: Parameters<ProfileBackground['ask']>) => background.current?.ask(...args);
+  return { ...real, messaging: { ...real.messaging, sendMessage } };
+});
 
 const contexts: ContentScriptContext[] = [];
 function inject() {
@@ -21,8 +22,9 @@ function inject() {
   return definition.main(ctx);
 }
 
-const button = () =>
-  [...document.querySelectorAll(HOST_TAG)].flatMap((host) => [...(host.shadowRoot?.querySelectorAll('button') ?? [])]);
+/** The buttons' frames the content script put into the page. */
+const frames = () =>
+  [...document.querySelectorAll(HOST_TAG)].flatMap((host) => [...(host.shadowRoot?.querySelectorAll('iframe') ?? [])]);
 
 beforeEach(() => {
   background.current = profileBackground();
@@ -39,14 +41,29 @@ describe('the profile content script', () => {
     expect(definition.matches).toBeUndefined();
   });
 
-  it('adds the buttons once, even when injected twice into the same page', async () => {
+  it('adds the buttons’ frame once, beside the anchor, even when injected twice into the same page', async () => {
     await inject();
     await waitFor(() => expect(document.querySelectorAll(HOST_TAG)).toHaveLength(1));
     await inject();
     await waitFor(() => expect(background.current?.sent().filter((t) => t === 'profile.start')).toHaveLength(2));
-    await waitFor(() => expect(button().map((b) => b.textContent)).toEqual(['Follow', 'Report']));
+    await waitFor(() => expect(frames()).toHaveLength(1));
+    expect(frames()[0]?.src).toMatch(/^chrome-extension:\/\/[^/]+\/profile-frame\.html$/);
+    expect(frames()[0]?.title).toBe('Inbox Companion: follow or report @bob');
+    expect(document.querySelector('[data-profile-actions]')?.nextSibling).toBe(document.querySelector(HOST_TAG));
     expect(document.querySelectorAll(HOST_TAG)).toHaveLength(1);
     expect(contexts[0]?.isValid).toBe(false);
+  });
+
+  it('keeps the frame hidden until the frame itself, not the page, says how big it is', async () => {
+    await inject();
+    await waitFor(() => expect(frames()).toHaveLength(1));
+    const host = document.querySelector(HOST_TAG);
+    const layout = { type: 'inbox-companion:layout', shown: true, modal: false, width: 300, height: 40 };
+    window.postMessage(layout, '*');
+    window.dispatchEvent(new MessageEvent('message', { data: layout, origin: 'chrome-extension://test-extension-id' }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(host?.hasAttribute('data-loading')).toBe(true);
+    expect(frames()[0]?.style.width).toBe('');
   });
 
   it('takes the buttons off when the extension stops the script', async () => {
@@ -69,9 +86,8 @@ describe('the profile content script', () => {
     await inject();
     const ours = () =>
       [...document.body.querySelectorAll('*')].filter(
-        (element) => element.localName.startsWith(`${HOST_TAG}-`) && element.shadowRoot?.querySelector('button'),
+        (element) => element.localName.startsWith(`${HOST_TAG}-`) && element.shadowRoot?.querySelector('iframe'),
       );
     await waitFor(() => expect(ours()).toHaveLength(1));
-    expect(ours()[0]?.shadowRoot?.textContent).toContain('Follow');
   });
 });

@@ -55,6 +55,37 @@ beforeEach(() => {
 
 afterEach(() => stop.abort());
 
+describe('a page still being parsed', () => {
+  it('waits for the anchor rather than floating, and floats once the page is parsed without one', () => {
+    history.replaceState(null, '', '/@bob');
+    let state: DocumentReadyState = 'loading';
+    Object.defineProperty(document, 'readyState', { configurable: true, get: () => state });
+    try {
+      watch();
+      expect(hosts()).toHaveLength(0);
+      state = 'interactive';
+      document.dispatchEvent(new Event('DOMContentLoaded'));
+      expect(hosts()).toHaveLength(1);
+      expect(host.hasAttribute('data-floating')).toBe(true);
+    } finally {
+      delete (document as { readyState?: unknown }).readyState;
+    }
+  });
+
+  it('goes beside the anchor as soon as the parser has it', async () => {
+    history.replaceState(null, '', '/@bob');
+    Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'loading' });
+    try {
+      watch();
+      document.body.innerHTML = profileSection('bob');
+      await waitFor(() => expect(anchor()?.nextSibling).toBe(host));
+      expect(host.hasAttribute('data-floating')).toBe(false);
+    } finally {
+      delete (document as { readyState?: unknown }).readyState;
+    }
+  });
+});
+
 describe('a profile page with the anchor', () => {
   it('opens the profile named by the URL and attaches right after the anchor', () => {
     history.replaceState(null, '', '/@bob');

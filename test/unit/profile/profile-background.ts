@@ -9,11 +9,11 @@ import { accountsItem } from '../../../lib/accounts';
 import type { Profile, ReportResult } from '../../../lib/api/contract';
 import { type ApiError, reviveError } from '../../../lib/api/errors';
 import { forgetToken, storeToken } from '../../../lib/background/account-store';
-import { type MessageType, messaging, type ProfilePageConfig, type ProfilePageStart } from '../../../lib/messaging';
+import { type MessageType, messaging, type ProfileFrameStart, type ProfilePageConfig } from '../../../lib/messaging';
 import type { Ask } from '../../../lib/profile/profile-state';
 import { DEFAULT_SETTINGS, settingsItem } from '../../../lib/settings';
 import { ACCOUNT, grant } from '../../support/background';
-import { answerMessages, deliver, profileTabSender } from '../../support/messages';
+import { answerMessages, deliver, profileFrameSender, profileTabSender } from '../../support/messages';
 import { json, noContent, problem } from '../../support/recording-fetch';
 
 export interface Call {
@@ -39,6 +39,8 @@ export function profileBackground(options: Options = {}) {
     following: new Set((options.following ?? []).map((u) => u.toLowerCase())),
     reports: [] as { username: string; reason: string; comment: string }[],
     retryAfter: 1500,
+    /** The profile the tab shows, as its address says. */
+    shows: 'bob',
   };
   const settings = {
     ...DEFAULT_SETTINGS,
@@ -120,6 +122,16 @@ export function profileBackground(options: Options = {}) {
     else await storeToken({ id: ACCOUNT, apiBaseUrl: settings.apiBaseUrl }, TOKEN);
   }
 
+  const tabUrl = () => `${settings.siteOrigin}/@${state.shows}`;
+
+  /** The claim the tab's content script gets with the site's settings, as it hands it to its frame. */
+  async function claim(): Promise<string> {
+    await storeSignIn();
+    const answer = await deliver('profile.start', { url: tabUrl() }, profileTabSender(tabUrl()));
+    if (answer.error) throw answer.error;
+    return (answer.value as { claim: string }).claim;
+  }
+
   const ask = (async (type: MessageType, data?: unknown) => {
     calls.push({ type, data });
     const queue = held.get(type);
@@ -130,27 +142,28 @@ export function profileBackground(options: Options = {}) {
     const failure = failures.get(type)?.shift();
     if (failure) throw reviveError(structuredClone(failure.toJSON()));
     await storeSignIn();
-    const answer = await deliver(type, data, profileTabSender(`${settings.siteOrigin}/@bob`));
+    // The frame under test is the tab's buttons' frame: it has brought the content script's claim.
+    if (type !== 'profile.frame')
+      await deliver('profile.frame', { claim: await claim() }, profileFrameSender(tabUrl()));
+    const answer = await deliver(type, data, profileFrameSender(tabUrl()));
     if (answer.error) throw answer.error;
-    // The profile that comes with the page's settings is a profile fetch too.
-    const start = answer.value as ProfilePageStart | undefined;
-    const profileFailure =
-      type === 'profile.start' && start?.profile ? failures.get('profile.get')?.shift() : undefined;
-    if (start?.profile && profileFailure) {
-      return { ...start, profile: { ...start.profile, answer: { ok: false, error: profileFailure.toJSON() } } };
-    }
+    // The profile that comes with the frame's start is a profile fetch too.
+    const start = type === 'profile.frame' ? (answer.value as ProfileFrameStart) : null;
+    const profileFailure = start ? failures.get('profile.get')?.shift() : undefined;
+    if (start && profileFailure) return { ...start, answer: { ok: false, error: profileFailure.toJSON() } };
     return answer.value;
   }) as Ask;
 
   return {
     ask,
+    claim,
     state,
     calls,
     /** The types of the messages sent so far, in order. */
     sent: () => calls.map((call) => call.type),
     /**
      * The next message of `type` fails with `error`, whatever the service's state. A failure for
-     * `profile.get` is also the next profile that `profile.start` brings.
+     * `profile.get` is also the next profile that `profile.frame` brings.
      */
     failNext(type: MessageType, error: ApiError) {
       failures.set(type, [...(failures.get(type) ?? []), error]);

@@ -3,10 +3,9 @@
 import { waitFor, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startProfileButtons } from '../../../components/profile/start';
+import { startProfileFrame } from '../../../components/profile/start';
 import { NetworkError } from '../../../lib/api/errors';
-import { HOST_TAG } from '../../../lib/profile/shadow-host';
-import { ACCOUNT } from '../../support/background';
+import type { FrameLayout } from '../../../lib/profile/frame-messages';
 import { asScript, trustPersonEvents } from './person-input';
 import { type ProfileBackground, profileBackground } from './profile-background';
 
@@ -15,26 +14,34 @@ trustPersonEvents();
 let background: ProfileBackground;
 let stop: AbortController;
 
-const section = (username: string, anchor = true) =>
-  `<section id="profile"><h1>${username}</h1>${anchor ? '<div data-profile-actions></div>' : ''}</section>`;
+let layouts: FrameLayout[] = [];
 
-async function open(username = 'bob', body = section(username)) {
-  history.replaceState(null, '', `/@${username}`);
-  document.body.innerHTML = body;
-  return startProfileButtons({ document, ask: background.ask, signal: stop.signal });
+/** The buttons' frame on a tab that shows `username`'s profile. */
+async function open(username = 'bob') {
+  background.state.shows = username;
+  document.body.innerHTML = '<div id="app"></div>';
+  layouts = [];
+  await startProfileFrame({
+    document,
+    ask: background.ask,
+    tell: (layout) => layouts.push(layout),
+    nextClaim: () => background.claim(),
+    signal: stop.signal,
+  });
 }
 
-const hosts = () => document.querySelectorAll(HOST_TAG);
-function shadow(): ShadowRoot {
-  const root = document.querySelector(HOST_TAG)?.shadowRoot;
-  if (!root) throw new Error('no buttons on the page');
+/** Whether the frame told the content script it has buttons to show. */
+const showing = () => layouts.at(-1)?.shown === true;
+function shadow(): HTMLElement {
+  const root = document.getElementById('app');
+  if (!root?.querySelector('fieldset')) throw new Error('no buttons in the frame');
   return root;
 }
-const ui = () => within(shadow() as unknown as HTMLElement);
+const ui = () => within(shadow());
 /** Waits for a button of the buttons' UI, which may be put on the page only after an answer. */
 const button = (name: string) => waitFor(() => ui().getByRole('button', { name }));
 const shown = () => waitFor(() => shadow());
-const focused = () => shadow().activeElement;
+const focused = () => document.activeElement;
 /** Waits until every message sent so far has been answered and drawn. */
 const settled = () => new Promise((resolve) => setTimeout(resolve));
 
@@ -49,14 +56,19 @@ afterEach(() => {
 });
 
 describe('what the buttons show', () => {
-  it('offers Follow beside the anchor when not following', async () => {
+  it('offers Follow when not following, and tells the page no more than its size', async () => {
     await open();
     await shown();
     expect(ui().getByRole('group', { name: 'Inbox Companion' })).toBeTruthy();
     expect(ui().getByRole('button', { name: 'Follow' })).toBeTruthy();
     expect(ui().getByRole('button', { name: 'Report' }).getAttribute('aria-haspopup')).toBe('dialog');
-    expect(document.querySelector('[data-profile-actions]')?.nextSibling).toBe(document.querySelector(HOST_TAG));
-    expect(background.calls).toEqual([{ type: 'profile.start', data: { url: 'http://127.0.0.1:8787/@bob' } }]);
+    expect(layouts.at(-1)).toEqual({
+      shown: true,
+      modal: false,
+      width: expect.any(Number),
+      height: expect.any(Number),
+    });
+    expect(background.calls).toEqual([{ type: 'profile.frame', data: { claim: expect.any(String) } }]);
   });
 
   it('offers Unfollow when following', async () => {
@@ -65,39 +77,60 @@ describe('what the buttons show', () => {
     expect(await button('Unfollow')).toBeTruthy();
   });
 
-  it('floats when the page has no anchor', async () => {
-    await open('bob', section('bob', false));
-    await shown();
-    expect(document.querySelector(HOST_TAG)?.hasAttribute('data-floating')).toBe(true);
-    expect(ui().getByRole('button', { name: 'Follow' })).toBeTruthy();
-  });
-
-  it('adds nothing on the person’s own profile or for an unknown user', async () => {
+  it('shows nothing on the person’s own profile or for an unknown user', async () => {
     await open('me');
     await settled();
-    expect(hosts()).toHaveLength(0);
+    expect(showing()).toBe(false);
     stop.abort();
     stop = new AbortController();
     await open('nobody');
     await settled();
-    expect(hosts()).toHaveLength(0);
-    expect(background.sent()).toEqual(['profile.start', 'profile.start']);
+    expect(showing()).toBe(false);
+    expect(background.sent()).toEqual(['profile.frame', 'profile.frame']);
   });
 
-  it('adds nothing to a page that is not a profile page', async () => {
-    history.replaceState(null, '', '/inbox');
-    document.body.innerHTML = '<main></main>';
-    await startProfileButtons({ document, ask: background.ask, signal: stop.signal });
+  it('shows nothing, and tells nothing, in a tab that shows no profile', async () => {
+    await open('');
     await settled();
-    expect(hosts()).toHaveLength(0);
-    expect(background.sent()).toEqual(['profile.start']);
+    expect(layouts).toEqual([]);
+    expect(background.sent()).toEqual(['profile.frame']);
   });
 
-  it('adds nothing when the background refuses the page', async () => {
-    background.failNext('profile.start', new NetworkError());
-    expect(await open()).toBeNull();
+  it('tries the claims its parent window posts until the background takes one, and gives up after a few', async () => {
+    const claims = ['posted by the page', 'also the page'];
+    background.state.shows = 'bob';
+    document.body.innerHTML = '<div id="app"></div>';
+    await startProfileFrame({
+      document,
+      ask: background.ask,
+      tell: (layout) => layouts.push(layout),
+      nextClaim: async () => claims.shift() ?? background.claim(),
+      signal: stop.signal,
+    });
+    expect(await button('Follow')).toBeTruthy();
+    expect(background.sent()).toEqual(['profile.frame', 'profile.frame', 'profile.frame']);
+
+    stop.abort();
+    stop = new AbortController();
+    layouts = [];
+    document.body.innerHTML = '<div id="app"></div>';
+    let tries = 0;
+    await startProfileFrame({
+      document,
+      ask: background.ask,
+      tell: (layout) => layouts.push(layout),
+      nextClaim: async () => `forged ${++tries}`,
+      signal: stop.signal,
+    });
+    expect(tries).toBe(20);
+    expect(layouts).toEqual([]);
+  });
+
+  it('shows nothing when the background refuses the frame', async () => {
+    background.failNext('profile.frame', new NetworkError());
+    await open();
     await settled();
-    expect(hosts()).toHaveLength(0);
+    expect(layouts).toEqual([]);
   });
 
   it('says when signed out and opens the settings on request', async () => {
@@ -128,7 +161,7 @@ describe('what the buttons show', () => {
     );
     await userEvent.click(ui().getByRole('button', { name: 'Try again' }));
     expect(await button('Follow')).toBeTruthy();
-    expect(background.sent()).toEqual(['profile.start', 'profile.get']);
+    expect(background.sent()).toEqual(['profile.frame', 'profile.get']);
   });
 });
 
@@ -144,7 +177,7 @@ describe('the follow toggle', () => {
     const unfollow = await button('Unfollow');
     expect(unfollow).toBe(pending);
     expect(ui().getByRole('status').textContent).toBe('You now follow @bob.');
-    expect(background.sent()).toEqual(['profile.start', 'profile.follow']);
+    expect(background.sent()).toEqual(['profile.frame', 'profile.follow']);
   });
 
   it('adopts the true state when the page was out of date, without an error', async () => {
@@ -195,11 +228,11 @@ describe('what a page’s script can do with the buttons', () => {
       }
     });
     await settled();
-    expect(background.sent()).toEqual(['profile.start']);
+    expect(background.sent()).toEqual(['profile.frame']);
     expect(ui().getByRole('button', { name: 'Follow' })).toBe(follow);
     await userEvent.click(follow);
     expect(await ui().findByRole('button', { name: 'Unfollow' })).toBeTruthy();
-    expect(background.sent()).toEqual(['profile.start', 'profile.follow']);
+    expect(background.sent()).toEqual(['profile.frame', 'profile.follow']);
   });
 
   it('cannot open the report dialog, or send a report with requestSubmit() or a click on Send', async () => {
@@ -230,16 +263,14 @@ describe('what a page’s script can do with the buttons', () => {
     expect(background.state.reports).toEqual([{ username: 'bob', reason: 'spam', comment: '' }]);
   });
 
-  it('acts on no profile when the page changed its URL under the buttons, then follows the page', async () => {
+  it('acts on no profile when the page changed its URL under the buttons', async () => {
     await open();
     await shown();
-    const follow = ui().getByRole('button', { name: 'Follow' });
-    history.pushState(null, '', '/@carol');
-    await userEvent.click(follow);
+    background.state.shows = 'carol';
+    await userEvent.click(ui().getByRole('button', { name: 'Follow' }));
     await settled();
-    expect(background.sent()).not.toContain('profile.follow');
-    await waitFor(() => expect(background.sent()).toEqual(['profile.start', 'profile.get']));
     expect(background.state.following.size).toBe(0);
+    expect(ui().queryByRole('button', { name: 'Unfollow' })).toBeNull();
   });
 });
 
@@ -351,59 +382,5 @@ describe('the report dialog', () => {
     expect(ui().queryByRole('dialog')).not.toBeNull();
     release();
     expect(await within(dialog).findByRole('button', { name: 'Close' })).toBeTruthy();
-  });
-
-  it('keeps its key presses from the page’s shortcuts', async () => {
-    const pageKeys: string[] = [];
-    document.addEventListener('keydown', (event) => pageKeys.push(event.key));
-    const dialog = await openDialog();
-    await userEvent.type(within(dialog).getByRole('textbox'), 'j');
-    expect(pageKeys).toEqual([]);
-  });
-});
-
-describe('single-page navigation', () => {
-  it('shows the buttons for the new profile, once, beside the new anchor', async () => {
-    background.state.following.add('alice');
-    await open('bob');
-    await button('Follow');
-    document.querySelector('#profile')?.remove();
-    document.body.insertAdjacentHTML('afterbegin', section('alice'));
-    history.pushState(null, '', '/@alice');
-    expect(await button('Unfollow')).toBeTruthy();
-    expect(hosts()).toHaveLength(1);
-    expect(document.querySelector('[data-profile-actions]')?.nextSibling).toBe(document.querySelector(HOST_TAG));
-  });
-
-  it('drops an open dialog of the old profile', async () => {
-    await open('bob');
-    await button('Follow');
-    await userEvent.click(ui().getByRole('button', { name: 'Report' }));
-    document.querySelector('#profile')?.remove();
-    document.body.insertAdjacentHTML('afterbegin', section('alice'));
-    history.pushState(null, '', '/@alice');
-    await waitFor(() =>
-      expect(background.calls.at(-1)).toEqual({ type: 'profile.get', data: { account: ACCOUNT, username: 'alice' } }),
-    );
-    await button('Follow');
-    expect(ui().queryByRole('dialog')).toBeNull();
-  });
-
-  it('ignores the old profile’s answer that arrives after navigating', async () => {
-    await open('bob');
-    await button('Follow');
-    const release = background.hold('profile.follow');
-    await userEvent.click(ui().getByRole('button', { name: 'Follow' }));
-    document.querySelector('#profile')?.remove();
-    document.body.insertAdjacentHTML('afterbegin', section('alice'));
-    history.pushState(null, '', '/@alice');
-    await waitFor(() =>
-      expect(background.calls.at(-1)).toEqual({ type: 'profile.get', data: { account: ACCOUNT, username: 'alice' } }),
-    );
-    await button('Follow');
-    release();
-    await settled();
-    expect(ui().getByRole('button', { name: 'Follow' })).toBeTruthy();
-    expect(ui().getByRole('status').textContent).toBe('');
   });
 });

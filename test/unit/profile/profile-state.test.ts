@@ -7,7 +7,9 @@ import { type ProfileBackground, profileBackground } from './profile-background'
 let background: ProfileBackground;
 let stop: AbortController;
 
+/** A session for the profile the tab shows. */
 function session(username = 'bob'): ProfileSession {
+  background.state.shows = username;
   return createProfileSession(username, background.ask, stop.signal, undefined, undefined, ACCOUNT);
 }
 
@@ -63,44 +65,45 @@ describe('loading the profile', () => {
     expect(ready(s).follow.following).toBe(false);
   });
 
-  it('shows the profile that came with the page’s settings without asking again, and asks on retry', async () => {
-    const start = async (url: string) => {
-      const answer = await background.ask('profile.start', { url });
-      if (!answer.profile) throw new Error(`${url} names no profile`);
+  it('shows the profile that came with the frame’s start without asking again, and asks on retry', async () => {
+    const start = async (username: string) => {
+      background.state.shows = username;
+      const answer = await background.ask('profile.frame', { claim: await background.claim() });
+      if (!answer) throw new Error(`@${username} is no profile`);
       return createProfileSession(
-        answer.profile.username,
+        answer.username,
         background.ask,
         stop.signal,
         undefined,
-        answer.profile.answer,
-        answer.config.account ?? '',
+        answer.answer,
+        answer.account,
       );
     };
-    const bob = await start('http://127.0.0.1:8787/@bob');
+    const bob = await start('bob');
     await bob.load();
     expect(ready(bob).follow.following).toBe(false);
-    expect(background.sent()).toEqual(['profile.start']);
+    expect(background.sent()).toEqual(['profile.frame']);
 
     background.failNext('profile.get', new UnauthenticatedError({ status: 401, code: 'unauthenticated' }));
-    const expired = await start('http://127.0.0.1:8787/@bob');
+    const expired = await start('bob');
     await expired.load();
     expect(expired.view).toEqual({ kind: 'signedOut', expired: true });
 
-    const ghost = await start('http://127.0.0.1:8787/@ghost');
+    const ghost = await start('ghost');
     await ghost.load();
     expect(ghost.view).toEqual({ kind: 'none' });
 
     background.failNext('profile.get', new NetworkError());
-    const failed = await start('http://127.0.0.1:8787/@alice');
+    const failed = await start('alice');
     await failed.load();
     expect(failed.view).toMatchObject({ kind: 'failed', retrying: false });
     await failed.load();
     expect(ready(failed).follow.following).toBe(false);
     expect(background.sent()).toEqual([
-      'profile.start',
-      'profile.start',
-      'profile.start',
-      'profile.start',
+      'profile.frame',
+      'profile.frame',
+      'profile.frame',
+      'profile.frame',
       'profile.get',
     ]);
   });

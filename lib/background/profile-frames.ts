@@ -1,0 +1,51 @@
+/**
+ * Which frame of a tab is the buttons' frame that the content script placed there. With the
+ * site's settings the content script gets a claim, a random string it hands to its own frame in
+ * a message only that frame can read (posted to the extension's origin). The frame that brings
+ * the claim is the tab's buttons' frame, and only it may act: a copy of the frame that the page
+ * embeds itself never learns the claim. Kept in session storage, one key per tab, since the
+ * service worker may stop between the frame's start and the person's click.
+ */
+import { browser } from 'wxt/browser';
+
+interface TabFrame {
+  claim: string;
+  /** The account the content script's start chose for the buttons. */
+  account: string | null;
+  /** The frame that brought the claim last; null until one has. */
+  frameId: number | null;
+}
+
+const keyOf = (tabId: number) => `profileFrame:${tabId}`;
+
+async function read(tabId: number): Promise<TabFrame | undefined> {
+  const key = keyOf(tabId);
+  return (await browser.storage.session.get(key))[key] as TabFrame | undefined;
+}
+
+const write = (tabId: number, frame: TabFrame) => browser.storage.session.set({ [keyOf(tabId)]: frame });
+
+/** A new claim for the tab's content script; the tab's earlier frame may no longer act. */
+export async function newClaim(tabId: number, account: string | null): Promise<string> {
+  const claim = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('');
+  await write(tabId, { claim, account, frameId: null });
+  return claim;
+}
+
+/**
+ * The frame brings the tab's claim: from now on it is the tab's buttons' frame. Gives the account
+ * the buttons act as, or undefined when the claim is not the tab's.
+ */
+export async function claimFrame(tabId: number, frameId: number, claim: string): Promise<string | null | undefined> {
+  const frame = await read(tabId);
+  if (frame?.claim !== claim) return undefined;
+  await write(tabId, { ...frame, frameId });
+  return frame.account;
+}
+
+/** Whether this frame is the one that brought the tab's claim last. */
+export async function isClaimedFrame(tabId: number, frameId: number): Promise<boolean> {
+  return (await read(tabId))?.frameId === frameId;
+}

@@ -1,0 +1,109 @@
+/**
+ * Puts the follow, unfollow and report buttons on the site's profile pages and keeps them there
+ * as the page changes, until `signal` aborts. The buttons live in a frame of the extension's own
+ * (`entrypoints/profile-frame`): cross-origin to the page, so its script can neither read whom
+ * the person follows nor click for them. This side only places the frame, one per profile shown,
+ * sizes it as the frame says, and follows the page's own navigation.
+ */
+import { t } from '../i18n';
+import type { ProfilePageStart } from '../messaging';
+import { claimMessage, readLayout } from './frame-messages';
+import { type ProfilePage, watchProfilePage } from './page';
+import { createShadowHost } from './shadow-host';
+
+export interface StartOptions {
+  document: Document;
+  /** Asks the background for the site's settings (`profile.start`); a refusal rejects. */
+  start(url: string): Promise<ProfilePageStart>;
+  signal: AbortSignal;
+  /** The address of the buttons' frame page (in Chrome, one that changes every session). */
+  frameUrl: string;
+  /** The extension's own origin, which the frame's document has whatever address loaded it. */
+  extensionOrigin: string;
+}
+
+interface Frame {
+  iframe: HTMLIFrameElement;
+  state: 'loading' | 'shown' | 'none';
+}
+
+/** Starts the buttons; resolves to the page watcher, or null when this page gets none. */
+export async function startProfileButtons({
+  document,
+  start: askStart,
+  signal,
+  frameUrl,
+  extensionOrigin,
+}: StartOptions): Promise<ProfilePage | null> {
+  let start: ProfilePageStart;
+  try {
+    const { origin, pathname } = document.location;
+    start = await askStart(origin + pathname);
+  } catch {
+    // The background refuses pages that are not on the configured site, and is gone when the
+    // extension was updated; either way this page gets no buttons.
+    return null;
+  }
+  if (signal.aborted) return null;
+  const frameOrigins = new Set([new URL(frameUrl).origin, extensionOrigin]);
+  const { host, root, spacer } = createShadowHost(document);
+  let frame: Frame | null = null;
+
+  const loading = () => {
+    host.toggleAttribute('data-loading', true);
+    host.removeAttribute('data-modal');
+  };
+
+  const page = watchProfilePage({
+    document,
+    config: start.config,
+    host,
+    signal,
+    shown: () => frame !== null && frame.state !== 'none',
+    // Moving the frame in the page reloads it: it is hidden until it says how big it is again.
+    placed: loading,
+    open(username, stop) {
+      const iframe = document.createElement('iframe');
+      iframe.title = t('profile_frame_title', username);
+      iframe.src = frameUrl;
+      // Each load is a new frame document, which needs the claim again; posted to the extension's
+      // origin only, so a page that navigated the frame elsewhere gets nothing.
+      iframe.addEventListener('load', () =>
+        iframe.contentWindow?.postMessage(claimMessage(start.claim), extensionOrigin),
+      );
+      const opened: Frame = { iframe, state: 'loading' };
+      frame = opened;
+      loading();
+      root.append(iframe);
+      stop.addEventListener('abort', () => {
+        iframe.remove();
+        if (frame === opened) frame = null;
+      });
+    },
+  });
+
+  document.defaultView?.addEventListener(
+    'message',
+    (event) => {
+      // Only the frame we placed speaks: the page cannot send from its window, and a frame the
+      // page navigated elsewhere has another origin.
+      if (!frame || event.source !== frame.iframe.contentWindow || !frameOrigins.has(event.origin)) return;
+      const layout = readLayout(event.data);
+      if (!layout) return;
+      const { iframe } = frame;
+      frame.state = layout.shown ? 'shown' : 'none';
+      iframe.style.width = `${layout.width}px`;
+      iframe.style.height = `${layout.height}px`;
+      if (layout.modal && !host.hasAttribute('data-modal')) {
+        spacer.style.width = iframe.style.width;
+        spacer.style.height = iframe.style.height;
+      }
+      host.toggleAttribute('data-modal', layout.modal);
+      host.toggleAttribute('data-loading', !layout.shown);
+      page.check();
+    },
+    { signal },
+  );
+  page.check();
+  return page;
+}

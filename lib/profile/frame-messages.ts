@@ -1,0 +1,70 @@
+/**
+ * The two messages between the content script and the buttons' frame it placed. The frame tells
+ * the content script its layout: whether it has anything to show, whether its report dialog is
+ * open, and how big its buttons are; nothing else, since the page hears it too, and the content
+ * script takes it only from its own frame's window. The content script gives its frame the
+ * tab's claim (see `lib/background/profile-frames.ts`), posted to the extension's origin, which
+ * the page cannot read.
+ */
+export interface FrameLayout {
+  shown: boolean;
+  /** The report dialog is open: the frame covers the page, as a modal dialog does. */
+  modal: boolean;
+  width: number;
+  height: number;
+}
+
+const TYPE = 'inbox-companion:layout';
+/** No layout is wider or taller than this many CSS pixels. */
+const MAX_SIDE = 4096;
+
+export const layoutMessage = (layout: FrameLayout) => ({ type: TYPE, ...layout });
+
+const side = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.min(MAX_SIDE, Math.max(0, Math.ceil(value))) : null;
+
+/** The layout a message carries, or null when it is not one. */
+export function readLayout(data: unknown): FrameLayout | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const { type, shown, modal, width, height } = data as Record<string, unknown>;
+  const w = side(width);
+  const h = side(height);
+  if (type !== TYPE || typeof shown !== 'boolean' || typeof modal !== 'boolean' || w === null || h === null) {
+    return null;
+  }
+  return { shown, modal, width: w, height: h };
+}
+
+const CLAIM = 'inbox-companion:claim';
+
+export const claimMessage = (claim: string) => ({ type: CLAIM, claim });
+
+/** The claim a message carries, or null when it is not one. */
+export function readClaim(data: unknown): string | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const { type, claim } = data as Record<string, unknown>;
+  return type === CLAIM && typeof claim === 'string' && claim.length > 0 && claim.length <= 64 ? claim : null;
+}
+
+/**
+ * The claims the frame's parent window posts to it, one at a time as they come. The page shares
+ * that window and may post too, so a claim is only a candidate until the background takes it.
+ */
+export function claimsFrom(window: Window, signal?: AbortSignal): () => Promise<string> {
+  const received: string[] = [];
+  let wake: (() => void) | null = null;
+  window.addEventListener(
+    'message',
+    (event) => {
+      const claim = event.source === window.parent ? readClaim(event.data) : null;
+      if (claim === null) return;
+      received.push(claim);
+      wake?.();
+    },
+    { signal },
+  );
+  return async () => {
+    while (received.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+    return received.shift() as string;
+  };
+}
