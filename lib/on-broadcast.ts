@@ -20,10 +20,18 @@ export function onBroadcast<T extends keyof BroadcastMap>(
 ): () => void {
   return broadcasts.onMessage(type, (message) => {
     if (message.sender.id !== browser.runtime.id || message.sender.tab) return;
-    schemas ??= import('./broadcast-schemas');
-    void schemas.then(({ parseBroadcast }) => {
-      const parsed = parseBroadcast(type, message.data);
-      if (parsed.success) listener(parsed.output);
+    schemas ??= import('./broadcast-schemas').catch((error: unknown) => {
+      schemas = null;
+      throw error;
     });
+    void schemas.then(
+      ({ parseBroadcast }) => {
+        const parsed = parseBroadcast(type, message.data);
+        if (parsed.success) listener(parsed.output);
+      },
+      () => {
+        // Without the check nothing is heard; the next broadcast tries to load it again.
+      },
+    );
   });
 }

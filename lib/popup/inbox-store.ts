@@ -109,7 +109,14 @@ export function createInboxStore(): InboxStore {
   // when the person acts before that, each action waiting for it in the order it was asked.
   let loading: Promise<Triage> | null = null;
   const triage = deferredTriage(() => {
-    loading ??= import('./inbox-triage').then((module) => module.createTriage(cell, paging, status));
+    loading ??= import('./inbox-triage').then(
+      (module) => module.createTriage(cell, paging, status),
+      (error: unknown) => {
+        // An extension updated while the popup was open has no old chunk to load; the next action tries again.
+        loading = null;
+        throw error;
+      },
+    );
     return loading;
   });
 
