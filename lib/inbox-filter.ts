@@ -5,7 +5,8 @@
  */
 import { storage } from 'wxt/utils/storage';
 import { perAccountItem } from './accounts';
-import { type ByType, NOTIFICATION_TYPES, type NotificationType } from './api/contract';
+import type { ByType } from './api/contract';
+import { NOTIFICATION_TYPES, type NotificationType } from './api/notification-types';
 
 export const inboxFilterItem = storage.defineItem<NotificationType[] | null>('local:inboxFilter', {
   fallback: null,

@@ -5,19 +5,16 @@
  * caller can tell `already_following` from a network failure.
  */
 import { defineExtensionMessaging, type GetDataType, type GetReturnType } from '@webext-core/messaging';
-import * as v from 'valibot';
-import { browser } from 'wxt/browser';
 import type { Account } from './accounts';
-import {
-  type ByType,
-  type IdsSelection,
-  type Notification,
-  type NotificationType,
-  type Page,
-  type Profile,
-  type ReportReason,
-  type ReportResult,
-  UUID_PATTERN,
+import type {
+  ByType,
+  IdsSelection,
+  Notification,
+  NotificationType,
+  Page,
+  Profile,
+  ReportReason,
+  ReportResult,
 } from './api/contract';
 import { type ApiError, reviveError } from './api/errors';
 
@@ -337,13 +334,8 @@ export interface BroadcastMap {
   'inbox.arrived'(arrival: { ids: string[] }): void;
 }
 
-const broadcastSchemas: { [T in keyof BroadcastMap]: v.GenericSchema<unknown, GetDataType<BroadcastMap[T]>> } = {
-  'inbox.arrived': v.object({
-    ids: v.pipe(v.array(v.pipe(v.string(), v.regex(UUID_PATTERN))), v.maxLength(MAX_ARRIVED_IDS)),
-  }),
-};
-
-const broadcasts = defineExtensionMessaging<BroadcastMap>({ logger: quiet });
+/** The channel broadcasts travel on; `lib/on-broadcast.ts` hears them. */
+export const broadcasts = defineExtensionMessaging<BroadcastMap>({ logger: quiet });
 
 /** Tells every open extension page; none being open is not a failure. */
 export async function broadcast<T extends keyof BroadcastMap>(
@@ -355,21 +347,6 @@ export async function broadcast<T extends keyof BroadcastMap>(
   } catch {
     // No extension page is open to hear it.
   }
-}
-
-/**
- * Hears one kind of broadcast from this extension's own contexts, never from a content script
- * (which could send anything), and only in the shape the protocol promises.
- */
-export function onBroadcast<T extends keyof BroadcastMap>(
-  type: T,
-  listener: (data: GetDataType<BroadcastMap[T]>) => void,
-): () => void {
-  return broadcasts.onMessage(type, (message) => {
-    if (message.sender.id !== browser.runtime.id || message.sender.tab) return;
-    const parsed = v.safeParse(broadcastSchemas[type], message.data);
-    if (parsed.success) listener(parsed.output);
-  });
 }
 
 /** Stops hearing every broadcast, as a test's set-up does. */

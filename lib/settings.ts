@@ -5,7 +5,7 @@
  * `lib/background/api-session.ts`, which only the background loads.
  */
 import { storage } from 'wxt/utils/storage';
-import { NOTIFICATION_TYPES, type NotificationType } from './api/contract';
+import { NOTIFICATION_TYPES, type NotificationType } from './api/notification-types';
 import { type MessageKey, t } from './i18n';
 
 /** Quiet hours as set; `lib/quiet-hours.ts` says when they hold. */

@@ -12,7 +12,6 @@ import { InboxToolbar } from './inbox-toolbar';
 import { lazyComponent } from './lazy-component';
 import type { ItemActions } from './notification-item';
 import { PopupHeader } from './popup-header';
-import { ShortcutsHelp } from './shortcuts-help';
 import { TypeChips } from './type-chips';
 import { UndoToast } from './undo-toast';
 import { useFocusKeeper } from './use-focus-keeper';
@@ -21,11 +20,12 @@ import { useInboxState } from './use-store';
 import { type PopupView, VIEW_PANEL_ID, ViewTabs } from './view-tabs';
 
 // None is needed for the first row: their code loads when first asked for (the switcher, only
-// for a person with several accounts).
+// for a person with several accounts; the shortcut help, once there are rows).
 const SnoozeMenu = lazyComponent(() => import('./snooze-menu').then((module) => module.SnoozeMenu));
 const SnoozedView = lazyComponent(() => import('./snoozed-view').then((module) => module.SnoozedView));
 const ConfirmDelete = lazyComponent(() => import('./confirm-delete').then((module) => module.ConfirmDelete));
 const AccountSwitcher = lazyComponent(() => import('./account-switcher').then((module) => module.AccountSwitcher));
+const ShortcutsHelp = lazyComponent(() => import('./shortcuts-help').then((module) => module.ShortcutsHelp));
 
 /** Notifications the snooze menu on show is for, and what opened it. */
 interface SnoozeRequest {

@@ -1,6 +1,6 @@
 import { t } from '../../lib/i18n';
 import type { UndoOffer } from '../../lib/messaging';
-import { doneWords } from '../../lib/popup/inbox-triage';
+import { doneWords } from '../../lib/popup/triage-words';
 
 interface Props {
   offer: UndoOffer | null;

@@ -4,9 +4,9 @@
  * requests with them, so the two cannot drift apart.
  */
 import * as v from 'valibot';
+import { NOTIFICATION_TYPES, type NotificationType } from './notification-types';
 
-export const NOTIFICATION_TYPES = ['follow', 'mention', 'reply', 'like', 'system'] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export { NOTIFICATION_TYPES, type NotificationType };
 
 export const REPORT_REASONS = ['spam', 'harassment', 'impersonation', 'inappropriate', 'other'] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];

@@ -18,7 +18,7 @@ import { createPaging } from './inbox-paging';
 import { createSelectionActions, type SelectionActions } from './inbox-selection';
 import { createStateCell, type InboxState } from './inbox-state';
 import { createStatusTracking } from './inbox-status';
-import { createTriage, type Triage } from './inbox-triage';
+import type { Triage } from './inbox-triage';
 
 export { commandTargets } from './inbox-selection';
 export type { InboxState, Message } from './inbox-state';
@@ -44,6 +44,25 @@ export interface InboxStore extends SelectionActions, Triage, Pick<Arrivals, 'sh
   retry(): Promise<void>;
   loadMore(): Promise<void>;
   dismissFailure(): void;
+}
+
+/** Triage whose every action first waits for `load`, so the code behind it can load later. */
+function deferredTriage(load: () => Promise<Triage>): Triage {
+  const later =
+    <K extends keyof Triage>(name: K) =>
+    async (...args: Parameters<Triage[K]>) =>
+      ((await load())[name] as (...args: Parameters<Triage[K]>) => Promise<void>)(...args);
+  return {
+    markRead: later('markRead'),
+    markUnread: later('markUnread'),
+    delete: later('delete'),
+    snooze: later('snooze'),
+    undo: later('undo'),
+    offerLastUndo: later('offerLastUndo'),
+    markAllRead: later('markAllRead'),
+    deleteAll: later('deleteAll'),
+    open: later('open'),
+  };
 }
 
 export function createInboxStore(): InboxStore {
@@ -86,7 +105,20 @@ export function createInboxStore(): InboxStore {
   }
   /** The status item of what is on show: the account's, or the sum of all for all. */
   const statusOf = (account: string) => (account && account !== ALL_ACCOUNTS ? accountStatusItem(account) : statusItem);
-  const triage = createTriage(cell, paging, status);
+  // Triage is not needed for the first row: its code loads once the first row is painted, or
+  // when the person acts before that, each action waiting for it in the order it was asked.
+  let loading: Promise<Triage> | null = null;
+  const triage = deferredTriage(() => {
+    loading ??= import('./inbox-triage').then(
+      (module) => module.createTriage(cell, paging, status),
+      (error: unknown) => {
+        // An extension updated while the popup was open has no old chunk to load; the next action tries again.
+        loading = null;
+        throw error;
+      },
+    );
+    return loading;
+  });
 
   async function retry(): Promise<void> {
     void refreshStatus();

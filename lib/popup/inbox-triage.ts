@@ -8,11 +8,10 @@
 import { browser } from 'wxt/browser';
 import type { Notification } from '../api/contract';
 import { reviveError, UndoExpiredError } from '../api/errors';
-import { t, tn, uiLanguage } from '../i18n';
+import { t, tn } from '../i18n';
 import { openableUrl } from '../links';
 import { ALL_ACCOUNTS, ask, type InboxItem, type TriageResult, type UndoOffer } from '../messaging';
 import { type TriageAction, triagedItems, triagedPage, withoutIds } from '../triage-patch';
-import { currentTimeZone, wakeLabel } from '../wake-label';
 import { withGroupMembers } from './inbox-groups';
 import { restored } from './inbox-list';
 import type { Paging } from './inbox-paging';
@@ -20,6 +19,7 @@ import { failureReason } from './inbox-problem';
 import type { StateCell } from './inbox-state';
 import type { StatusTracking } from './inbox-status';
 import type { Selection } from './selection';
+import { doneWords, WORDS } from './triage-words';
 
 export interface Triage {
   markRead(ids: readonly string[]): Promise<void>;
@@ -35,31 +35,6 @@ export interface Triage {
   deleteAll(): Promise<void>;
   /** Opens a row's link in a tab, and marks it read unless the person turned that off. */
   open(id: string, options?: { background?: boolean; single?: boolean }): Promise<void>;
-}
-
-export const WORDS = {
-  markRead: { done: 'popup_marked_read', doneAll: 'popup_all_marked_read', failed: 'popup_error_mark_read' },
-  markUnread: { done: 'popup_marked_unread', doneAll: null, failed: 'popup_error_mark_unread' },
-  delete: { done: 'popup_deleted', doneAll: 'popup_all_deleted', failed: 'popup_error_delete' },
-  snooze: { done: 'popup_snoozed', doneAll: null, failed: 'popup_error_snooze' },
-} as const;
-
-/**
- * What an action did, in words: the toast's, or the announcement's when it offers no undo. An
- * action on a whole inbox names its account when the person has several.
- */
-export function doneWords(
-  done: Pick<UndoOffer, 'action' | 'all' | 'count' | 'until'>,
-  now = Date.now(),
-  account: string | null = null,
-): string {
-  const words = WORDS[done.action];
-  if (done.all && words.doneAll) return account ? t(`${words.doneAll}_of`, account) : t(words.doneAll);
-  if (done.action === 'snooze' && done.until) {
-    const wake = wakeLabel(Date.parse(done.until), now, currentTimeZone(), uiLanguage());
-    return tn('popup_snoozed', done.count, wake);
-  }
-  return tn(words.done, done.count);
 }
 
 /** How long the popup offers Undo after an action. */
