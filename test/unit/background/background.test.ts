@@ -42,7 +42,10 @@ describe('background', () => {
     await grant('http://127.0.0.1:8787');
     // The start-up check and the preset's sign-in may overlap; a sign-in during a check gets a
     // fresh check after it, so one or two checks go out.
-    const { wire } = start([count(31), count(31)], { apiBaseUrl: 'http://127.0.0.1:8787/api', token: 'demo-token' });
+    // After its first good check it asks the service who the account is, in any order with those checks.
+    const reply = (request: Request) =>
+      new URL(request.url).pathname === '/api/me' ? json(profileFixture({ username: 'demo' })) : count(31);
+    const { wire } = start([reply, reply, reply], { apiBaseUrl: 'http://127.0.0.1:8787/api', token: 'demo-token' });
     await fakeBrowser.runtime.onInstalled.trigger({ reason: 'install' } as never);
     await settle();
     expect(await openedTabs()).toEqual([]);
