@@ -106,8 +106,14 @@ describe.each(BROWSERS)('the background stopped mid-operation, in %s', (browser)
   it('leaves the next check scheduled when stopped while a check waits for the service', async () => {
     const release = await holdService();
     const arrived = arrival('GET', '/api/inbox/count');
-    await page.evaluate((name) => chrome.alarms.create(name, { when: Date.now() + 50 }), POLL_ALARM);
+    const when = Date.now() + 50;
+    await page.evaluate(({ name, when }) => chrome.alarms.create(name, { when }), { name: POLL_ALARM, when });
     await arrived;
+    // The check that arrived may be one the worker started for another reason: stop it only once
+    // the alarm has fired too, or the alarm wakes the stopped worker at once.
+    await expect
+      .poll(() => page.evaluate((name) => chrome.alarms.get(name).then((alarm) => alarm?.scheduledTime), POLL_ALARM))
+      .not.toBe(when);
     await stopWorker();
     const alarm = await page.evaluate((name) => chrome.alarms.get(name), POLL_ALARM);
     await release();

@@ -42,6 +42,8 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Chrom
   const launched = await launchWithExtension(options);
   const { context } = launched;
   let running = 'running';
+  /** How often the worker has stopped: a stop is seen even when something wakes it a moment later. */
+  let stops = 0;
   // Watched over the DevTools protocol from the first question on: enabling the domain reports
   // the worker's current state at once.
   let watching: Promise<CDPSession> | undefined;
@@ -51,6 +53,7 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Chrom
       cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
         const worker = versions.find((version) => version.scriptURL.endsWith('/background.js'));
         if (worker) running = worker.runningStatus;
+        if (worker?.runningStatus === 'stopped') stops++;
       });
       await cdp.send('ServiceWorker.enable');
       return cdp;
@@ -78,8 +81,10 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Chrom
       return page;
     },
     async stopBackground() {
-      await (await watch()).send('ServiceWorker.stopAllWorkers');
-      await waitUntil('the service worker to stop', 10_000, async () => running === 'stopped');
+      const cdp = await watch();
+      const before = stops;
+      await cdp.send('ServiceWorker.stopAllWorkers');
+      await waitUntil('the service worker to stop', 10_000, async () => stops > before || running === 'stopped');
     },
     async backgroundRunning() {
       await watch();
