@@ -10,7 +10,7 @@ import type { WebSocketConstructor } from '../../lib/api';
 import { startBackground } from '../../lib/background';
 import { liveModeItem, statusItem } from '../../lib/connection-status';
 import { messaging } from '../../lib/messaging';
-import { badge, signedIn } from '../support/background';
+import { ACCOUNT, badge, signedIn } from '../support/background';
 import { manualClock } from '../support/manual-clock';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
 import { until } from '../support/until';
@@ -47,7 +47,8 @@ describe.each(BACKENDS)('the live badge against the reference service on %s', (b
     requests.length = 0;
     me = await service.newUser('live');
     await service.fillInbox(me.username, 3);
-    await signedIn(me.token, { apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin });
+    // Known by name, so the only requests are the ones these tests are about.
+    await signedIn(me.token, { apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin }, ACCOUNT, me.username);
     running = new AbortController();
     startBackground({
       signal: running.signal,
