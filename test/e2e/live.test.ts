@@ -115,6 +115,18 @@ describe.each(BROWSERS)('the live badge in %s', (browser) => {
       const second = await startTestService({ backend: 'postgres', schema, seed: false, log });
       cleanups.push(() => second.close());
       const extension = await liveIn(second);
+      // Signing in writes the settings and the account at once, and each starts a check: wait until
+      // those are done (no new check for half a second) before counting.
+      await expect
+        .poll(
+          async () => {
+            const before = counted();
+            await new Promise((resolve) => setTimeout(resolve, 500));
+            return counted() === before;
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(true);
 
       const checks = counted();
       const before = Number(await badgeText(extension));
