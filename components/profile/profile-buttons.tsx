@@ -4,7 +4,26 @@ import type { ProfileAccount } from '../../lib/messaging';
 import { byPerson } from '../../lib/profile/person-input';
 import type { ProfileSession } from '../../lib/profile/profile-state';
 import { FollowButton } from './follow-button';
-import { ReportDialog } from './report-dialog';
+
+type ReportDialog = typeof import('./report-dialog').ReportDialog;
+
+let reportDialog: Promise<ReportDialog> | null = null;
+
+/**
+ * The report dialog, loaded when the person first opens it: most visits to a profile never
+ * report, and the buttons show sooner without it. A load that fails (the extension was just
+ * updated) is tried again on the next click.
+ */
+function loadReportDialog(): Promise<ReportDialog> {
+  reportDialog ??= import('./report-dialog').then(
+    (module) => module.ReportDialog,
+    (error: unknown) => {
+      reportDialog = null;
+      throw error;
+    },
+  );
+  return reportDialog;
+}
 
 interface Props {
   session: ProfileSession;
@@ -35,12 +54,29 @@ function AccountChoice({ accounts, account, onAccount }: Required<Pick<Props, 'a
 }
 
 /** The buttons for one profile, drawn from the session's state. */
-export class ProfileButtons extends Component<Props> {
+export class ProfileButtons extends Component<Props, { ReportDialog?: ReportDialog }> {
   private reportButton = createRef<HTMLButtonElement>();
 
   private returnFocus = () => this.reportButton.current?.focus();
 
-  override render({ session, accounts = [], account = session.account, onAccount }: Props) {
+  /** Opens the report form once its dialog is here; clicks while it loads open it once, the form being one. */
+  private openReport = byPerson(() => {
+    const { session } = this.props;
+    loadReportDialog().then(
+      (ReportDialog) => {
+        if (this.state.ReportDialog !== ReportDialog) this.setState({ ReportDialog });
+        session.openReport();
+      },
+      () => {
+        // Nothing to open; the next click tries again.
+      },
+    );
+  });
+
+  override render(
+    { session, accounts = [], account = session.account, onAccount }: Props,
+    { ReportDialog }: { ReportDialog?: ReportDialog },
+  ) {
     const { view, username } = session;
     const choice = accounts.length > 1 && onAccount && view.kind !== 'signedOut';
     // Loading after the person chose another account: the choice stays, the buttons follow.
@@ -84,14 +120,14 @@ export class ProfileButtons extends Component<Props> {
               type="button"
               class="button"
               aria-haspopup="dialog"
-              onClick={byPerson(() => session.openReport())}
+              onClick={this.openReport}
             >
               {t('profile_report')}
             </button>
             <p class={view.follow.problem ? 'message problem' : 'visually-hidden'} role="status">
               {view.follow.problem ?? view.notice}
             </p>
-            {view.report && (
+            {view.report && ReportDialog && (
               <ReportDialog username={username} form={view.report} session={session} returnFocus={this.returnFocus} />
             )}
           </>

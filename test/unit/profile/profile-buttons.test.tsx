@@ -242,7 +242,7 @@ describe('what a page’s script can do with the buttons', () => {
     await settled();
     expect(ui().queryByRole('dialog')).toBeNull();
     await userEvent.click(ui().getByRole('button', { name: 'Report' }));
-    const dialog = ui().getByRole('dialog', { name: 'Report @bob' });
+    const dialog = await ui().findByRole('dialog', { name: 'Report @bob' });
     await userEvent.click(within(dialog).getByRole('radio', { name: 'Spam' }));
     const comment = within(dialog).getByRole('textbox') as HTMLTextAreaElement;
     const form = dialog.querySelector('form') as HTMLFormElement;
@@ -279,8 +279,23 @@ describe('the report dialog', () => {
     await open();
     await shown();
     await userEvent.click(ui().getByRole('button', { name: 'Report' }));
-    return ui().getByRole('dialog', { name: 'Report @bob' });
+    return ui().findByRole('dialog', { name: 'Report @bob' });
   }
+
+  it('opens once however often Report is clicked while the dialog loads', async () => {
+    await open();
+    await shown();
+    const report = ui().getByRole('button', { name: 'Report' });
+    report.click();
+    report.click();
+    const dialog = await ui().findByRole('dialog', { name: 'Report @bob' });
+    await settled();
+    expect(ui().getAllByRole('dialog')).toEqual([dialog]);
+    expect(focused()).toBe(within(dialog).getByRole('radio', { name: 'Spam' }));
+    await userEvent.keyboard('{Escape}');
+    expect(ui().queryByRole('dialog')).toBeNull();
+    expect(focused()).toBe(report);
+  });
 
   it('lists the reasons in words and moves focus into the dialog', async () => {
     const dialog = await openDialog();
