@@ -6,23 +6,7 @@
  * The service's own `detail` is never shown: it is English, and its text is the service's, not
  * ours. A failure no kind describes is named by its machine-readable code instead.
  */
-import {
-  ApiError,
-  BadRequestError,
-  CannotFollowSelfError,
-  CannotReportSelfError,
-  InvalidArgumentError,
-  InvalidResponseError,
-  NetworkError,
-  NotFoundError,
-  RateLimitedError,
-  reviveError,
-  ServerError,
-  TimeoutError,
-  UnauthenticatedError,
-  UndoExpiredError,
-  UnsupportedMediaTypeError,
-} from './api/errors';
+import { type CrossedErrorFields, errorFields } from './api/errors';
 
 export type FailureKind =
   /** No answer, and the browser says it is offline. */
@@ -85,41 +69,67 @@ function connectionKind(kind: 'unreachable' | 'timeout', { online = true }: Fail
   return online ? kind : 'offline';
 }
 
+/**
+ * The kind of a typed error's fields, for the class `reviveError` would give them (by the name of
+ * the client's own errors, else by code, else by status), so an error is classified the same
+ * whether it is a class or crossed from another context as plain fields.
+ */
+const KIND_BY_NAME: Readonly<Record<string, FailureKind>> = {
+  NetworkError: 'unreachable',
+  TimeoutError: 'timeout',
+  InvalidResponseError: 'notThisService',
+  InvalidArgumentError: 'invalidInput',
+};
+
+const KIND_BY_CODE: Readonly<Record<string, FailureKind>> = {
+  unauthenticated: 'unauthorized',
+  rate_limited: 'rateLimited',
+  not_found: 'notFound',
+  user_not_found: 'notFound',
+  cannot_follow_self: 'followSelf',
+  cannot_report_self: 'reportSelf',
+  already_following: 'refused',
+  not_following: 'refused',
+  undo_expired: 'refused',
+  unsupported_media_type: 'invalidRequest',
+  invalid_undo: 'invalidRequest',
+};
+
+function kindByStatus({ status, code }: CrossedErrorFields): FailureKind {
+  if (status === 400) return code.startsWith('invalid_') ? 'invalidRequest' : 'refused';
+  if (status === 401) return 'unauthorized';
+  if (status === 404) return 'notFound';
+  if (status === 415) return 'invalidRequest';
+  if (status === 429) return 'rateLimited';
+  if (status >= 500) return 'serverError';
+  return status >= 400 ? 'unexpected' : 'internal';
+}
+
+const own = (table: Readonly<Record<string, FailureKind>>, key: string | undefined) =>
+  key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
+
 export function failureKind(error: unknown, options: FailureOptions = {}): FailureKind {
-  if (!(error instanceof ApiError)) {
+  const fields = errorFields(error);
+  if (!fields) {
     const name = error instanceof Error || error instanceof DOMException ? error.name : '';
     if (name === 'AbortError') return 'aborted';
     if (name === 'TimeoutError') return connectionKind('timeout', options);
     // fetch rejects with a TypeError exactly when no answer came.
     if (error instanceof TypeError) return connectionKind('unreachable', options);
-    if (typeof error !== 'object' || error === null || !('code' in error)) return 'internal';
-    return failureKind(reviveError(error), options);
+    return 'internal';
   }
-  if (error instanceof NetworkError) return connectionKind('unreachable', options);
-  if (error instanceof TimeoutError) return connectionKind('timeout', options);
-  if (error instanceof UnauthenticatedError) return 'unauthorized';
-  if (error instanceof RateLimitedError) return 'rateLimited';
-  if (error instanceof ServerError) return 'serverError';
-  if (error instanceof InvalidResponseError) return 'notThisService';
-  if (error instanceof NotFoundError) return 'notFound';
-  if (error instanceof CannotFollowSelfError) return 'followSelf';
-  if (error instanceof CannotReportSelfError) return 'reportSelf';
-  if (error instanceof UndoExpiredError) return 'refused';
-  if (error instanceof UnsupportedMediaTypeError) return 'invalidRequest';
   // Whether the service or the client refused it, the time is what needs changing.
-  if (error.code === 'invalid_until') return 'invalidTime';
-  if (error instanceof BadRequestError) return error.code.startsWith('invalid_') ? 'invalidRequest' : 'refused';
-  if (error instanceof InvalidArgumentError) return 'invalidInput';
-  return error.status >= 400 ? 'unexpected' : 'internal';
+  if (fields.code === 'invalid_until') return 'invalidTime';
+  const kind = own(KIND_BY_NAME, fields.name) ?? own(KIND_BY_CODE, fields.code) ?? kindByStatus(fields);
+  return kind === 'unreachable' || kind === 'timeout' ? connectionKind(kind, options) : kind;
 }
 
 /** Seconds the service asked to wait before trying again, when it said. */
 export function retryAfter(error: unknown): number | null {
-  const seconds = error instanceof ApiError && 'retryAfter' in error ? error.retryAfter : undefined;
-  return typeof seconds === 'number' ? seconds : null;
+  return errorFields(error)?.retryAfter ?? null;
 }
 
 /** The code that names a failure no kind describes. */
 export function failureCode(error: unknown): string {
-  return error instanceof ApiError ? error.code : reviveError(error).code;
+  return errorFields(error)?.code ?? 'internal_error';
 }

@@ -194,10 +194,13 @@ export type ProfileFrameStart = {
   accounts: ProfileAccount[];
 } | null;
 
-/** The answer as `profile.get` would give it: the profile, or its error thrown. */
+/**
+ * The answer as `profile.get` would give it through `askPlain`: the profile, or its error thrown
+ * as an Error with the typed error's fields.
+ */
 export function profileFrom(answer: ProfileAnswer): Profile {
   if (answer.ok) return answer.profile;
-  throw reviveError(answer.error);
+  throw Object.assign(new Error(answer.error.detail || answer.error.code), answer.error);
 }
 
 export interface ProfileRequest extends AccountRequest {
@@ -307,16 +310,25 @@ export const messaging = defineExtensionMessaging<ProtocolMap>({ logger: quiet }
 export type MessageData<T extends MessageType> = GetDataType<ProtocolMap[T]>;
 export type MessageReturn<T extends MessageType> = GetReturnType<ProtocolMap[T]>;
 
+/**
+ * Asks the background; a failure arrives as it crossed, an Error with the typed error's fields
+ * but not its class, which `lib/failure.ts` classifies as well. For the buttons' frame, which
+ * shows on every profile page and so goes without the classes.
+ */
+export function askPlain<T extends MessageType>(
+  type: T,
+  ...data: MessageData<T> extends undefined ? [] : [MessageData<T>]
+): Promise<MessageReturn<T>> {
+  return (messaging.sendMessage as (type: T, data?: MessageData<T>) => Promise<MessageReturn<T>>)(type, data[0]);
+}
+
 /** Asks the background; a failure arrives as the client library's typed error. */
 export async function ask<T extends MessageType>(
   type: T,
   ...data: MessageData<T> extends undefined ? [] : [MessageData<T>]
 ): Promise<MessageReturn<T>> {
   try {
-    return await (messaging.sendMessage as (type: T, data?: MessageData<T>) => Promise<MessageReturn<T>>)(
-      type,
-      data[0],
-    );
+    return await askPlain(type, ...data);
   } catch (error) {
     throw reviveError(error);
   }

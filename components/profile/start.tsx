@@ -5,7 +5,7 @@
  * content script only how much room it needs.
  */
 import { render } from 'preact';
-import { ApiError } from '../../lib/api/errors';
+import { failureCode } from '../../lib/failure';
 import { uiLanguage } from '../../lib/i18n';
 import type { ProfileFrameStart } from '../../lib/messaging';
 import type { FrameLayout } from '../../lib/profile/frame-messages';
@@ -42,7 +42,7 @@ export async function startProfileFrame({
       start = await ask('profile.frame', { claim: await nextClaim() });
     } catch (error) {
       // Anything but a refused claim (the background gone with an update) ends the frame.
-      if (!(error instanceof ApiError && error.code === 'forbidden')) return;
+      if (failureCode(error) !== 'forbidden') return;
     }
   }
   if (!start) return;

@@ -1,11 +1,11 @@
 import { startProfileFrame } from '../../components/profile/start';
 import '../../components/profile/profile.css';
-import { ask } from '../../lib/messaging';
+import { askPlain } from '../../lib/messaging';
 import { claimsFrom, layoutMessage } from '../../lib/profile/frame-messages';
 
 void startProfileFrame({
   document,
-  ask,
+  ask: askPlain,
   tell: (layout, siteOrigin) => window.parent.postMessage(layoutMessage(layout), siteOrigin),
   nextClaim: claimsFrom(window),
 });

@@ -184,6 +184,29 @@ const classByName: Record<string, (fields: ApiErrorFields) => ApiError> = {
   InvalidResponseError: (f) => new InvalidResponseError(f.status, f.detail ?? ''),
 };
 
+/** A typed error's fields with the name of its class, as they cross a structured-clone boundary. */
+export interface CrossedErrorFields extends ApiErrorFields {
+  name?: string;
+}
+
+/**
+ * The fields of a typed error, or of a value that crossed a structured-clone boundary from one
+ * (a plain object or a bare Error with the same fields); null when it carries none. Reading
+ * them needs none of the classes.
+ */
+export function errorFields(value: unknown): CrossedErrorFields | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { name, status, code, detail, retryAfter } = value as Record<string, unknown>;
+  if (typeof status !== 'number' || typeof code !== 'string') return null;
+  return {
+    name: typeof name === 'string' ? name : undefined,
+    status,
+    code,
+    detail: typeof detail === 'string' ? detail : undefined,
+    retryAfter: typeof retryAfter === 'number' ? retryAfter : undefined,
+  };
+}
+
 /**
  * Turns an error that crossed a structured-clone boundary (a plain object or a bare Error with
  * the same fields) back into its typed class. Anything unrecognisable becomes an ApiError with
@@ -191,18 +214,11 @@ const classByName: Record<string, (fields: ApiErrorFields) => ApiError> = {
  */
 export function reviveError(value: unknown): ApiError {
   if (value instanceof ApiError) return value;
-  if (typeof value === 'object' && value !== null) {
-    const { name, status, code, detail, retryAfter } = value as Record<string, unknown>;
-    if (typeof status === 'number' && typeof code === 'string') {
-      const fields: ApiErrorFields = {
-        status,
-        code,
-        detail: typeof detail === 'string' ? detail : undefined,
-        retryAfter: typeof retryAfter === 'number' ? retryAfter : undefined,
-      };
-      const byName = typeof name === 'string' ? classByName[name] : undefined;
-      return byName ? byName(fields) : errorFromProblem(fields);
-    }
+  const fields = errorFields(value);
+  if (fields) {
+    const { name, ...rest } = fields;
+    const byName = name === undefined ? undefined : classByName[name];
+    return byName ? byName(rest) : errorFromProblem(rest);
   }
   return new ApiError({ status: 0, code: 'internal_error', detail: describe(value) });
 }

@@ -4,14 +4,15 @@
  * changing once its signal aborts (the page moved on to another profile).
  */
 import type { Profile } from '../api/contract';
-import { UnauthenticatedError, UserNotFoundError } from '../api/errors';
+import { failureCode, failureKind } from '../failure';
 import { t } from '../i18n';
-import { type ask as askBackground, type ProfileAnswer, profileFrom } from '../messaging';
+import { type askPlain, type ProfileAnswer, profileFrom } from '../messaging';
 import { profileFailureText, reportFailureText } from './failure-text';
 import { actionFor, type FollowState, followChanged, followFailed, followState, startFollowChange } from './follow';
 import { boundComment, emptyReport, type ReportForm } from './report';
 
-export type Ask = typeof askBackground;
+/** How the session asks the background; a failure may be a typed error or its fields alone. */
+export type Ask = typeof askPlain;
 
 export type SessionView =
   /** The profile is being fetched; nothing is shown yet. */
@@ -78,7 +79,7 @@ export function createProfileSession(
   };
   const ready = () => (view.kind === 'ready' ? view : null);
   const signedOutBy = (error: unknown) => {
-    if (!(error instanceof UnauthenticatedError)) return false;
+    if (failureKind(error) !== 'unauthorized') return false;
     set({ kind: 'signedOut', expired: true });
     return true;
   };
@@ -101,7 +102,7 @@ export function createProfileSession(
       try {
         set(shown(answer ? profileFrom(answer) : await ask('profile.get', { account, username })));
       } catch (error) {
-        if (error instanceof UserNotFoundError) set({ kind: 'none' });
+        if (failureCode(error) === 'user_not_found') set({ kind: 'none' });
         else if (!signedOutBy(error)) set({ kind: 'failed', problem: profileFailureText(error), retrying: false });
       }
     },

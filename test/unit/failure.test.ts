@@ -14,6 +14,7 @@ import {
   NotFollowingError,
   NotFoundError,
   RateLimitedError,
+  reviveError,
   ServerError,
   TimeoutError,
   UnauthenticatedError,
@@ -248,6 +249,19 @@ describe('failure kinds', () => {
       expect(words).not.toBe('');
       expect(words).not.toContain('$');
       expect(words).not.toContain(SAID);
+    }
+  });
+
+  const typed = Object.entries(rows).filter(([, row]) => row.error instanceof ApiError);
+  it.each(typed)('classifies %s the same from its fields alone, as it crosses to another context', (_, row) => {
+    const error = row.error as ApiError;
+    const fields = structuredClone(error.toJSON());
+    // What the messaging library gives the receiving side, and what reviving it gives.
+    const crossed = Object.assign(new Error(error.message), fields);
+    for (const each of [fields, crossed, reviveError(fields)]) {
+      expect(failureKind(each)).toBe(row.kind);
+      expect(profileFailureText(each, 0)).toBe(profileFailureText(error, 0));
+      expect(reportFailureText(each, 0)).toBe(reportFailureText(error, 0));
     }
   });
 

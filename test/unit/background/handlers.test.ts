@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { AlreadyFollowingError, UnauthenticatedError, UserNotFoundError } from '../../../lib/api';
+import { AlreadyFollowingError, UnauthenticatedError } from '../../../lib/api';
 import { forgetToken } from '../../../lib/background/account-store';
 import { readCachedFirstPage } from '../../../lib/inbox-cache';
 import { unreadByTypeItem } from '../../../lib/inbox-filter';
@@ -238,14 +238,16 @@ describe('background messages', () => {
     expect(wire.requests).toHaveLength(0);
   });
 
-  it('gives the frame the reason a profile could not be fetched, as a typed error', async () => {
+  it('gives the frame the reason a profile could not be fetched, as the typed error’s fields', async () => {
     start(problem(404, 'user_not_found'));
     const ghost = 'http://127.0.0.1:8787/@ghost';
     const claim = (await deliver('profile.start', { url: ghost }, profileTabSender(ghost))).value?.claim ?? '';
     const { value } = await deliver('profile.frame', { claim }, profileFrameSender(ghost));
     const answer = value?.answer;
     expect(answer?.ok).toBe(false);
-    expect(() => profileFrom(answer ?? { ok: true, profile })).toThrow(UserNotFoundError);
+    expect(() => profileFrom(answer ?? { ok: true, profile })).toThrow(
+      expect.objectContaining({ status: 404, code: 'user_not_found' }),
+    );
   });
 
   it('never lets the token out in an answer or an error', async () => {

@@ -7,7 +7,7 @@
 
 import { accountsItem } from '../../../lib/accounts';
 import type { Profile, ReportResult } from '../../../lib/api/contract';
-import { type ApiError, reviveError } from '../../../lib/api/errors';
+import type { ApiError } from '../../../lib/api/errors';
 import { forgetToken, storeToken } from '../../../lib/background/account-store';
 import { type MessageType, messaging, type ProfileFrameStart, type ProfilePageConfig } from '../../../lib/messaging';
 import type { Ask } from '../../../lib/profile/profile-state';
@@ -30,6 +30,9 @@ interface Options {
 }
 
 const REPORTS_PER_HOUR = 10;
+
+/** A typed error as the frame's `askPlain` gets it from the messaging library: an Error with its fields, not its class. */
+const crossed = (error: ApiError) => Object.assign(new Error(error.message), structuredClone(error.toJSON()));
 const TOKEN = 'profile-test-token';
 
 export function profileBackground(options: Options = {}) {
@@ -140,13 +143,13 @@ export function profileBackground(options: Options = {}) {
       await new Promise<void>((release) => queue.push(release));
     }
     const failure = failures.get(type)?.shift();
-    if (failure) throw reviveError(structuredClone(failure.toJSON()));
+    if (failure) throw crossed(failure);
     await storeSignIn();
     // The frame under test is the tab's buttons' frame: it has brought the content script's claim.
     if (type !== 'profile.frame')
       await deliver('profile.frame', { claim: await claim() }, profileFrameSender(tabUrl()));
     const answer = await deliver(type, data, profileFrameSender(tabUrl()));
-    if (answer.error) throw answer.error;
+    if (answer.error) throw crossed(answer.error);
     // The profile that comes with the frame's start is a profile fetch too.
     const start = type === 'profile.frame' ? (answer.value as ProfileFrameStart) : null;
     const profileFailure = start ? failures.get('profile.get')?.shift() : undefined;
