@@ -3,7 +3,8 @@ import { t } from '../../lib/i18n';
 import { trapTab } from '../../lib/profile/focus-trap';
 import { byPerson } from '../../lib/profile/person-input';
 import type { ProfileSession } from '../../lib/profile/profile-state';
-import { COMMENT_MAX, REASON_LABELS, REPORT_REASONS, type ReportForm } from '../../lib/profile/report';
+import { COMMENT_MAX, type ReportForm } from '../../lib/profile/report';
+import { REASON_LABELS, REPORT_REASONS } from '../../lib/profile/report-reasons';
 
 interface Props {
   username: string;

@@ -1,22 +1,11 @@
 /**
- * The report form: the contract's reasons in words, the comment's bound, and the form's state
- * from opening to the service's answer. The draft survives a failed send, so nothing the person
- * wrote is lost.
+ * The report form: the comment's bound, and the form's state from opening to the service's
+ * answer (the reasons' words are in `report-reasons.ts`). The draft survives a failed send, so
+ * nothing the person wrote is lost.
  */
-import { LIMITS, REPORT_REASONS, type ReportReason } from '../api/contract';
-import type { MessageKey } from '../i18n';
+import { LIMITS, type ReportReason } from '../api/contract';
 
 export const COMMENT_MAX = LIMITS.reportCommentMax;
-
-export const REASON_LABELS: Readonly<Record<ReportReason, MessageKey>> = {
-  spam: 'profile_reason_spam',
-  harassment: 'profile_reason_harassment',
-  impersonation: 'profile_reason_impersonation',
-  inappropriate: 'profile_reason_inappropriate',
-  other: 'profile_reason_other',
-};
-
-export { REPORT_REASONS };
 
 export interface ReportForm {
   reason: ReportReason | null;
