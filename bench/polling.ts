@@ -40,7 +40,8 @@ async function extensionModules() {
     import('../lib/background/permissions'),
     import('../lib/background/account-store'),
   ]);
-  return { ...poller, ...session, ...settings, ...permissions, ...accounts };
+  const { settingsItem } = await import('../lib/background/stored-items');
+  return { ...poller, ...session, ...settings, ...permissions, ...accounts, settingsItem };
 }
 
 async function pollForAnHour(apiBaseUrl: string, token: string, conditional: boolean, sockets: Set<Socket>) {

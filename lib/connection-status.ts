@@ -2,9 +2,9 @@
  * The connection status the background keeps, per account and in sum: what the badge shows and
  * what the popup and options page read to choose their state. Only the background writes it.
  */
-import { storage } from 'wxt/utils/storage';
-import { perAccountItem as perAccount } from './accounts';
+import { perAccountKey } from './accounts';
 import type { ConnectionStatus, LiveMode } from './messaging';
+import { storedKey } from './stored';
 
 export const SIGNED_OUT: ConnectionStatus = Object.freeze({
   kind: 'signedOut',
@@ -15,21 +15,18 @@ export const SIGNED_OUT: ConnectionStatus = Object.freeze({
 });
 
 /** Whether the badge is live, in sum over the accounts; the tooltip says so. */
-export const liveModeItem = storage.defineItem<LiveMode>('local:liveMode', { fallback: 'off', version: 1 });
+export const LIVE_MODE = storedKey<LiveMode>('local:liveMode', 'off');
 
 /**
  * The status of all accounts together: with one account, its status; with several, signed in
  * when any is, counting the unread notifications of all that answer.
  */
-export const statusItem = storage.defineItem<ConnectionStatus>('local:connectionStatus', {
-  fallback: SIGNED_OUT,
-  version: 1,
-});
+export const STATUS = storedKey<ConnectionStatus>('local:connectionStatus', SIGNED_OUT);
 
 /** One account's status. */
-export const accountStatusItem = perAccount<ConnectionStatus>('connectionStatus', SIGNED_OUT);
+export const accountStatusKey = perAccountKey<ConnectionStatus>('connectionStatus', SIGNED_OUT);
 /** Whether one account's count comes over its live channel. */
-export const accountLiveModeItem = perAccount<LiveMode>('liveMode', 'off');
+export const accountLiveModeKey = perAccountKey<LiveMode>('liveMode', 'off');
 
 /** The status of all accounts together, from each account's own. */
 export function summaryStatus(statuses: readonly ConnectionStatus[]): ConnectionStatus {

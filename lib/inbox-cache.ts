@@ -2,8 +2,9 @@
  * Each account's last first page of the inbox, kept so the popup can paint at once when it opens
  * and then revalidate. The background writes it; the popup reads it. It is dropped on sign-out.
  */
-import { perAccountItem } from './accounts';
+import { perAccountKey } from './accounts';
 import type { Page } from './api/contract';
+import { readStored, writeStored } from './stored';
 
 export interface CachedFirstPage {
   page: Page;
@@ -13,12 +14,13 @@ export interface CachedFirstPage {
 
 type InboxCache = { all: CachedFirstPage | null; unread: CachedFirstPage | null };
 
-export const inboxCacheItem = perAccountItem<InboxCache>('inboxCache', { all: null, unread: null });
+export const inboxCacheKey = perAccountKey<InboxCache>('inboxCache', { all: null, unread: null });
 
 const slot = (unreadOnly: boolean) => (unreadOnly ? 'unread' : 'all');
 
 export async function readCachedFirstPage(accountId: string, unreadOnly: boolean): Promise<CachedFirstPage | null> {
-  return (await inboxCacheItem(accountId).getValue())[slot(unreadOnly)];
+  const [cache] = await readStored(inboxCacheKey(accountId));
+  return cache[slot(unreadOnly)];
 }
 
 export async function writeCachedFirstPage(
@@ -27,9 +29,9 @@ export async function writeCachedFirstPage(
   page: Page,
   savedAt = Date.now(),
 ): Promise<void> {
-  const item = inboxCacheItem(accountId);
-  const cache = await item.getValue();
-  await item.setValue({ ...cache, [slot(unreadOnly)]: { page, savedAt } });
+  const key = inboxCacheKey(accountId);
+  const [cache] = await readStored(key);
+  await writeStored(key, { ...cache, [slot(unreadOnly)]: { page, savedAt } });
 }
 
 /** Applies a change to both cached pages, as a triage action changes the inbox. */
@@ -37,16 +39,16 @@ export async function updateCachedPages(
   accountId: string,
   change: (page: Page, unreadOnly: boolean) => Page,
 ): Promise<void> {
-  const item = inboxCacheItem(accountId);
-  const cache = await item.getValue();
+  const key = inboxCacheKey(accountId);
+  const [cache] = await readStored(key);
   const next: InboxCache = { all: null, unread: null };
   for (const unreadOnly of [false, true]) {
     const entry = cache[slot(unreadOnly)];
     next[slot(unreadOnly)] = entry && { ...entry, page: change(entry.page, unreadOnly) };
   }
-  await item.setValue(next);
+  await writeStored(key, next);
 }
 
 export async function clearInboxCache(accountId: string): Promise<void> {
-  await inboxCacheItem(accountId).removeValue();
+  await writeStored(inboxCacheKey(accountId), null);
 }

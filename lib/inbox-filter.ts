@@ -3,15 +3,12 @@
  * all. The popup's chips set it; a digest alert sets it to the types it speaks of before it
  * opens the popup, so the popup opens on them.
  */
-import { storage } from 'wxt/utils/storage';
-import { perAccountItem } from './accounts';
+import { perAccountKey } from './accounts';
 import type { ByType } from './api/contract';
 import { NOTIFICATION_TYPES, type NotificationType } from './api/notification-types';
+import { readStored, storedKey, writeStored } from './stored';
 
-export const inboxFilterItem = storage.defineItem<NotificationType[] | null>('local:inboxFilter', {
-  fallback: null,
-  version: 1,
-});
+export const INBOX_FILTER = storedKey<NotificationType[] | null>('local:inboxFilter', null);
 
 /** A stored filter made sound: known types only, each once, in the contract's order; null for all or none. */
 export function normalizeFilter(stored: unknown): NotificationType[] | null {
@@ -21,7 +18,7 @@ export function normalizeFilter(stored: unknown): NotificationType[] | null {
 }
 
 export async function getInboxFilter(): Promise<NotificationType[] | null> {
-  return normalizeFilter(await inboxFilterItem.getValue());
+  return normalizeFilter((await readStored(INBOX_FILTER))[0]);
 }
 
 /**
@@ -29,11 +26,11 @@ export async function getInboxFilter(): Promise<NotificationType[] | null> {
  * it from every count by type it hears (the account's live channel's count frames, the popup's
  * asking); the popup's chips show the account in view.
  */
-export const unreadByTypeItem = perAccountItem<ByType | null>('unreadByType', null);
+export const unreadByTypeKey = perAccountKey<ByType | null>('unreadByType', null);
 
 /** The account the popup showed last (its id, or `*` for all of them), so it opens on it again. */
-export const popupAccountItem = storage.defineItem<string | null>('local:popupAccount', { fallback: null, version: 1 });
+export const POPUP_ACCOUNT = storedKey<string | null>('local:popupAccount', null);
 
 export async function setInboxFilter(types: readonly NotificationType[] | null): Promise<void> {
-  await inboxFilterItem.setValue(normalizeFilter(types));
+  await writeStored(INBOX_FILTER, normalizeFilter(types));
 }

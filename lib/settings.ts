@@ -4,9 +4,9 @@
  * device would arrive without the permission it needs. The token is not a setting: it lives in
  * `lib/background/api-session.ts`, which only the background loads.
  */
-import { storage } from 'wxt/utils/storage';
 import { NOTIFICATION_TYPES, type NotificationType } from './api/notification-types';
 import { type MessageKey, t } from './i18n';
+import { readStored, storedKey, writeStored } from './stored';
 
 /** Quiet hours as set; `lib/quiet-hours.ts` says when they hold. */
 export interface QuietHours {
@@ -187,13 +187,10 @@ export function normalizeSettings(stored: unknown): Settings {
   return settings;
 }
 
-export const settingsItem = storage.defineItem<Settings>('local:settings', {
-  fallback: DEFAULT_SETTINGS,
-  version: 1,
-});
+export const SETTINGS = storedKey<Settings>('local:settings', DEFAULT_SETTINGS);
 
 export async function getSettings(): Promise<Settings> {
-  return normalizeSettings(await settingsItem.getValue());
+  return normalizeSettings((await readStored(SETTINGS))[0]);
 }
 
 /** Saves a change to some settings; refuses the whole change if any value is invalid. */
@@ -202,6 +199,6 @@ export async function updateSettings(change: Partial<Settings>): Promise<Setting
   const errors = validateSettings(next);
   const first = Object.values(errors)[0];
   if (first) throw new Error(settingsErrorText(first));
-  await settingsItem.setValue(next);
+  await writeStored(SETTINGS, next);
   return next;
 }

@@ -1,22 +1,19 @@
 import { useEffect, useState } from 'preact/hooks';
 import { accountLabel } from '../../lib/account-addresses';
 import type { Account } from '../../lib/accounts';
-import { accountStatusItem, SIGNED_OUT } from '../../lib/connection-status';
+import { accountStatusKey, SIGNED_OUT } from '../../lib/connection-status';
 import { t, tn } from '../../lib/i18n';
 import type { ConnectionStatus } from '../../lib/messaging';
+import { followStored } from '../../lib/stored';
 
 /** Each account's status, as the background writes it. */
 function useStatuses(accounts: readonly Account[]): Record<string, ConnectionStatus> {
   const [statuses, setStatuses] = useState<Record<string, ConnectionStatus>>({});
   const ids = accounts.map((account) => account.id).join(' ');
   useEffect(() => {
-    const unwatch = accounts.map((account) => {
-      const item = accountStatusItem(account.id);
-      const apply = (status: ConnectionStatus | null) =>
-        setStatuses((all) => ({ ...all, [account.id]: status ?? SIGNED_OUT }));
-      void item.getValue().then(apply);
-      return item.watch(apply);
-    });
+    const unwatch = accounts.map((account) =>
+      followStored(accountStatusKey(account.id), (status) => setStatuses((all) => ({ ...all, [account.id]: status }))),
+    );
     return () => {
       for (const stop of unwatch) stop();
     };

@@ -1,6 +1,6 @@
 import type { FunctionComponent, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type Account, accountsItem } from '../../lib/accounts';
+import { ACCOUNTS, type Account } from '../../lib/accounts';
 import { t } from '../../lib/i18n';
 import {
   type Draft,
@@ -20,6 +20,7 @@ import {
   settingsErrorText,
   validateSettings,
 } from '../../lib/settings';
+import { followStored } from '../../lib/stored';
 import { AccountList } from './account-list';
 import type { AddAccount as AddAccountComponent } from './add-account';
 import { AlertSettings } from './alert-settings';
@@ -43,8 +44,7 @@ export function OptionsPage() {
       setCurrent(settings);
       setDraft(toDraft(settings));
     });
-    void accountsItem.getValue().then((value) => setAccounts(value ?? []));
-    return accountsItem.watch((value) => setAccounts(value ?? []));
+    return followStored(ACCOUNTS, (value) => setAccounts(value ?? []));
   }, []);
 
   if (!current || !draft || !accounts) return <main class="options" aria-busy="true" />;

@@ -5,13 +5,13 @@
  */
 import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
-import { unreadByTypeItem } from '../inbox-filter';
 import { accounts, updateAccount } from './account-store';
 import { createSession, type Session } from './api-session';
 import { type Clock, createLiveUpdates, type LiveUpdates } from './live';
 import { createNotifier, type Notifier } from './notifier';
 import { createPoller, type Poller } from './poller';
 import { renderAccounts, type StatusWriter, statusWriter } from './status-writer';
+import { unreadByTypeItem } from './stored-items';
 import { identity, whoIs } from './token-check';
 
 export interface AccountRuntime {

@@ -5,10 +5,10 @@
  * the origin of the API it was given for and is never handed out for another.
  */
 import { createStore, del, get, set } from 'idb-keyval';
-import { storage } from 'wxt/utils/storage';
 import { DEFAULT_ADDRESSES, validateAddresses } from '../account-addresses';
-import { type Account, type AccountAddresses, accountsItem, listAccounts } from '../accounts';
-import { settingsItem } from '../settings';
+import { type Account, type AccountAddresses, listAccounts } from '../accounts';
+import { storedItem, storedKey } from '../stored';
+import { accountsItem, settingsItem } from './stored-items';
 
 /** A token with the origin of the API it was given for. */
 export interface StoredToken {
@@ -88,7 +88,7 @@ export async function removeAccount(id: string): Promise<void> {
 }
 
 /** Where the previous versions kept the one token: `storage.local` first, then IndexedDB under `token`. */
-const legacyLocalToken = storage.defineItem<StoredToken | null>('local:token', { fallback: null, version: 1 });
+const legacyLocalToken = storedItem(storedKey<StoredToken | null>('local:token', null));
 const LEGACY_TOKEN_KEY = 'token';
 const ADDRESS_KEYS = ['apiBaseUrl', 'siteOrigin', 'profilePath', 'profileAnchor'] as const;
 

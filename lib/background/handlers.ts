@@ -18,9 +18,7 @@ import {
   UnauthenticatedError,
 } from '../api';
 import { revokeEndpointOf, revokeToken } from '../api/revoke';
-import { statusItem } from '../connection-status';
 import { clearInboxCache, writeCachedFirstPage } from '../inbox-cache';
-import { unreadByTypeItem } from '../inbox-filter';
 import {
   INBOX_PAGE_SIZE,
   type MessageData,
@@ -39,6 +37,7 @@ import { testConnection } from './connection-test';
 import { giveBackPermissions } from './permissions';
 import { claimFrame, isClaimedFrame, newClaim } from './profile-frames';
 import { type Extension, mayAsk, type Sender, type SenderKind, senderKind } from './sender';
+import { statusItem, unreadByTypeItem } from './stored-items';
 import { checkToken, identity } from './token-check';
 import {
   deleteNotifications,

@@ -3,11 +3,9 @@
  * registers the profile content script, and answers every other context.
  */
 import { browser } from 'wxt/browser';
-import { accountsItem } from '../accounts';
 import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
-import { unreadByTypeItem } from '../inbox-filter';
-import { getSettings, normalizeSettings, settingsItem } from '../settings';
+import { getSettings, normalizeSettings } from '../settings';
 import { createRuntimes } from './account-runtime';
 import { accounts } from './account-store';
 import { syncProfileScript } from './content-script';
@@ -16,6 +14,7 @@ import { type Clock, canHoldChannel, LIVE_ALARM_PREFIX } from './live';
 import { ALERT_FLUSH_ALARM_PREFIX, createDigest, isDigest, notificationAccount, QUIET_HOURS_ALARM } from './notifier';
 import { POLL_ALARM_PREFIX, pollAlarmName } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';
+import { accountsItem, settingsItem, unreadByTypeItem } from './stored-items';
 
 export interface BackgroundOptions {
   fetch?: typeof fetch;

@@ -15,7 +15,6 @@ import {
   reviveError,
   UnauthenticatedError,
 } from '../api';
-import { unreadByTypeItem } from '../inbox-filter';
 import { broadcast, type ConnectionStatus } from '../messaging';
 import { PING_MAX_MS, PING_MIN_MS, reconnectDelay } from '../poll-schedule';
 import type { Session } from './api-session';
@@ -23,6 +22,7 @@ import type { Notifier } from './notifier';
 import { hasApiPermission } from './permissions';
 import type { Poller } from './poller';
 import { statusWriter } from './status-writer';
+import { unreadByTypeItem } from './stored-items';
 
 /** Wakes the worker for a reconnection should the browser stop it while it waits. */
 export const LIVE_ALARM_PREFIX = 'live-reconnect:';

@@ -11,15 +11,16 @@
  * stop the worker at any time; time comes from the clock the notifier is given.
  */
 import { browser } from 'wxt/browser';
-import { storage } from 'wxt/utils/storage';
-import { perAccountItem } from '../accounts';
+import { perAccountKey } from '../accounts';
 import type { Client, Notification, NotificationType } from '../api';
 import { t, tn } from '../i18n';
 import { setInboxFilter } from '../inbox-filter';
 import { openableUrl } from '../links';
 import { isQuiet, quietHoursEnd } from '../quiet-hours';
 import { localTimeZone, type Settings } from '../settings';
+import { storedItem, storedKey } from '../stored';
 import { type Clock, realClock } from './live';
+import { perAccountItem } from './stored-items';
 
 const MAX_LISTED = 5;
 const NEWEST_PAGE = 20;
@@ -59,7 +60,9 @@ interface NotifierState {
 }
 
 /** One account's alerts. */
-export const notifierStateItem = perAccountItem<NotifierState>('desktopNotifications', { newest: null, shown: {} });
+export const notifierStateItem = perAccountItem(
+  perAccountKey<NotifierState>('desktopNotifications', { newest: null, shown: {} }),
+);
 
 type DigestCounts = Partial<Record<NotificationType, number>>;
 
@@ -70,10 +73,7 @@ interface DigestState {
   shown: Record<string, NotificationType[]>;
 }
 
-export const digestStateItem = storage.defineItem<DigestState>('local:quietHoursDigest', {
-  fallback: { held: null, shown: {} },
-  version: 1,
-});
+export const digestStateItem = storedItem(storedKey<DigestState>('local:quietHoursDigest', { held: null, shown: {} }));
 
 /** The account an alert belongs to: its id starts with the account's; a digest belongs to none. */
 export const notificationAccount = (notificationId: string) => notificationId.split('/')[0] ?? '';

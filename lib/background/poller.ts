@@ -4,7 +4,7 @@
  * request is made while signed out, offline, or without permission for the API's origin.
  */
 import { browser } from 'wxt/browser';
-import { perAccountItem } from '../accounts';
+import { perAccountKey } from '../accounts';
 import { NetworkError, reviveError } from '../api';
 import { SIGNED_OUT } from '../connection-status';
 import { type FailureKind, failureCode, failureKind } from '../failure';
@@ -14,6 +14,7 @@ import type { Settings } from '../settings';
 import type { Session } from './api-session';
 import { hasApiPermission } from './permissions';
 import { statusWriter } from './status-writer';
+import { perAccountItem } from './stored-items';
 
 /** Each account's check has its own alarm, named after the account. */
 export const POLL_ALARM_PREFIX = 'poll-unread-count:';
@@ -33,7 +34,7 @@ interface PollState {
 const FRESH: PollState = { etag: null, failures: 0, hint: null };
 
 /** One account's poll state. */
-export const pollStateItem = perAccountItem<PollState>('pollState', FRESH);
+export const pollStateItem = perAccountItem(perAccountKey<PollState>('pollState', FRESH));
 
 export interface PollerOptions {
   session: Session;

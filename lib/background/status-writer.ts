@@ -1,15 +1,9 @@
 import { accountLabel } from '../account-addresses';
 import { type Account, listAccounts } from '../accounts';
 import { renderBadge } from '../badge';
-import {
-  accountLiveModeItem,
-  accountStatusItem,
-  liveModeItem,
-  statusItem,
-  summaryLiveMode,
-  summaryStatus,
-} from '../connection-status';
+import { summaryLiveMode, summaryStatus } from '../connection-status';
 import type { ConnectionStatus, LiveMode } from '../messaging';
+import { accountLiveModeItem, accountStatusItem, liveModeItem, statusItem } from './stored-items';
 
 /**
  * Shows every account on the badge: the sum of their unread counts, and each account's count

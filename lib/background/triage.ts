@@ -4,11 +4,11 @@
  * confirms the count. The undo tokens of the last action stay here, in session storage, so the
  * popup can close and open again and still offer Undo while the service takes it.
  */
-import { storage } from 'wxt/utils/storage';
 import type { BulkResult, Client, IdsSelection } from '../api';
 import { InvalidArgumentError, LIMITS, UndoExpiredError } from '../api';
 import { clearInboxCache, updateCachedPages } from '../inbox-cache';
 import type { SnoozeRequest, TriageRequest, TriageResult, UndoableAction, UndoOffer } from '../messaging';
+import { storedItem, storedKey } from '../stored';
 import { triagedPage, uniqueIds } from '../triage-patch';
 import type { StatusWriter } from './status-writer';
 
@@ -34,7 +34,7 @@ export interface TriageAccount {
  * The last action's undo. Session storage is the background's own: content scripts cannot read
  * it, and it is gone when the browser closes.
  */
-export const lastUndoItem = storage.defineItem<LastUndo | null>('session:lastUndo', { fallback: null, version: 1 });
+export const lastUndoItem = storedItem(storedKey<LastUndo | null>('session:lastUndo', null));
 
 /** Offered a little less long than the service takes it, so an undo is never sent just too late. */
 const OFFER_MARGIN_MS = 2_000;

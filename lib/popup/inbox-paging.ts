@@ -7,9 +7,10 @@ import type { Notification, NotificationType } from '../api/contract';
 import { reviveError, UnauthenticatedError } from '../api/errors';
 import { tn } from '../i18n';
 import { type CachedFirstPage, readCachedFirstPage } from '../inbox-cache';
-import { popupAccountItem, setInboxFilter } from '../inbox-filter';
+import { POPUP_ACCOUNT, setInboxFilter } from '../inbox-filter';
 import { type AccountPage, ALL_ACCOUNTS, ask, INBOX_PAGE_SIZE } from '../messaging';
 import { updateSettings } from '../settings';
+import { writeStored } from '../stored';
 import { type LoadedRange, newestFirst, reconcilePage } from './inbox-list';
 import type { InboxState, StateCell } from './inbox-state';
 import { NO_SELECTION } from './selection';
@@ -188,7 +189,7 @@ export function createPaging(cell: StateCell): Paging {
     },
     async setAccount(account) {
       if (account === get().account) return;
-      const saving = popupAccountItem.setValue(account).catch(() => {});
+      const saving = writeStored(POPUP_ACCOUNT, account).catch(() => {});
       await restart({ account, byType: null });
       await saving;
     },

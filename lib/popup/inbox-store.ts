@@ -6,12 +6,13 @@
  * touches the DOM. Each part lives in its own module: `inbox-paging`, `inbox-triage`,
  * `inbox-selection`, `inbox-status` and `inbox-arrivals`, sharing the state cell of `inbox-state`.
  */
-import { listAccounts } from '../accounts';
+import { ACCOUNTS, listAccounts } from '../accounts';
 import type { NotificationType } from '../api/contract';
-import { accountStatusItem, SIGNED_OUT, statusItem } from '../connection-status';
-import { getInboxFilter, popupAccountItem, unreadByTypeItem } from '../inbox-filter';
+import { accountStatusKey, SIGNED_OUT, STATUS } from '../connection-status';
+import { INBOX_FILTER, normalizeFilter, POPUP_ACCOUNT, unreadByTypeKey } from '../inbox-filter';
 import { ALL_ACCOUNTS, ask } from '../messaging';
-import { getSettings } from '../settings';
+import { normalizeSettings, SETTINGS } from '../settings';
+import { readStored, watchStored } from '../stored';
 import { chooseView, sumByType, tabOf } from './inbox-accounts';
 import { type Arrivals, createArrivals } from './inbox-arrivals';
 import { createPaging } from './inbox-paging';
@@ -94,17 +95,11 @@ export function createInboxStore(): InboxStore {
   };
   async function readByType() {
     const ids = shownIds();
-    const counts = await Promise.all(
-      ids.map((id) =>
-        unreadByTypeItem(id)
-          .getValue()
-          .catch(() => null),
-      ),
-    );
+    const counts = await readStored(...ids.map(unreadByTypeKey)).catch(() => []);
     if (String(ids) === String(shownIds())) set({ byType: sumByType(counts) });
   }
   /** The status item of what is on show: the account's, or the sum of all for all. */
-  const statusOf = (account: string) => (account && account !== ALL_ACCOUNTS ? accountStatusItem(account) : statusItem);
+  const statusOf = (account: string) => (account && account !== ALL_ACCOUNTS ? accountStatusKey(account) : STATUS);
   // Triage is not needed for the first row: its code loads once the first row is painted, or
   // when the person acts before that, each action waiting for it in the order it was asked.
   let loading: Promise<Triage> | null = null;
@@ -130,24 +125,26 @@ export function createInboxStore(): InboxStore {
     getState: get,
     subscribe: cell.subscribe,
     async start(signal) {
-      const [settings, accounts, remembered] = await Promise.all([
-        getSettings(),
-        listAccounts(),
-        popupAccountItem.getValue().catch(() => null),
-      ]);
+      const [stored, storedAccounts, remembered, filter] = await readStored(
+        SETTINGS,
+        ACCOUNTS,
+        POPUP_ACCOUNT,
+        INBOX_FILTER,
+      );
+      const settings = normalizeSettings(stored);
+      const accounts = storedAccounts ?? [];
       const account = chooseView(accounts, remembered);
-      const [current, statuses, types] = await Promise.all([
-        statusOf(account).getValue(),
-        Promise.all(accounts.map((each) => accountStatusItem(each.id).getValue())),
-        getInboxFilter().catch(() => null),
-      ]);
+      const [current, ...statuses] = await readStored(
+        statusOf(account),
+        ...accounts.map((each) => accountStatusKey(each.id)),
+      );
       if (signal.aborted) return;
       set({
         started: true,
         unreadOnly: settings.unreadOnly,
         accounts: accounts.map((each, index) => tabOf(each, statuses[index] ?? SIGNED_OUT)),
         account,
-        types,
+        types: normalizeFilter(filter),
         grouping: settings.groupNotifications,
         markReadOnOpen: settings.markReadOnOpen,
         siteOrigin: accounts.find((each) => each.id === account)?.siteOrigin ?? accounts[0]?.siteOrigin ?? '',
@@ -161,23 +158,19 @@ export function createInboxStore(): InboxStore {
       // The switcher's counts follow each account's status; what is on show follows its own.
       for (const each of accounts) {
         unwatch.push(
-          accountStatusItem(each.id).watch((value) => {
-            set({
-              accounts: get().accounts.map((tab) =>
-                tab.id === each.id ? { ...tab, status: value ?? SIGNED_OUT } : tab,
-              ),
-            });
-            if (get().account === each.id) status.apply(value ?? SIGNED_OUT);
+          watchStored(accountStatusKey(each.id), (value) => {
+            set({ accounts: get().accounts.map((tab) => (tab.id === each.id ? { ...tab, status: value } : tab)) });
+            if (get().account === each.id) status.apply(value);
             if (shownIds().includes(each.id)) refreshByType();
           }),
-          unreadByTypeItem(each.id).watch(() => {
+          watchStored(unreadByTypeKey(each.id), () => {
             if (shownIds().includes(each.id)) void readByType();
           }),
         );
       }
       unwatch.push(
-        statusItem.watch((value) => {
-          if (get().account === ALL_ACCOUNTS || !get().account) status.apply(value ?? SIGNED_OUT);
+        watchStored(STATUS, (value) => {
+          if (get().account === ALL_ACCOUNTS || !get().account) status.apply(value);
         }),
       );
       signal.addEventListener(
@@ -203,7 +196,7 @@ export function createInboxStore(): InboxStore {
       const siteOrigin =
         get().accounts.length > 0 ? (await listAccounts()).find((each) => each.id === account)?.siteOrigin : null;
       if (siteOrigin) set({ siteOrigin });
-      set({ status: await statusOf(account).getValue() });
+      set({ status: (await readStored(statusOf(account)))[0] });
       void readByType();
       refreshByType();
       void refreshStatus();

@@ -8,7 +8,7 @@ import { WebSocket } from 'ws';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { WebSocketConstructor } from '../../lib/api';
 import { startBackground } from '../../lib/background';
-import { liveModeItem, statusItem } from '../../lib/connection-status';
+import { liveModeItem, statusItem } from '../../lib/background/stored-items';
 import { messaging } from '../../lib/messaging';
 import { ACCOUNT, badge, signedIn } from '../support/background';
 import { manualClock } from '../support/manual-clock';

@@ -1,11 +1,12 @@
 import { createStore, get } from 'idb-keyval';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { DEFAULT_ADDRESSES } from '../../lib/account-addresses';
-import { type AccountAddresses, accountsItem } from '../../lib/accounts';
+import type { AccountAddresses } from '../../lib/accounts';
 import { addAccount } from '../../lib/background/account-store';
 import { originPattern } from '../../lib/background/permissions';
 import { pollAlarmName } from '../../lib/background/poller';
-import { DEFAULT_SETTINGS, type Settings, settingsItem } from '../../lib/settings';
+import { accountsItem, settingsItem } from '../../lib/background/stored-items';
+import { DEFAULT_SETTINGS, type Settings } from '../../lib/settings';
 
 /** The id of the account `signedIn` adds, so tests can name it in messages. */
 export const ACCOUNT = 'account-1';

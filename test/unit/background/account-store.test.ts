@@ -2,7 +2,7 @@ import { createStore, get, set } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { accountLabel, DEFAULT_ADDRESSES } from '../../../lib/account-addresses';
-import { accountsItem, listAccounts } from '../../../lib/accounts';
+import { listAccounts } from '../../../lib/accounts';
 import {
   accounts,
   accountToken,
@@ -12,6 +12,7 @@ import {
   storeToken,
   updateAccount,
 } from '../../../lib/background/account-store';
+import { accountsItem } from '../../../lib/background/stored-items';
 
 const secrets = () => createStore('inbox-companion', 'secrets');
 

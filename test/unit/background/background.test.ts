@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { type Account, accountsItem, listAccounts } from '../../../lib/accounts';
+import { type Account, listAccounts } from '../../../lib/accounts';
 import { startBackground } from '../../../lib/background';
 import { pollAlarmName, pollStateItem } from '../../../lib/background/poller';
-import { statusItem } from '../../../lib/connection-status';
+import { accountsItem, statusItem } from '../../../lib/background/stored-items';
 import { messaging } from '../../../lib/messaging';
 import { ACCOUNT, anotherAccount, badge, grant, pollAlarm, signedIn, storedToken } from '../../support/background';
 import { profileFixture } from '../../support/fixtures';

@@ -4,7 +4,7 @@ import { startBackground } from '../../../lib/background';
 import { liveAlarmName, PONG_TIMEOUT_MS } from '../../../lib/background/live';
 import { ALERT_WINDOW_MS, notifierStateItem } from '../../../lib/background/notifier';
 import { pollAlarmName } from '../../../lib/background/poller';
-import { liveModeItem, statusItem } from '../../../lib/connection-status';
+import { liveModeItem, statusItem } from '../../../lib/background/stored-items';
 import { messaging, removeBroadcastListeners } from '../../../lib/messaging';
 import { onBroadcast } from '../../../lib/on-broadcast';
 import { LIVE_SAFETY_NET_SECONDS, PING_MAX_MS } from '../../../lib/poll-schedule';

@@ -3,7 +3,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createSession } from '../../../lib/background/api-session';
 import { createPoller, pollStateItem } from '../../../lib/background/poller';
 import { statusWriter } from '../../../lib/background/status-writer';
-import { statusItem } from '../../../lib/connection-status';
+import { statusItem } from '../../../lib/background/stored-items';
 import { ACCOUNT, badge, pollAlarm, signedIn } from '../../support/background';
 import { hangUntilAborted, json, problem, recordingFetch } from '../../support/recording-fetch';
 
@@ -237,7 +237,8 @@ describe('poller', () => {
   it('never sends the token to an address it was not given for', async () => {
     await signedIn('tok', { apiBaseUrl: 'http://127.0.0.1:8787/api' });
     // The account's address changes under the stored token: the token stays with the origin it was given for.
-    const { accountsItem, listAccounts } = await import('../../../lib/accounts');
+    const { listAccounts } = await import('../../../lib/accounts');
+    const { accountsItem } = await import('../../../lib/background/stored-items');
     const [account] = await listAccounts();
     await accountsItem.setValue([
       { ...(account as NonNullable<typeof account>), apiBaseUrl: 'http://127.0.0.1:9999/api' },

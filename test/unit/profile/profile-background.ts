@@ -5,13 +5,13 @@
  * `state`, make the next message fail, or hold answers back.
  */
 
-import { accountsItem } from '../../../lib/accounts';
 import type { Profile, ReportResult } from '../../../lib/api/contract';
 import type { ApiError } from '../../../lib/api/errors';
 import { forgetToken, storeToken } from '../../../lib/background/account-store';
+import { accountsItem, settingsItem } from '../../../lib/background/stored-items';
 import { type MessageType, messaging, type ProfileFrameStart, type ProfilePageConfig } from '../../../lib/messaging';
 import type { Ask } from '../../../lib/profile/profile-state';
-import { DEFAULT_SETTINGS, settingsItem } from '../../../lib/settings';
+import { DEFAULT_SETTINGS } from '../../../lib/settings';
 import { ACCOUNT, grant } from '../../support/background';
 import { answerMessages, deliver, profileFrameSender, profileTabSender } from '../../support/messages';
 import { json, noContent, problem } from '../../support/recording-fetch';
