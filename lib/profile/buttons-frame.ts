@@ -7,7 +7,7 @@
  */
 import { t } from '../i18n';
 import type { ProfilePageStart } from '../messaging';
-import { claimMessage, readLayout } from './frame-messages';
+import { claimMessage, isReady, readLayout } from './frame-messages';
 import { type ProfilePage, watchProfilePage } from './page';
 import { createShadowHost } from './shadow-host';
 
@@ -66,11 +66,6 @@ export async function startProfileButtons({
       const iframe = document.createElement('iframe');
       iframe.title = t('profile_frame_title', username);
       iframe.src = frameUrl;
-      // Each load is a new frame document, which needs the claim again; posted to the extension's
-      // origin only, so a page that navigated the frame elsewhere gets nothing.
-      iframe.addEventListener('load', () =>
-        iframe.contentWindow?.postMessage(claimMessage(start.claim), extensionOrigin),
-      );
       const opened: Frame = { iframe, state: 'loading' };
       frame = opened;
       loading();
@@ -88,6 +83,13 @@ export async function startProfileButtons({
       // Only the frame we placed speaks: the page cannot send from its window, and a frame the
       // page navigated elsewhere has another origin.
       if (!frame || event.source !== frame.iframe.contentWindow || !frameOrigins.has(event.origin)) return;
+      // Each new frame document (the frame reloads when the page moves it) says it listens, and
+      // gets the claim as soon as its script runs rather than once all of it has loaded. Posted
+      // to the extension's origin only, so a document the page navigated the frame to gets nothing.
+      if (isReady(event.data)) {
+        frame.iframe.contentWindow?.postMessage(claimMessage(start.claim), extensionOrigin);
+        return;
+      }
       const layout = readLayout(event.data);
       if (!layout) return;
       const { iframe } = frame;

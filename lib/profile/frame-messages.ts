@@ -1,10 +1,10 @@
 /**
- * The two messages between the content script and the buttons' frame it placed. The frame tells
- * the content script its layout: whether it has anything to show, whether its report dialog is
- * open, and how big its buttons are; nothing else, since the page hears it too, and the content
- * script takes it only from its own frame's window. The content script gives its frame the
- * tab's claim (see `lib/background/profile-frames.ts`), posted to the extension's origin, which
- * the page cannot read.
+ * The messages between the content script and the buttons' frame it placed. The frame tells the
+ * content script that it listens for its claim, then its layout: whether it has anything to
+ * show, whether its report dialog is open, and how big its buttons are; nothing else, since the
+ * page hears it too, and the content script takes it only from its own frame's window. The
+ * content script gives its frame the tab's claim (see `lib/background/profile-frames.ts`),
+ * posted to the extension's origin, which the page cannot read.
  */
 export interface FrameLayout {
   shown: boolean;
@@ -35,6 +35,13 @@ export function readLayout(data: unknown): FrameLayout | null {
   return { shown, modal, width: w, height: h };
 }
 
+const READY = 'inbox-companion:ready';
+
+/** Whether a message is a frame's word that it listens for its claim. */
+export function isReady(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && (data as Record<string, unknown>).type === READY;
+}
+
 const CLAIM = 'inbox-companion:claim';
 
 export const claimMessage = (claim: string) => ({ type: CLAIM, claim });
@@ -49,6 +56,9 @@ export function readClaim(data: unknown): string | null {
 /**
  * The claims the frame's parent window posts to it, one at a time as they come. The page shares
  * that window and may post too, so a claim is only a candidate until the background takes it.
+ * Once it listens, it tells its parent so, to any origin: it does not know the site's yet, and
+ * the word carries nothing. The content script answers with the claim, which it posts to the
+ * extension's origin alone, so a page that says the same gets nothing.
  */
 export function claimsFrom(window: Window, signal?: AbortSignal): () => Promise<string> {
   const received: string[] = [];
@@ -63,6 +73,7 @@ export function claimsFrom(window: Window, signal?: AbortSignal): () => Promise<
     },
     { signal },
   );
+  window.parent.postMessage({ type: READY }, '*');
   return async () => {
     while (received.length === 0) await new Promise<void>((resolve) => (wake = resolve));
     return received.shift() as string;

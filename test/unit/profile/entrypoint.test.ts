@@ -2,6 +2,7 @@
 // @vitest-environment-options { "url": "http://127.0.0.1:8787/@bob" }
 import { waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { browser } from 'wxt/browser';
 import { ContentScriptContext } from 'wxt/utils/content-script-context';
 import definition from '../../../entrypoints/profile.content/index';
 import { HOST_TAG } from '../../../lib/profile/shadow-host';
@@ -64,6 +65,24 @@ describe('the profile content script', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(host?.hasAttribute('data-loading')).toBe(true);
     expect(frames()[0]?.style.width).toBe('');
+  });
+
+  it('gives the claim to its own frame once it says it listens, and to the extension’s origin only', async () => {
+    await inject();
+    await waitFor(() => expect(frames()).toHaveLength(1));
+    // The frame's own window, which happy-dom does not load for an extension's address.
+    const posted: unknown[][] = [];
+    const frame = { postMessage: (...args: unknown[]) => posted.push(args) } as unknown as Window;
+    Object.defineProperty(frames()[0], 'contentWindow', { value: frame });
+    const ready = { type: 'inbox-companion:ready' };
+    // The extension's origin as the script reads it (Node gives an extension address the opaque origin "null").
+    const origin = new URL(browser.runtime.getURL('/')).origin;
+    // The page says it for the frame: from its own window, or from the right window but another origin.
+    window.dispatchEvent(new MessageEvent('message', { data: ready, origin, source: window }));
+    window.dispatchEvent(new MessageEvent('message', { data: ready, origin: location.origin, source: frame }));
+    expect(posted).toEqual([]);
+    window.dispatchEvent(new MessageEvent('message', { data: ready, origin, source: frame }));
+    expect(posted).toEqual([[{ type: 'inbox-companion:claim', claim: expect.any(String) }, origin]]);
   });
 
   it('takes the buttons off when the extension stops the script', async () => {
