@@ -59,7 +59,7 @@ export class ProfileButtons extends Component<Props, { ReportDialog?: ReportDial
 
   private returnFocus = () => this.reportButton.current?.focus();
 
-  /** Opens the report form once its dialog is here; clicks while it loads open it once, the form being one. */
+  /** Opens the report once its dialog has loaded; clicks while it loads still open one form. */
   private openReport = byPerson(() => {
     const { session } = this.props;
     loadReportDialog().then(
