@@ -13,6 +13,9 @@ export interface ContentScriptOptions {
   username: string;
 }
 
+/** The goal for the in-page buttons: from the page's DOMContentLoaded to the buttons showing. */
+export const BUTTONS_TARGET_MS = 30;
+
 export const CONTENT_SCRIPT_DEFAULTS: ContentScriptOptions = { runs: 30, username: 'alice' };
 
 declare global {
@@ -70,7 +73,7 @@ export async function measureContentScript(
     );
     const how = `median of ${options.runs} page loads`;
     const figures: Figure[] = [
-      { name: 'DOMContentLoaded → buttons visible', value: median(samples), unit: 'ms', how },
+      { name: 'DOMContentLoaded → buttons visible', value: median(samples), unit: 'ms', how, target: BUTTONS_TARGET_MS },
       {
         name: 'DOMContentLoaded → buttons visible p90',
         value: percentile(samples, 90),

@@ -16,6 +16,8 @@ export interface PopupOptions {
 export const POPUP_DEFAULTS: PopupOptions = { runs: 30 };
 /** The issue's goal for the first row with a warm cache. */
 export const FIRST_ROW_TARGET_MS = 50;
+/** The goal for what the popup's own code adds to the first row, over the floor. */
+export const AFTER_FLOOR_TARGET_MS = 15;
 
 /** Milliseconds from opening the popup in a new tab to its first notification row. */
 export async function firstRowTime(product: Product): Promise<number> {
@@ -53,7 +55,13 @@ export async function parsedWithoutScripts(product: Product): Promise<number> {
   }
 }
 
-const dropInboxCache = (product: Product) => product.worker.evaluate(() => chrome.storage.local.remove('inboxCache'));
+/** Removes every account's cached first page (`inboxCache:<account>`). */
+const dropInboxCache = (product: Product) =>
+  product.worker.evaluate(async () => {
+    const keys = Object.keys(await chrome.storage.local.get(null)).filter((key) => key.startsWith('inboxCache:'));
+    if (keys.length === 0) throw new Error('No cached first page to drop.');
+    await chrome.storage.local.remove(keys);
+  });
 
 export async function measurePopup(product: Product, options: PopupOptions = POPUP_DEFAULTS): Promise<Section> {
   // The first opening fills the cache and warms the browser's own caches of the extension's files.
@@ -82,6 +90,7 @@ export async function measurePopup(product: Product, options: PopupOptions = POP
       value: median(warm.map((time, run) => time - (floor[run] as number))),
       unit: 'ms',
       how: 'median of paired runs',
+      target: AFTER_FLOOR_TARGET_MS,
     },
   ];
   return { id: 'popup', title: 'Popup first paint', figures, details: { ...options, warm, cold, floor } };

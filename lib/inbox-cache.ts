@@ -4,7 +4,7 @@
  */
 import { perAccountKey } from './accounts';
 import type { Page } from './api/contract';
-import { readStored, writeStored } from './stored';
+import { readOne, readStored, type StoredReader, writeStored } from './stored';
 
 export interface CachedFirstPage {
   page: Page;
@@ -18,9 +18,12 @@ export const inboxCacheKey = perAccountKey<InboxCache>('inboxCache', { all: null
 
 const slot = (unreadOnly: boolean) => (unreadOnly ? 'unread' : 'all');
 
-export async function readCachedFirstPage(accountId: string, unreadOnly: boolean): Promise<CachedFirstPage | null> {
-  const [cache] = await readStored(inboxCacheKey(accountId));
-  return cache[slot(unreadOnly)];
+export async function readCachedFirstPage(
+  accountId: string,
+  unreadOnly: boolean,
+  read: StoredReader = readOne,
+): Promise<CachedFirstPage | null> {
+  return (await read(inboxCacheKey(accountId)))[slot(unreadOnly)];
 }
 
 export async function writeCachedFirstPage(

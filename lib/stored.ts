@@ -38,6 +38,21 @@ export async function readStored<const Keys extends readonly StoredKey<unknown>[
   ) as Values<Keys>;
 }
 
+/** Reads one value, from storage or from what was read of it before. */
+export type StoredReader = <T>(stored: StoredKey<T>) => T | Promise<T>;
+
+export const readOne: StoredReader = async (stored) => (await readStored(stored))[0];
+
+/**
+ * Everything in `storage.local` as it is now, read in one call: for a page that needs many values,
+ * some named by others (each account's), before it can paint, where each call costs a round trip.
+ */
+export async function snapshotStored(): Promise<StoredReader> {
+  const all = await browser.storage.local.get(null);
+  return <T>(stored: StoredKey<T>) =>
+    stored.key.startsWith('local:') ? ((all[where(stored).name] as T | undefined) ?? stored.fallback) : readOne(stored);
+}
+
 export async function writeStored<T>(stored: StoredKey<T>, value: T | null): Promise<void> {
   const { area, name } = where(stored);
   if (value === null || value === undefined) await area.remove(name);

@@ -10,7 +10,7 @@ import { type CachedFirstPage, readCachedFirstPage } from '../inbox-cache';
 import { POPUP_ACCOUNT, setInboxFilter } from '../inbox-filter';
 import { type AccountPage, ALL_ACCOUNTS, ask, INBOX_PAGE_SIZE } from '../messaging';
 import { updateSettings } from '../settings';
-import { writeStored } from '../stored';
+import { type StoredReader, writeStored } from '../stored';
 import { type LoadedRange, newestFirst, reconcilePage } from './inbox-list';
 import type { InboxState, StateCell } from './inbox-state';
 import { NO_SELECTION } from './selection';
@@ -28,7 +28,7 @@ export interface Paging {
   /** Shows another account's inbox, or all accounts' (`ALL_ACCOUNTS`), and remembers the choice. */
   setAccount(account: string): Promise<void>;
   /** The cached first page of the list on show, the accounts' cached pages merged for all of them. */
-  cachedFirstPage(): Promise<CachedFirstPage | null>;
+  cachedFirstPage(read?: StoredReader): Promise<CachedFirstPage | null>;
   /** Where the loaded part of the list ends, for putting items back in their place. */
   range(): LoadedRange;
   /**
@@ -64,12 +64,12 @@ export function createPaging(cell: StateCell): Paging {
     return fetchMerged(sources, cursor, INBOX_PAGE_SIZE);
   }
 
-  async function cachedFirstPage(): Promise<CachedFirstPage | null> {
+  async function cachedFirstPage(read?: StoredReader): Promise<CachedFirstPage | null> {
     const { account, accounts, unreadOnly, types } = get();
     // The cache holds the whole inbox's first page: a filtered list waits for its own.
     if (types || !account) return null;
     const ids = account === ALL_ACCOUNTS ? accounts.map((each) => each.id) : [account];
-    const cached = await Promise.all(ids.map((id) => readCachedFirstPage(id, unreadOnly).catch(() => null)));
+    const cached = await Promise.all(ids.map((id) => readCachedFirstPage(id, unreadOnly, read).catch(() => null)));
     const found = cached.filter((each): each is CachedFirstPage => each !== null);
     if (found.length === 0) return null;
     const data = cached

@@ -12,7 +12,7 @@ import { accountStatusKey, SIGNED_OUT, STATUS } from '../connection-status';
 import { INBOX_FILTER, normalizeFilter, POPUP_ACCOUNT, unreadByTypeKey } from '../inbox-filter';
 import { ALL_ACCOUNTS, ask } from '../messaging';
 import { normalizeSettings, SETTINGS } from '../settings';
-import { readStored, watchStored } from '../stored';
+import { readStored, type StoredReader, snapshotStored, watchStored } from '../stored';
 import { chooseView, sumByType, tabOf } from './inbox-accounts';
 import { type Arrivals, createArrivals } from './inbox-arrivals';
 import { createPaging } from './inbox-paging';
@@ -66,7 +66,11 @@ function deferredTriage(load: () => Promise<Triage>): Triage {
   };
 }
 
-export function createInboxStore(): InboxStore {
+/**
+ * `firstRead`: storage as read for the first row, when the page started reading it before it
+ * rendered anything (see `snapshotStored`); otherwise `start` reads it.
+ */
+export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore {
   const cell = createStateCell();
   const { get, set } = cell;
   const paging = createPaging(cell);
@@ -125,19 +129,14 @@ export function createInboxStore(): InboxStore {
     getState: get,
     subscribe: cell.subscribe,
     async start(signal) {
-      const [stored, storedAccounts, remembered, filter] = await readStored(
-        SETTINGS,
-        ACCOUNTS,
-        POPUP_ACCOUNT,
-        INBOX_FILTER,
-      );
-      const settings = normalizeSettings(stored);
-      const accounts = storedAccounts ?? [];
-      const account = chooseView(accounts, remembered);
-      const [current, ...statuses] = await readStored(
-        statusOf(account),
-        ...accounts.map((each) => accountStatusKey(each.id)),
-      );
+      // Everything the first row needs, each account's values among it, in one call to storage.
+      const read = await (firstRead ?? snapshotStored());
+      const settings = normalizeSettings(await read(SETTINGS));
+      const accounts = (await read(ACCOUNTS)) ?? [];
+      const account = chooseView(accounts, await read(POPUP_ACCOUNT));
+      const current = await read(statusOf(account));
+      const statuses = await Promise.all(accounts.map((each) => read(accountStatusKey(each.id))));
+      const filter = await read(INBOX_FILTER);
       if (signal.aborted) return;
       set({
         started: true,
@@ -151,7 +150,7 @@ export function createInboxStore(): InboxStore {
         status: current,
         loading: 'first',
       });
-      const cached = await paging.cachedFirstPage();
+      const cached = await paging.cachedFirstPage(read);
       if (cached && !signal.aborted && get().account === account) paging.paint(cached);
       void readByType();
       const unwatch: (() => void)[] = [];
