@@ -7,12 +7,14 @@ import type { Profile } from '../api/contract';
 import { failureCode, failureKind } from '../failure';
 import { t } from '../i18n';
 import { type askPlain, type ProfileAnswer, profileFrom } from '../messaging';
-import { profileFailureText, reportFailureText } from './failure-text';
 import { actionFor, type FollowState, followChanged, followFailed, followState, startFollowChange } from './follow';
 import { boundComment, emptyReport, type ReportForm } from './report';
 
 /** How the session asks the background; a failure may be a typed error or its fields alone. */
 export type Ask = typeof askPlain;
+
+/** The words for what went wrong load with the first failure: the buttons show without them. */
+const failureWords = () => import('./failure-text');
 
 export type SessionView =
   /** The profile is being fetched; nothing is shown yet. */
@@ -103,7 +105,10 @@ export function createProfileSession(
         set(shown(answer ? profileFrom(answer) : await ask('profile.get', { account, username })));
       } catch (error) {
         if (failureCode(error) === 'user_not_found') set({ kind: 'none' });
-        else if (!signedOutBy(error)) set({ kind: 'failed', problem: profileFailureText(error), retrying: false });
+        else if (!signedOutBy(error)) {
+          const { profileFailureText } = await failureWords();
+          set({ kind: 'failed', problem: profileFailureText(error), retrying: false });
+        }
       }
     },
 
@@ -118,6 +123,7 @@ export function createProfileSession(
         follow = followChanged(ready()?.follow ?? before.follow);
       } catch (error) {
         if (signedOutBy(error)) return;
+        const { profileFailureText } = await failureWords();
         follow = followFailed(ready()?.follow ?? before.follow, error, profileFailureText);
       }
       const now = ready();
@@ -161,6 +167,7 @@ export function createProfileSession(
         await ask('profile.report', request);
         result = { received: true };
       } catch (error) {
+        const { reportFailureText } = await failureWords();
         result = { problem: reportFailureText(error) };
       }
       const after = ready();
