@@ -73,7 +73,13 @@ export async function measureContentScript(
     );
     const how = `median of ${options.runs} page loads`;
     const figures: Figure[] = [
-      { name: 'DOMContentLoaded → buttons visible', value: median(samples), unit: 'ms', how, target: BUTTONS_TARGET_MS },
+      {
+        name: 'DOMContentLoaded → buttons visible',
+        value: median(samples),
+        unit: 'ms',
+        how,
+        target: BUTTONS_TARGET_MS,
+      },
       {
         name: 'DOMContentLoaded → buttons visible p90',
         value: percentile(samples, 90),
