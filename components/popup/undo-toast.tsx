@@ -1,8 +1,10 @@
-import { t } from '../../lib/i18n';
 import type { UndoOffer } from '../../lib/messaging';
-import { doneWords } from '../../lib/popup/triage-words';
+import { lazyComponent } from './lazy-component';
 
-interface Props {
+// A toast follows an action, whose code loads after the first row too: its words load with it.
+const Toast = lazyComponent(() => import('./toast').then((module) => module.Toast));
+
+export interface ToastProps {
   offer: UndoOffer | null;
   /** The name of the account an action on a whole inbox took, when the person has several. */
   account: string | null;
@@ -15,17 +17,10 @@ interface Props {
  * hears each new toast without focus moving; it sits outside the list, so the list can change
  * under it.
  */
-export function UndoToast({ offer, account, undoing, onUndo }: Props) {
+export function UndoToast({ offer, account, undoing, onUndo }: ToastProps) {
   return (
     <div class="toast-region" role="status" aria-live="polite">
-      {offer && (
-        <div class="toast" key={offer.expiresAt}>
-          <span>{doneWords(offer, Date.now(), offer.all ? account : null)}</span>
-          <button type="button" class="link" disabled={undoing} aria-keyshortcuts="z Control+Z" onClick={onUndo}>
-            {t('popup_undo')}
-          </button>
-        </div>
-      )}
+      {offer && <Toast key={offer.expiresAt} offer={offer} account={account} undoing={undoing} onUndo={onUndo} />}
     </div>
   );
 }
