@@ -137,7 +137,8 @@ export function migrateAccounts(): Promise<void> {
       if (token && token.apiOrigin === apiOrigin(addresses.apiBaseUrl)) await storeToken(account, token.token);
       accounts.push(account);
     }
-    await accountsItem.setValue(accounts);
+    // An account added while this ran (the options page, a preset) stays beside the one moved here.
+    await accountsItem.setValue([...accounts, ...((await accountsItem.getValue()) ?? [])]);
     await Promise.all([del(LEGACY_TOKEN_KEY, secretStore()), legacyLocalToken.removeValue()]);
   })().finally(() => {
     migrating = null;

@@ -10,6 +10,7 @@ import { startTestService, type TestService } from '../../support/service';
 import { type BrowserName, type ChromiumBrowser, launchBrowser } from './browsers';
 import type { E2EBrowser, E2EPage, ExtensionContext, LaunchOptions } from './driver';
 import { OptionsPage } from './options-page';
+import { waitUntil } from './wait';
 
 /** The end-to-end suites run where there is a Chromium; in CI a missing one fails the setup. */
 export const hasChromium = findChromium() !== null;
@@ -107,6 +108,11 @@ export async function signInTo(
     displayName: null,
     avatarUrl: null,
   };
+  // On its first start the background sets up its accounts (from the previous version's settings):
+  // the account is written once it has, so that the two writes cannot cross.
+  await waitUntil('the background to set up its accounts', 10_000, () =>
+    extension.evaluate(async () => (await chrome.storage.local.get('accounts')).accounts !== undefined),
+  );
   const key = `token:${E2E_ACCOUNT}`;
   await extension.evaluate(SECRETS, {
     action: 'put',

@@ -111,6 +111,20 @@ describe('moving the previous version’s one account into the accounts', () => 
     expect(await get('token', secrets())).toBeUndefined();
   });
 
+  it('keeps an account added while it runs beside the one it moves', async () => {
+    await fakeBrowser.storage.local.set({ settings: previousSettings });
+    await set('token', { token: 'old-tok', apiOrigin: 'https://social.example' }, secrets());
+    const moving = accounts();
+    const added = await addAccount({ ...DEFAULT_ADDRESSES }, 'new-tok');
+    await moving;
+    const all = await listAccounts();
+    expect(all.map((account) => account.siteOrigin).sort()).toEqual([
+      DEFAULT_ADDRESSES.siteOrigin,
+      'https://social.example',
+    ]);
+    expect(await accountToken(added)).toBe('new-tok');
+  });
+
   it('replaces damaged addresses with the defaults rather than failing', async () => {
     await fakeBrowser.storage.local.set({ settings: { apiBaseUrl: 'ftp://nope', siteOrigin: 42 } });
     await set('token', { token: 'tok', apiOrigin: 'http://127.0.0.1:8787' }, secrets());
