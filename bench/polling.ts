@@ -33,6 +33,9 @@ interface HourOfPolling {
  */
 async function extensionModules() {
   (globalThis as { chrome?: unknown }).chrome = fakeBrowser;
+  // The background keeps tokens in IndexedDB, which Node has not.
+  const { indexedDB, IDBKeyRange } = await import('fake-indexeddb');
+  Object.assign(globalThis, { indexedDB, IDBKeyRange });
   const [poller, session, settings, permissions, accounts] = await Promise.all([
     import('../lib/background/poller'),
     import('../lib/background/api-session'),
