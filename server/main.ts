@@ -2,7 +2,7 @@
  * The command line of the reference service.
  *
  *   npm run server [-- --port 8787 --host 127.0.0.1 --data .data | --memory --no-seed --demo-tokens FILE
- *                     --demo-password PASSWORD]
+ *                     --demo-password PASSWORD --max-connections N]
  *   npm run server -- token USERNAME
  *   npm run server -- operator-token
  *
@@ -15,7 +15,14 @@ import type { Database, DatabaseOption } from './db/database';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrations';
 import { DataFolderInUseError } from './db/pglite';
-import { curlExample, DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from './index';
+import {
+  curlExample,
+  DEFAULT_CONNECTION_LIMITS,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  type RunningServer,
+  startServer,
+} from './index';
 import { DEMO_PASSWORD, DEMO_PEOPLE, DEMO_USERNAME } from './seed/demo-data';
 import { PASSWORD_MAX_LENGTH } from './store/passwords';
 
@@ -36,6 +43,8 @@ Options:
   --demo-activity S   seeded users mention, reply to, like and follow demo about
                       once every S seconds
   --poll-interval S   seconds sent as X-Poll-Interval (default 30)
+  --max-connections N open connections at most, each live channel one of them
+                      (default ${DEFAULT_CONNECTION_LIMITS.maxConnections}; the process's file limit must allow them)
   --quiet             no line per request
 
 DATABASE_URL=postgres://… uses that PostgreSQL database instead of PGlite.`;
@@ -57,6 +66,7 @@ function parse(argv: string[]) {
       'demo-password': { type: 'string' },
       'poll-interval': { type: 'string' },
       'demo-activity': { type: 'string' },
+      'max-connections': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -79,6 +89,7 @@ function parse(argv: string[]) {
     port: number('port', values.port, 0, 65535),
     pollInterval: number('poll-interval', values['poll-interval'], 1, 86_400),
     demoActivity: number('demo-activity', values['demo-activity'], 1, 86_400),
+    maxConnections: number('max-connections', values['max-connections'], 1, 10_000_000),
   };
 }
 
@@ -137,6 +148,7 @@ async function serve(options: ReturnType<typeof parse>): Promise<void> {
     demoActivitySeconds: options.demoActivity,
     demoPassword: values['demo-password'],
     log: !values.quiet,
+    ...(options.maxConnections ? { connections: { maxConnections: options.maxConnections } } : {}),
   });
 
   let stopping = false;

@@ -145,4 +145,11 @@ describe('the command line', () => {
       stderr: expect.stringContaining('Usage: npm run server'),
     });
   });
+
+  it('refuses a connection limit that is not a whole number above 0', async () => {
+    const run = promisify(execFile);
+    await expect(
+      run(tsx, ['server/main.ts', '--memory', '--max-connections', '0'], { cwd: root, env }),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--max-connections must be a whole number') });
+  });
 });
