@@ -1,7 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { storage } from 'wxt/utils/storage';
-import { followStored, readStored, storedItem, storedKey, watchStored, writeStored } from '../../lib/stored';
+import {
+  followStored,
+  readStored,
+  snapshotStored,
+  storedItem,
+  storedKey,
+  watchStored,
+  writeStored,
+} from '../../lib/stored';
 
 const COUNT = storedKey<number>('local:count', 0);
 const NAMES = storedKey<string[] | null>('local:names', null);
@@ -26,6 +34,17 @@ describe('stored values', () => {
     await writeStored(COUNT, null);
     expect(await fakeBrowser.storage.local.get(null)).toEqual({});
     expect(await storedItem(COUNT).getValue()).toBe(0);
+  });
+
+  it('reads many values from one snapshot, as storage was when it was taken', async () => {
+    await writeStored(COUNT, 2);
+    await writeStored(UNDO, 'token');
+    const read = await snapshotStored();
+    await writeStored(COUNT, 3);
+    expect(read(COUNT)).toBe(2);
+    expect(read(NAMES)).toBeNull();
+    // Session storage is not in the snapshot: it is read when asked for.
+    expect(await read(UNDO)).toBe('token');
   });
 
   it('tells a watcher of each change with the value before, not of a write of the same value', async () => {
