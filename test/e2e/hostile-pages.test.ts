@@ -407,11 +407,18 @@ describe.each(BROWSERS)('the in-page buttons on a site that fights them, in %s',
       const timer = setInterval(() => {
         const main = document.querySelector('main');
         main.innerHTML = main.innerHTML;
-        if (++copies === 5) clearInterval(timer);
+        if (++copies === 5) {
+          clearInterval(timer);
+          document.documentElement.dataset.copies = 'done';
+        }
       }, 150);
     </script>`;
     const profile = await open('dave', cloner);
-    await expect.poll(() => profile.page.evaluate(() => document.querySelectorAll('main h1').length)).toBe(1);
+    // Each copy puts in a new frame; the one to click is the one after the last copy.
+    await expect
+      .poll(() => profile.page.evaluate(() => document.documentElement.dataset.copies), { timeout: 10_000 })
+      .toBe('done');
+    expect(await profile.page.evaluate(() => document.querySelectorAll('main h1').length)).toBe(1);
     await expect.poll(() => profile.hosts.count(), { timeout: 10_000 }).toBe(1);
     await profile.waitForControls();
     await profile.button('Report').click();
