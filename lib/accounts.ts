@@ -4,7 +4,7 @@
  * background, see `lib/background/account-store.ts`).
  */
 import type { Settings } from './settings';
-import { readStored, type StoredKey, storedKey } from './stored';
+import { readOne, type StoredKey, type StoredReader, storedKey } from './stored';
 
 /** The addresses of one account's service, as the settings held them for the one account before. */
 export type AccountAddresses = Pick<Settings, 'apiBaseUrl' | 'siteOrigin' | 'profilePath' | 'profileAnchor'>;
@@ -21,8 +21,8 @@ export interface Account extends AccountAddresses {
 /** Null until the accounts have been set up, from the previous version's settings if there were any. */
 export const ACCOUNTS = storedKey<Account[] | null>('local:accounts', null);
 
-export async function listAccounts(): Promise<Account[]> {
-  return (await readStored(ACCOUNTS))[0] ?? [];
+export async function listAccounts(read: StoredReader = readOne): Promise<Account[]> {
+  return (await read(ACCOUNTS)) ?? [];
 }
 
 export async function findAccount(id: string): Promise<Account | undefined> {

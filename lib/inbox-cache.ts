@@ -4,7 +4,7 @@
  */
 import { perAccountKey } from './accounts';
 import type { Page } from './api/contract';
-import { readOne, readStored, type StoredReader, writeStored } from './stored';
+import { readOne, type StoredReader, writeStored } from './stored';
 
 export interface CachedFirstPage {
   page: Page;
@@ -33,7 +33,7 @@ export async function writeCachedFirstPage(
   savedAt = Date.now(),
 ): Promise<void> {
   const key = inboxCacheKey(accountId);
-  const [cache] = await readStored(key);
+  const cache = await readOne(key);
   await writeStored(key, { ...cache, [slot(unreadOnly)]: { page, savedAt } });
 }
 
@@ -43,7 +43,7 @@ export async function updateCachedPages(
   change: (page: Page, unreadOnly: boolean) => Page,
 ): Promise<void> {
   const key = inboxCacheKey(accountId);
-  const [cache] = await readStored(key);
+  const cache = await readOne(key);
   const next: InboxCache = { all: null, unread: null };
   for (const unreadOnly of [false, true]) {
     const entry = cache[slot(unreadOnly)];

@@ -6,7 +6,7 @@
 import { perAccountKey } from './accounts';
 import type { ByType } from './api/contract';
 import { NOTIFICATION_TYPES, type NotificationType } from './api/notification-types';
-import { readStored, storedKey, writeStored } from './stored';
+import { readOne, type StoredReader, storedKey, writeStored } from './stored';
 
 export const INBOX_FILTER = storedKey<NotificationType[] | null>('local:inboxFilter', null);
 
@@ -17,8 +17,8 @@ export function normalizeFilter(stored: unknown): NotificationType[] | null {
   return types.length === 0 || types.length === NOTIFICATION_TYPES.length ? null : types;
 }
 
-export async function getInboxFilter(): Promise<NotificationType[] | null> {
-  return normalizeFilter((await readStored(INBOX_FILTER))[0]);
+export async function getInboxFilter(read: StoredReader = readOne): Promise<NotificationType[] | null> {
+  return normalizeFilter(await read(INBOX_FILTER));
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { NOTIFICATION_TYPES, type NotificationType } from './api/notification-types';
 import { type MessageKey, t } from './i18n';
-import { readStored, storedKey, writeStored } from './stored';
+import { readOne, type StoredReader, storedKey, writeStored } from './stored';
 
 /** Quiet hours as set; `lib/quiet-hours.ts` says when they hold. */
 export interface QuietHours {
@@ -189,8 +189,9 @@ export function normalizeSettings(stored: unknown): Settings {
 
 export const SETTINGS = storedKey<Settings>('local:settings', DEFAULT_SETTINGS);
 
-export async function getSettings(): Promise<Settings> {
-  return normalizeSettings((await readStored(SETTINGS))[0]);
+/** The settings made whole, read from storage or from what `read` took of it. */
+export async function getSettings(read: StoredReader = readOne): Promise<Settings> {
+  return normalizeSettings(await read(SETTINGS));
 }
 
 /** Saves a change to some settings; refuses the whole change if any value is invalid. */

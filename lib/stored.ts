@@ -99,7 +99,7 @@ export interface StoredItem<T> extends StoredKey<T> {
 export function storedItem<T>(stored: StoredKey<T>): StoredItem<T> {
   return {
     ...stored,
-    getValue: async () => (await readStored(stored))[0],
+    getValue: async () => readOne(stored),
     setValue: (value) => writeStored(stored, value),
     removeValue: () => writeStored(stored, null),
     watch: (listener) => watchStored(stored, listener),

@@ -6,13 +6,13 @@
  * touches the DOM. Each part lives in its own module: `inbox-paging`, `inbox-triage`,
  * `inbox-selection`, `inbox-status` and `inbox-arrivals`, sharing the state cell of `inbox-state`.
  */
-import { ACCOUNTS, listAccounts } from '../accounts';
+import { listAccounts } from '../accounts';
 import type { NotificationType } from '../api/contract';
 import { accountStatusKey, SIGNED_OUT, STATUS } from '../connection-status';
-import { INBOX_FILTER, normalizeFilter, POPUP_ACCOUNT, unreadByTypeKey } from '../inbox-filter';
+import { getInboxFilter, POPUP_ACCOUNT, unreadByTypeKey } from '../inbox-filter';
 import { ALL_ACCOUNTS, ask } from '../messaging';
-import { normalizeSettings, SETTINGS } from '../settings';
-import { readStored, type StoredReader, snapshotStored, watchStored } from '../stored';
+import { getSettings } from '../settings';
+import { readOne, readStored, type StoredReader, snapshotStored, watchStored } from '../stored';
 import { chooseView, sumByType, tabOf } from './inbox-accounts';
 import { type Arrivals, createArrivals } from './inbox-arrivals';
 import { createPaging } from './inbox-paging';
@@ -102,7 +102,7 @@ export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore 
     const counts = await readStored(...ids.map(unreadByTypeKey)).catch(() => []);
     if (String(ids) === String(shownIds())) set({ byType: sumByType(counts) });
   }
-  /** The status item of what is on show: the account's, or the sum of all for all. */
+  /** The status of what is on show: the account's, or the sum of all for all. */
   const statusOf = (account: string) => (account && account !== ALL_ACCOUNTS ? accountStatusKey(account) : STATUS);
   // Triage is not needed for the first row: its code loads once the first row is painted, or
   // when the person acts before that, each action waiting for it in the order it was asked.
@@ -131,19 +131,19 @@ export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore 
     async start(signal) {
       // Everything the first row needs, each account's values among it, in one call to storage.
       const read = await (firstRead ?? snapshotStored());
-      const settings = normalizeSettings(await read(SETTINGS));
-      const accounts = (await read(ACCOUNTS)) ?? [];
+      const settings = await getSettings(read);
+      const accounts = await listAccounts(read);
       const account = chooseView(accounts, await read(POPUP_ACCOUNT));
       const current = await read(statusOf(account));
       const statuses = await Promise.all(accounts.map((each) => read(accountStatusKey(each.id))));
-      const filter = await read(INBOX_FILTER);
+      const types = await getInboxFilter(read);
       if (signal.aborted) return;
       set({
         started: true,
         unreadOnly: settings.unreadOnly,
         accounts: accounts.map((each, index) => tabOf(each, statuses[index] ?? SIGNED_OUT)),
         account,
-        types: normalizeFilter(filter),
+        types,
         grouping: settings.groupNotifications,
         markReadOnOpen: settings.markReadOnOpen,
         siteOrigin: accounts.find((each) => each.id === account)?.siteOrigin ?? accounts[0]?.siteOrigin ?? '',
@@ -195,7 +195,7 @@ export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore 
       const siteOrigin =
         get().accounts.length > 0 ? (await listAccounts()).find((each) => each.id === account)?.siteOrigin : null;
       if (siteOrigin) set({ siteOrigin });
-      set({ status: (await readStored(statusOf(account)))[0] });
+      set({ status: await readOne(statusOf(account)) });
       void readByType();
       refreshByType();
       void refreshStatus();
