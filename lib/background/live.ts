@@ -16,6 +16,7 @@ import {
   UnauthenticatedError,
 } from '../api';
 import { broadcast, type ConnectionStatus } from '../messaging';
+import { oneAtATime } from '../one-at-a-time';
 import { PING_MAX_MS, PING_MIN_MS, reconnectDelay } from '../poll-schedule';
 import type { Session } from './api-session';
 import type { Notifier } from './notifier';
@@ -175,13 +176,18 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
     );
   }
 
-  async function onCount(count: number) {
+  /**
+   * Counts that come while one is being put on show wait for it, and only the newest follows,
+   * unless its channel has closed meanwhile.
+   */
+  const onCount = oneAtATime(async (count: number, attempt: number) => {
+    if (attempt !== generation) return;
     const becameLive = !live;
     live = true;
     const nextCheckAt = becameLive ? await poller.slowDown() : (await getStatus()).nextCheckAt;
     await setLiveMode('live');
     await setStatus({ kind: 'ok', count, checkedAt: clock.now(), nextCheckAt, detail: null });
-  }
+  });
 
   async function onNotification(notification: Notification) {
     void broadcast('inbox.arrived', { ids: [notification.id] });
@@ -191,7 +197,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
   function attach(current: LiveChannel, attempt: number) {
     channel = current;
     current.on('count', (count) => {
-      if (attempt === generation) void onCount(count);
+      if (attempt === generation) void onCount(count, attempt);
     });
     current.on('countByType', (byType) => {
       if (attempt === generation) void unreadByTypeItem(session.accountId).setValue(byType);

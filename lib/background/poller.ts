@@ -9,6 +9,7 @@ import { NetworkError, reviveError } from '../api';
 import { SIGNED_OUT } from '../connection-status';
 import { type FailureKind, failureCode, failureKind } from '../failure';
 import type { ConnectionStatus, StatusKind } from '../messaging';
+import { oneAtATime } from '../one-at-a-time';
 import { LIVE_SAFETY_NET_SECONDS, nextPollDelay, regularInterval } from '../poll-schedule';
 import type { Settings } from '../settings';
 import type { Session } from './api-session';
@@ -81,10 +82,8 @@ export function createPoller(options: PollerOptions) {
   const isOnline = options.isOnline ?? (() => globalThis.navigator?.onLine !== false);
   const conditional = options.conditional ?? true;
   const POLL_ALARM = pollAlarmName(options.session.accountId);
-  const { get: getStatus, set: setStatus } = statusWriter(options.session.accountId);
+  const { get: getStatus, set: setStatus, writes } = statusWriter(options.session.accountId);
   const stateItem = pollStateItem(options.session.accountId);
-  let inFlight: Promise<ConnectionStatus> | null = null;
-  let followUp: Promise<ConnectionStatus> | null = null;
 
   async function schedule(delay: number | null): Promise<number | null> {
     if (delay === null) {
@@ -128,14 +127,17 @@ export function createPoller(options: PollerOptions) {
     // The alarm that started this check is spent. Should the browser stop the worker while the
     // request is out, this one wakes it again; the outcome below replaces it.
     await schedule(interval);
+    const writesBefore = writes();
+    /** The status as it is now: the one read before the request, unless a newer one came meanwhile. */
+    const latest = async () => (writes() === writesBefore ? previous : await getStatus());
     try {
       // A 304 keeps the count on show, so ask conditionally only while that is the count the
       // ETag came with: triage shows a new count at once, and the service's count can come back
       // to the old one before the next check.
       const vouched = previous.count !== null && previous.count === state.count;
       const answer = await client.inbox.checkCount(conditional && vouched ? state.etag : null);
-      const count = answer.changed ? answer.count : (previous.count ?? 0);
-      const next: PollState = { etag: answer.etag, count, failures: 0, hint: answer.pollInterval };
+      const answered = answer.changed ? answer.count : (previous.count ?? 0);
+      const next: PollState = { etag: answer.etag, count: answered, failures: 0, hint: answer.pollInterval };
       const delay = nextPollDelay({
         intervalSeconds: settings.pollIntervalSeconds,
         hintSeconds: next.hint,
@@ -143,8 +145,13 @@ export function createPoller(options: PollerOptions) {
       });
       await stateItem.setValue(next);
       const nextCheckAt = await schedule(delay);
+      // A count that came while the request was out (a live frame, a triage answer) is newer than
+      // this answer, which the service may have given before the change: it stays on show.
+      const current = await latest();
+      const overtaken = current !== previous;
+      const count = overtaken ? (current.count ?? answered) : answered;
       const status = await setStatus({ kind: 'ok', count, checkedAt: now(), nextCheckAt, detail: null });
-      await options.onCount?.(previous.count, count, settings);
+      if (!overtaken) await options.onCount?.(previous.count, count, settings);
       return status;
     } catch (caught) {
       const error = reviveError(caught);
@@ -164,7 +171,14 @@ export function createPoller(options: PollerOptions) {
       });
       await stateItem.setValue({ ...state, failures });
       const nextCheckAt = await schedule(delay);
-      return setStatus({ kind: statusKindFor(error, isOnline()), ...since, nextCheckAt, detail: failureCode(error) });
+      const { count, checkedAt } = await latest();
+      return setStatus({
+        kind: statusKindFor(error, isOnline()),
+        count,
+        checkedAt,
+        nextCheckAt,
+        detail: failureCode(error),
+      });
     }
   }
 
@@ -173,26 +187,11 @@ export function createPoller(options: PollerOptions) {
      * Checks the unread count now. A check already running may have read the settings or token
      * before a change this caller made, so calls made meanwhile share one check after it.
      */
-    poll(): Promise<ConnectionStatus> {
-      if (!inFlight) {
-        inFlight = check()
-          .then((status) => {
-            options.onStatus?.(status);
-            return status;
-          })
-          .finally(() => {
-            inFlight = null;
-          });
-        return inFlight;
-      }
-      followUp ??= inFlight
-        .catch(() => undefined)
-        .then(() => {
-          followUp = null;
-          return this.poll();
-        });
-      return followUp;
-    },
+    poll: oneAtATime(async (): Promise<ConnectionStatus> => {
+      const status = await check();
+      options.onStatus?.(status);
+      return status;
+    }),
     /** Puts the next check off to the live safety net's interval; returns when it is due. */
     async slowDown(): Promise<number> {
       const when = now() + LIVE_SAFETY_NET_SECONDS * 1000;

@@ -3,13 +3,16 @@ import { type Account, listAccounts } from '../accounts';
 import { renderBadge } from '../badge';
 import { summaryLiveMode, summaryStatus } from '../connection-status';
 import type { ConnectionStatus, LiveMode } from '../messaging';
+import { oneAtATime } from '../one-at-a-time';
 import { accountLiveModeItem, accountStatusItem, liveModeItem, statusItem } from './stored-items';
 
 /**
  * Shows every account on the badge: the sum of their unread counts, and each account's count
- * and state in the tooltip. Writes the status of all accounts together for the popup.
+ * and state in the tooltip. Writes the status of all accounts together for the popup. Renders
+ * run one at a time (see `oneAtATime`): one that read an account's status before a change cannot
+ * land after the one that read it after, leaving the badge on the older count.
  */
-export async function renderAccounts(accounts?: readonly Account[]): Promise<void> {
+export const renderAccounts = oneAtATime(async (accounts?: readonly Account[]): Promise<void> => {
   const list = accounts ?? (await listAccounts());
   const rows = await Promise.all(
     list.map(async (account) => ({
@@ -22,7 +25,7 @@ export async function renderAccounts(accounts?: readonly Account[]): Promise<voi
   const live = summaryLiveMode(rows.map((row) => row.live));
   await Promise.all([statusItem.setValue(summary), liveModeItem.setValue(live)]);
   await renderBadge(rows);
-}
+});
 
 export interface StatusWriter {
   get(): Promise<ConnectionStatus>;
@@ -33,9 +36,17 @@ export interface StatusWriter {
   getLiveMode(): Promise<LiveMode>;
   /** Shows a new unread count at once, as after a triage action, keeping the status otherwise. */
   showCount(count: number): Promise<ConnectionStatus>;
+  /**
+   * How many times this worker has written the account's status. A check that finds the number
+   * moved while its request was out knows a newer count came meanwhile (a live frame, a triage
+   * answer), and keeps it rather than its own.
+   */
+  writes(): number;
   /** Forgets the account's status, as when it is removed. */
   clear(): Promise<void>;
 }
+
+const writesByAccount = new Map<string, number>();
 
 export function statusWriter(accountId: string): StatusWriter {
   const status = accountStatusItem(accountId);
@@ -43,6 +54,7 @@ export function statusWriter(accountId: string): StatusWriter {
   const writer: StatusWriter = {
     get: () => status.getValue(),
     async set(next) {
+      writesByAccount.set(accountId, writer.writes() + 1);
       await status.setValue(next);
       await renderAccounts();
       return next;
@@ -53,6 +65,7 @@ export function statusWriter(accountId: string): StatusWriter {
       await renderAccounts();
     },
     getLiveMode: () => liveMode.getValue(),
+    writes: () => writesByAccount.get(accountId) ?? 0,
     async showCount(count) {
       const current = await status.getValue();
       if (current.kind !== 'ok') return current;

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { startBackground } from '../../../lib/background';
 import { liveAlarmName, PONG_TIMEOUT_MS } from '../../../lib/background/live';
@@ -13,12 +13,14 @@ import { ACCOUNT, badge, signedIn, storedToken } from '../../support/background'
 import { type FakeLiveService, startFakeLiveService } from '../../support/fake-live-service';
 import { notificationFixture } from '../../support/fixtures';
 import { manualClock } from '../../support/manual-clock';
-import { deliver, EXTENSION_ID, optionsSender, sendMessagesAs } from '../../support/messages';
+import { deliver, EXTENSION_ID, optionsSender, popupSender, sendMessagesAs } from '../../support/messages';
 import { until } from '../../support/until';
 
 let service: FakeLiveService;
 let clock: ReturnType<typeof manualClock>;
 let running: AbortController;
+/** While set, answers to count checks reach the background only once it resolves. */
+let countAnswersHeld: Promise<void> | null;
 
 const tickets = () => service.requests.filter((r) => r === 'POST /inbox/live/ticket').length;
 const polls = () => service.requests.filter((r) => r === 'GET /inbox/count').length;
@@ -31,7 +33,11 @@ function start(options: { WebSocket?: null } = {}) {
   running = new AbortController();
   const background = startBackground({
     signal: running.signal,
-    fetch: service.fetch,
+    fetch: async (input, init) => {
+      const answer = await service.fetch(input, init);
+      if (countAnswersHeld && new Request(input, init).url.endsWith('/inbox/count')) await countAnswersHeld;
+      return answer;
+    },
     WebSocket: options.WebSocket === null ? undefined : service.WebSocket,
     clock,
     now: clock.now,
@@ -56,9 +62,11 @@ describe('the live channel in the background', () => {
     removeBroadcastListeners();
     service = await startFakeLiveService();
     clock = manualClock();
+    countAnswersHeld = null;
   });
   afterEach(async () => {
     running?.abort();
+    vi.restoreAllMocks();
     await service.close();
   });
 
@@ -70,6 +78,58 @@ describe('the live channel in the background', () => {
     service.setCount(9);
     await until(async () => (await badge()).text === '9');
     expect(tickets()).toBe(1);
+  });
+
+  it('shows the newest count when a second comes while the first is still being put on show', async () => {
+    sendMessagesAs({ id: EXTENSION_ID, url: `chrome-extension://${EXTENSION_ID}/background.js` });
+    const heard: string[][] = [];
+    onBroadcast('inbox.arrived', ({ ids }) => heard.push(ids));
+    service.count = 3;
+    await signedIn('secret-token', { apiBaseUrl: service.apiBaseUrl, siteOrigin: 'http://127.0.0.1:8787' });
+    // Putting the first count on show stops where it records that the account is live.
+    const { set } = fakeBrowser.storage.local;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let goingLive = false;
+    vi.spyOn(fakeBrowser.storage.local, 'set').mockImplementation(async (items) => {
+      if (!goingLive && (items as Record<string, unknown>)[`liveMode:${ACCOUNT}`] === 'live') {
+        goingLive = true;
+        await released;
+      }
+      return set(items);
+    });
+    start();
+    await until(() => goingLive);
+    // The second count, then a notification: once the popup hears of it, the count was handled.
+    service.setCount(4);
+    service.send({ type: 'notification', notification: notificationFixture(1) });
+    await until(() => heard.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    release();
+    await until(async () => (await liveModeItem.getValue()) === 'live');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect((await badge()).text).toBe('4');
+    expect((await statusItem.getValue()).count).toBe(4);
+  });
+
+  it('keeps a live count that comes while a check is out, rather than the older count the check brings back', async () => {
+    await startLive(3);
+    let answer!: () => void;
+    countAnswersHeld = new Promise((resolve) => {
+      answer = resolve;
+    });
+    const checks = polls();
+    const checked = deliver('status.refresh', undefined, popupSender);
+    // The service answers the check with 3, then a notification arrives and the channel says 4
+    // before the check's answer reaches the background.
+    await until(() => polls() === checks + 1);
+    service.setCount(4);
+    await until(async () => (await badge()).text === '4');
+    answer();
+    expect((await checked).value?.count).toBe(4);
+    expect((await badge()).text).toBe('4');
   });
 
   it('pings every 20–25 s and stays open while the service answers', async () => {

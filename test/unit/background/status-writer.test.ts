@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { statusWriter } from '../../../lib/background/status-writer';
+import { accountStatusItem, statusItem } from '../../../lib/background/stored-items';
+import type { ConnectionStatus } from '../../../lib/messaging';
+import { ACCOUNT, badge, signedIn } from '../../support/background';
+
+const ok = (count: number): ConnectionStatus => ({
+  kind: 'ok',
+  count,
+  checkedAt: 1,
+  nextCheckAt: null,
+  detail: null,
+});
+
+describe('the status writer', () => {
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    await signedIn();
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('leaves the badge on the newest count when a render that read the older one finishes last', async () => {
+    const writer = statusWriter(ACCOUNT);
+    await writer.set(ok(3));
+    // The next read of the account's status answers as storage was, but only once released.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { get } = fakeBrowser.storage.local;
+    let held = false;
+    vi.spyOn(fakeBrowser.storage.local, 'get').mockImplementation(async (keys) => {
+      const answer = await get(keys as never);
+      if (!held && JSON.stringify(keys ?? null).includes(`connectionStatus:${ACCOUNT}`)) {
+        held = true;
+        await released;
+      }
+      return answer;
+    });
+    const older = writer.set(ok(4));
+    await vi.waitFor(() => expect(held).toBe(true));
+    const newer = writer.set(ok(5));
+    // The newer status is stored, and everything that can go on without the held read has.
+    await vi.waitFor(async () => expect((await accountStatusItem(ACCOUNT).getValue()).count).toBe(5));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    release();
+    await Promise.all([older, newer]);
+    expect((await badge()).text).toBe('5');
+    expect((await statusItem.getValue()).count).toBe(5);
+  });
+
+  it('counts the statuses it writes, per account, so a check can tell a newer count came while it waited', async () => {
+    const writer = statusWriter(ACCOUNT);
+    const before = writer.writes();
+    await writer.set(ok(3));
+    await statusWriter(ACCOUNT).showCount(2);
+    await writer.setLiveMode('live');
+    expect(writer.writes()).toBe(before + 2);
+    expect(statusWriter('another-account').writes()).toBe(0);
+  });
+});
