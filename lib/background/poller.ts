@@ -148,10 +148,10 @@ export function createPoller(options: PollerOptions) {
       // A count that came while the request was out (a live frame, a triage answer) is newer than
       // this answer, which the service may have given before the change: it stays on show.
       const current = await latest();
-      const overtaken = current !== previous;
-      const count = overtaken ? (current.count ?? answered) : answered;
+      const count = current === previous ? answered : (current.count ?? answered);
       const status = await setStatus({ kind: 'ok', count, checkedAt: now(), nextCheckAt, detail: null });
-      if (!overtaken) await options.onCount?.(previous.count, count, settings);
+      // Alerts hear what this check learned, as they would have without the newer count.
+      await options.onCount?.(previous.count, answered, settings);
       return status;
     } catch (caught) {
       const error = reviveError(caught);
