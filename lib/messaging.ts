@@ -305,22 +305,10 @@ export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
 
 const quiet = { debug() {}, log() {}, warn: console.warn, error: console.error };
 
-export const messaging = defineExtensionMessaging<ProtocolMap>({ logger: quiet });
+export const messaging = /* @__PURE__ */ defineExtensionMessaging<ProtocolMap>({ logger: quiet });
 
 export type MessageData<T extends MessageType> = GetDataType<ProtocolMap[T]>;
 export type MessageReturn<T extends MessageType> = GetReturnType<ProtocolMap[T]>;
-
-/**
- * Asks the background; a failure arrives as it crossed, an Error with the typed error's fields
- * but not its class, which `lib/failure.ts` classifies as well. For the buttons' frame, which
- * shows on every profile page and so goes without the classes.
- */
-export function askPlain<T extends MessageType>(
-  type: T,
-  ...data: MessageData<T> extends undefined ? [] : [MessageData<T>]
-): Promise<MessageReturn<T>> {
-  return (messaging.sendMessage as (type: T, data?: MessageData<T>) => Promise<MessageReturn<T>>)(type, data[0]);
-}
 
 /** Asks the background; a failure arrives as the client library's typed error. */
 export async function ask<T extends MessageType>(
@@ -328,7 +316,10 @@ export async function ask<T extends MessageType>(
   ...data: MessageData<T> extends undefined ? [] : [MessageData<T>]
 ): Promise<MessageReturn<T>> {
   try {
-    return await askPlain(type, ...data);
+    return await (messaging.sendMessage as (type: T, data?: MessageData<T>) => Promise<MessageReturn<T>>)(
+      type,
+      data[0],
+    );
   } catch (error) {
     throw reviveError(error);
   }
@@ -347,7 +338,7 @@ export interface BroadcastMap {
 }
 
 /** The channel broadcasts travel on; `lib/on-broadcast.ts` hears them. */
-export const broadcasts = defineExtensionMessaging<BroadcastMap>({ logger: quiet });
+export const broadcasts = /* @__PURE__ */ defineExtensionMessaging<BroadcastMap>({ logger: quiet });
 
 /** Tells every open extension page; none being open is not a failure. */
 export async function broadcast<T extends keyof BroadcastMap>(

@@ -1,4 +1,4 @@
-import { Component, createRef } from 'preact';
+import { Component, createRef, render } from 'preact';
 import { t } from '../../lib/i18n';
 import { trapTab } from '../../lib/profile/focus-trap';
 import { byPerson } from '../../lib/profile/person-input';
@@ -6,7 +6,7 @@ import type { ProfileSession } from '../../lib/profile/profile-state';
 import { COMMENT_MAX, type ReportForm } from '../../lib/profile/report';
 import { REASON_LABELS, REPORT_REASONS } from '../../lib/profile/report-reasons';
 
-interface Props {
+export interface ReportDialogProps {
   username: string;
   form: ReportForm;
   session: ProfileSession;
@@ -18,7 +18,7 @@ interface Props {
  * A modal dialog: the rest of the page is inert while it is open, Escape and Cancel close it,
  * Tab stays inside, and focus goes back to the Report button when it closes.
  */
-export class ReportDialog extends Component<Props> {
+export class ReportDialog extends Component<ReportDialogProps> {
   private dialog = createRef<HTMLDialogElement>();
 
   override componentDidMount() {
@@ -26,7 +26,7 @@ export class ReportDialog extends Component<Props> {
     this.focusFirst();
   }
 
-  override componentDidUpdate(previous: Props) {
+  override componentDidUpdate(previous: ReportDialogProps) {
     this.showModal();
     const { form } = this.props;
     if (form.received && !previous.form.received) this.find<HTMLElement>('[data-close]')?.focus();
@@ -82,7 +82,7 @@ export class ReportDialog extends Component<Props> {
     void this.props.session.sendReport();
   });
 
-  override render({ username, form, session }: Props) {
+  override render({ username, form, session }: ReportDialogProps) {
     const busy = form.sending ? 'true' : undefined;
     return (
       <dialog
@@ -154,6 +154,11 @@ export class ReportDialog extends Component<Props> {
       </dialog>
     );
   }
+}
+
+/** Draws the dialog into `host` with these props, or takes it away (`null`). */
+export function showReportDialog(host: Element, props: ReportDialogProps | null) {
+  render(props && <ReportDialog {...props} />, host);
 }
 
 function isModal(dialog: HTMLDialogElement): boolean {

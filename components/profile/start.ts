@@ -4,13 +4,12 @@
  * (never from the frame's own address or from a message the page could send), and tells the
  * content script only how much room it needs.
  */
-import { render } from 'preact';
 import { failureCode } from '../../lib/failure';
 import { uiLanguage } from '../../lib/i18n';
 import type { ProfileFrameStart } from '../../lib/messaging';
 import type { FrameLayout } from '../../lib/profile/frame-messages';
 import { type Ask, createProfileSession } from '../../lib/profile/profile-state';
-import { ProfileButtons } from './profile-buttons';
+import { profileButtons } from './profile-buttons';
 
 /** Claims the frame tries before it gives up: a page that posts more only keeps its buttons off. */
 const MAX_CLAIMS = 20;
@@ -82,11 +81,9 @@ export async function startProfileFrame({
     told = text;
     tell(layout, siteOrigin);
   };
+  const drawButtons = profileButtons(mount);
   function draw() {
-    render(
-      <ProfileButtons session={session} accounts={accounts} account={session.account} onAccount={choose} />,
-      mount,
-    );
+    drawButtons({ session, accounts, onAccount: choose });
     measure();
   }
   let session = open(start.account, answer);

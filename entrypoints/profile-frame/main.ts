@@ -1,6 +1,6 @@
 import { startProfileFrame } from '../../components/profile/start';
 import '../../components/profile/profile.css';
-import { askPlain } from '../../lib/messaging';
+import { askPlain } from '../../lib/ask-plain';
 import { claimsFrom, layoutMessage } from '../../lib/profile/frame-messages';
 
 void startProfileFrame({

@@ -1,6 +1,7 @@
 import { browser } from 'wxt/browser';
 import { defineContentScript } from 'wxt/utils/define-content-script';
-import { messaging, PROFILE_FRAME_PAGE } from '../../lib/messaging';
+import { askPlain } from '../../lib/ask-plain';
+import { PROFILE_FRAME_PAGE } from '../../lib/messaging';
 import { startProfileButtons } from '../../lib/profile/buttons-frame';
 
 /**
@@ -15,7 +16,7 @@ export default defineContentScript({
     const frameUrl = browser.runtime.getURL(PROFILE_FRAME_PAGE);
     const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
     // How a refusal failed does not matter here, so the typed errors stay out of this script.
-    const start = (url: string) => messaging.sendMessage('profile.start', { url });
+    const start = (url: string) => askPlain('profile.start', { url });
     const page = await startProfileButtons({ document, start, signal: ctx.signal, frameUrl, extensionOrigin });
     if (!page) return;
     // The Navigation API announces a URL change before the URL has changed; look once it has.

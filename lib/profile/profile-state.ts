@@ -4,9 +4,10 @@
  * changing once its signal aborts (the page moved on to another profile).
  */
 import type { Profile } from '../api/contract';
+import type { askPlain } from '../ask-plain';
 import { failureCode, failureKind } from '../failure';
 import { t } from '../i18n';
-import { type askPlain, type ProfileAnswer, profileFrom } from '../messaging';
+import { type ProfileAnswer, profileFrom } from '../messaging';
 import { actionFor, type FollowState, followChanged, followFailed, followState, startFollowChange } from './follow';
 import { boundComment, emptyReport, type ReportForm } from './report';
 

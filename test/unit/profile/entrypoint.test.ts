@@ -10,11 +10,9 @@ import { type ProfileBackground, profileBackground } from './profile-background'
 
 const background = vi.hoisted(() => ({ current: null as ProfileBackground | null }));
 
-vi.mock('../../../lib/messaging', async (original) => {
-  const real = await original<typeof import('../../../lib/messaging')>();
-  const sendMessage = (...args: Parameters<ProfileBackground['ask']>) => background.current?.ask(...args);
-  return { ...real, messaging: { ...real.messaging, sendMessage } };
-});
+vi.mock('../../../lib/ask-plain', () => ({
+  askPlain: (...args: Parameters<ProfileBackground['ask']>) => background.current?.ask(...args),
+}));
 
 const contexts: ContentScriptContext[] = [];
 function inject() {

@@ -31,7 +31,7 @@ interface Options {
 
 const REPORTS_PER_HOUR = 10;
 
-/** A typed error as the frame's `askPlain` gets it from the messaging library: an Error with its fields, not its class. */
+/** A typed error as the frame's `askPlain` gets it from the background: an Error with its fields, not its class. */
 const crossed = (error: ApiError) => Object.assign(new Error(error.message), structuredClone(error.toJSON()));
 const TOKEN = 'profile-test-token';
 

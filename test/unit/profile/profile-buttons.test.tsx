@@ -3,9 +3,11 @@
 import { waitFor, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { profileButtons } from '../../../components/profile/profile-buttons';
 import { startProfileFrame } from '../../../components/profile/start';
 import { NetworkError } from '../../../lib/api/errors';
 import type { FrameLayout } from '../../../lib/profile/frame-messages';
+import type { ProfileSession } from '../../../lib/profile/profile-state';
 import { asScript, trustPersonEvents } from './person-input';
 import { type ProfileBackground, profileBackground } from './profile-background';
 
@@ -397,5 +399,60 @@ describe('the report dialog', () => {
     expect(ui().queryByRole('dialog')).not.toBeNull();
     release();
     expect(await within(dialog).findByRole('button', { name: 'Close' })).toBeTruthy();
+  });
+});
+
+describe('the choice of account, with several signed in on the site', () => {
+  /** A session that shows `view` as it is when drawn. */
+  const sessionAs = (account: string, view: ProfileSession['view']): ProfileSession =>
+    ({ account, username: 'bob', view, load: async () => {} }) as unknown as ProfileSession;
+  const accounts = [
+    { id: 'first', label: '@alice' },
+    { id: 'second', label: '@alice2' },
+  ];
+  const ready: ProfileSession['view'] = {
+    kind: 'ready',
+    follow: { following: false, pending: null, problem: null },
+    report: null,
+    notice: '',
+  };
+
+  it('keeps the choice, with its focus, while the other account’s view loads, then shows its buttons', async () => {
+    document.body.innerHTML = '<div id="app"></div>';
+    const mount = document.getElementById('app') as HTMLElement;
+    const draw = profileButtons(mount);
+    const chosen: string[] = [];
+    const onAccount = (account: string) => chosen.push(account);
+    draw({ session: sessionAs('first', ready), accounts, onAccount });
+    const choice = within(mount).getByRole('combobox', { name: 'as' }) as HTMLSelectElement;
+    expect(choice.value).toBe('first');
+    await userEvent.selectOptions(choice, '@alice2');
+    expect(chosen).toEqual(['second']);
+    expect(focused()).toBe(choice);
+    draw({ session: sessionAs('second', { kind: 'loading' }), accounts, onAccount });
+    expect(within(mount).getByRole('combobox', { name: 'as' })).toBe(choice);
+    expect(focused()).toBe(choice);
+    expect(within(mount).queryByRole('button')).toBeNull();
+    expect(within(mount).getByRole('group').getAttribute('aria-busy')).toBe('true');
+    draw({
+      session: sessionAs('second', { ...ready, follow: { ...ready.follow, following: true } }),
+      accounts,
+      onAccount,
+    });
+    expect(focused()).toBe(choice);
+    expect(choice.value).toBe('second');
+    expect(within(mount).getByRole('button', { name: 'Unfollow' })).toBeTruthy();
+    expect(within(mount).getByRole('group').hasAttribute('aria-busy')).toBe(false);
+  });
+
+  it('is not offered with one account, nor while signed out', () => {
+    document.body.innerHTML = '<div id="app"></div>';
+    const mount = document.getElementById('app') as HTMLElement;
+    const draw = profileButtons(mount);
+    draw({ session: sessionAs('first', ready), accounts: accounts.slice(0, 1), onAccount: () => {} });
+    expect(within(mount).queryByRole('combobox')).toBeNull();
+    draw({ session: sessionAs('first', { kind: 'signedOut', expired: false }), accounts, onAccount: () => {} });
+    expect(within(mount).queryByRole('combobox')).toBeNull();
+    expect(within(mount).getByRole('button', { name: 'Open settings' })).toBeTruthy();
   });
 });
