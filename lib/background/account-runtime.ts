@@ -92,6 +92,8 @@ export interface Runtimes {
 export function createRuntimes(options: RuntimeOptions = {}): Runtimes {
   const running = new Map<string, AccountRuntime>();
   let syncing: Promise<string[]> = Promise.resolve([]);
+  /** The accounts the badge was last drawn for by a sync. */
+  let drawnFor: string | null = null;
 
   async function stopAccount(runtime: AccountRuntime) {
     running.delete(runtime.id);
@@ -115,7 +117,13 @@ export function createRuntimes(options: RuntimeOptions = {}): Runtimes {
       running.set(account.id, createAccountRuntime(account.id, options));
       started.push(account.id);
     }
-    await renderAccounts(current);
+    // Every change of an account's status draws the badge itself; a sync draws it only when the
+    // accounts changed (their set, a label), so the many messages that sync first draw nothing.
+    const list = JSON.stringify(current);
+    if (list !== drawnFor) {
+      await renderAccounts(current);
+      drawnFor = list;
+    }
     return started;
   }
 

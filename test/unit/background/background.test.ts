@@ -1,12 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { type Account, listAccounts } from '../../../lib/accounts';
 import { startBackground } from '../../../lib/background';
+import { updateAccount } from '../../../lib/background/account-store';
 import { pollAlarmName, pollStateItem } from '../../../lib/background/poller';
 import { accountsItem, statusItem } from '../../../lib/background/stored-items';
 import { messaging } from '../../../lib/messaging';
 import { ACCOUNT, anotherAccount, badge, grant, pollAlarm, signedIn, storedToken } from '../../support/background';
 import { profileFixture } from '../../support/fixtures';
+import { deliver, popupSender } from '../../support/messages';
 import { json, problem, recordingFetch } from '../../support/recording-fetch';
 import { until } from '../../support/until';
 
@@ -178,6 +180,24 @@ describe('background with two accounts', () => {
     expect(await pollAlarm(ACCOUNT)).toBeDefined();
     expect(await pollAlarm('home')).toBeDefined();
     expect(await statusItem.getValue()).toMatchObject({ kind: 'ok', count: 7 });
+  });
+
+  it('names an account in the tooltip once its name is known, and draws the badge for no message that changes nothing', async () => {
+    await signedIn('tok-work');
+    await anotherAccount('home', 'tok-home', HOME);
+    serve({
+      'http://127.0.0.1:8787': () => json({ count: 3 }),
+      'http://localhost:9000': () => json({ count: 4 }),
+    });
+    await until(async () => (await badge()).text === '7');
+    await settle();
+    const drawn = vi.spyOn(fakeBrowser.action, 'setBadgeText');
+    for (let i = 0; i < 3; i++)
+      expect((await deliver('status.account', { account: 'home' }, popupSender)).value?.count).toBe(4);
+    expect(drawn).not.toHaveBeenCalled();
+    await updateAccount('home', { username: 'carol' });
+    await until(async () => (await badge()).title.includes('@carol: 4 unread notifications'));
+    vi.restoreAllMocks();
   });
 
   it('keeps showing one account’s count while the other is signed out or failing, and says which', async () => {
