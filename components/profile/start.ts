@@ -70,10 +70,15 @@ export async function startProfileFrame({
   const measure = () => {
     const { view } = session;
     const box = mount.getBoundingClientRect();
+    // The width asked for is the buttons' on one line; the page may give the frame less (its
+    // width is at most its container's), and the buttons then wrap, as tall as they are now.
+    mount.style.maxWidth = 'none';
+    const oneLine = mount.getBoundingClientRect().width;
+    mount.style.maxWidth = '';
     const layout: FrameLayout = {
       shown: view.kind !== 'none' && (view.kind !== 'loading' || switched),
       modal: view.kind === 'ready' && view.report !== null,
-      width: Math.ceil(box.width),
+      width: Math.ceil(oneLine),
       height: Math.ceil(box.height),
     };
     const text = JSON.stringify(layout);

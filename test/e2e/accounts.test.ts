@@ -10,12 +10,16 @@ import { BROWSERS } from './support/browsers';
 import { OptionsPage } from './support/options-page';
 import { PopupPage } from './support/popup-page';
 import { type Product, startProduct } from './support/product';
-import { ProfilePage } from './support/profile-page';
+import { BUTTONS_FRAME, ProfilePage } from './support/profile-page';
 
 /**
  * Chromium only: Firefox shows `launchWebAuthFlow` in a window of its own chrome, which the
  * WebDriver BiDi session used here does not list as a page it can drive.
  */
+/** A button in the in-page buttons' frame, through Chromium's own frame locator. */
+const frameButton = (profile: ProfilePage, name: string) =>
+  (profile.frame as unknown as FrameLocator).getByRole('button', { name: new RegExp(`^(${name})$`) });
+
 describe.runIf(BROWSERS.includes('chromium'))('two accounts in Chromium', () => {
   let product: Product;
   let options: OptionsPage<Page>;
@@ -119,6 +123,17 @@ describe.runIf(BROWSERS.includes('chromium'))('two accounts in Chromium', () => 
     // Chromium's own frame locator: the choice is a native select.
     const choice = (profile.frame as unknown as FrameLocator).getByRole('combobox', { name: 'as' });
     expect(await choice.inputValue()).toBe(firstAccount);
+    // With the choice the buttons need more room than the profile's header gives them on one
+    // line: they wrap within the frame, and each is whole inside it.
+    const frameBox = await (profile.page as unknown as Page).locator(BUTTONS_FRAME).boundingBox();
+    for (const control of [choice, frameButton(profile, 'Unfollow|Follow'), frameButton(profile, 'Report')]) {
+      const box = await control.boundingBox();
+      if (!frameBox || !box) throw new Error('The buttons’ frame or a control in it has no box.');
+      expect(box.x).toBeGreaterThanOrEqual(frameBox.x);
+      expect(box.y).toBeGreaterThanOrEqual(frameBox.y);
+      expect(box.x + box.width).toBeLessThanOrEqual(frameBox.x + frameBox.width + 0.5);
+      expect(box.y + box.height).toBeLessThanOrEqual(frameBox.y + frameBox.height + 0.5);
+    }
     await choice.selectOption({ label: `@${second.username}` });
     await profile.button('Follow').click();
     await expect.poll(async () => (await service.client(second.token).user(target.username)).following).toBe(true);
