@@ -6,7 +6,7 @@
  * The service's own `detail` is never shown: it is English, and its text is the service's, not
  * ours. A failure no kind describes is named by its machine-readable code instead.
  */
-import { type CrossedErrorFields, errorFields } from './api/errors';
+import { type CrossedErrorFields, type ErrorName, errorFields, errorName } from './api/errors';
 
 export type FailureKind =
   /** No answer, and the browser says it is offline. */
@@ -70,43 +70,31 @@ function connectionKind(kind: 'unreachable' | 'timeout', { online = true }: Fail
 }
 
 /**
- * The kind of a typed error's fields, for the class `reviveError` would give them (by the name of
- * the client's own errors, else by code, else by status), so an error is classified the same
- * whether it is a class or crossed from another context as plain fields.
+ * The kind of each typed error, by the name of its class: `errorName` gives the class that
+ * `reviveError` would make of an error's fields, so an error is classified the same whether it
+ * is a class or crossed from another context as plain fields.
  */
-const KIND_BY_NAME: Readonly<Record<string, FailureKind>> = {
+const KIND_BY_ERROR: Readonly<Record<ErrorName, FailureKind | ((fields: CrossedErrorFields) => FailureKind)>> = {
   NetworkError: 'unreachable',
   TimeoutError: 'timeout',
   InvalidResponseError: 'notThisService',
   InvalidArgumentError: 'invalidInput',
+  UnauthenticatedError: 'unauthorized',
+  RateLimitedError: 'rateLimited',
+  NotFoundError: 'notFound',
+  UserNotFoundError: 'notFound',
+  CannotFollowSelfError: 'followSelf',
+  CannotReportSelfError: 'reportSelf',
+  AlreadyFollowingError: 'refused',
+  NotFollowingError: 'refused',
+  UndoExpiredError: 'refused',
+  UnsupportedMediaTypeError: 'invalidRequest',
+  InvalidUndoError: 'invalidRequest',
+  InvalidUntilError: 'invalidTime',
+  ServerError: 'serverError',
+  BadRequestError: ({ code }) => (code.startsWith('invalid_') ? 'invalidRequest' : 'refused'),
+  ApiError: ({ status }) => (status >= 400 ? 'unexpected' : 'internal'),
 };
-
-const KIND_BY_CODE: Readonly<Record<string, FailureKind>> = {
-  unauthenticated: 'unauthorized',
-  rate_limited: 'rateLimited',
-  not_found: 'notFound',
-  user_not_found: 'notFound',
-  cannot_follow_self: 'followSelf',
-  cannot_report_self: 'reportSelf',
-  already_following: 'refused',
-  not_following: 'refused',
-  undo_expired: 'refused',
-  unsupported_media_type: 'invalidRequest',
-  invalid_undo: 'invalidRequest',
-};
-
-function kindByStatus({ status, code }: CrossedErrorFields): FailureKind {
-  if (status === 400) return code.startsWith('invalid_') ? 'invalidRequest' : 'refused';
-  if (status === 401) return 'unauthorized';
-  if (status === 404) return 'notFound';
-  if (status === 415) return 'invalidRequest';
-  if (status === 429) return 'rateLimited';
-  if (status >= 500) return 'serverError';
-  return status >= 400 ? 'unexpected' : 'internal';
-}
-
-const own = (table: Readonly<Record<string, FailureKind>>, key: string | undefined) =>
-  key !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
 
 export function failureKind(error: unknown, options: FailureOptions = {}): FailureKind {
   const fields = errorFields(error);
@@ -120,7 +108,8 @@ export function failureKind(error: unknown, options: FailureOptions = {}): Failu
   }
   // Whether the service or the client refused it, the time is what needs changing.
   if (fields.code === 'invalid_until') return 'invalidTime';
-  const kind = own(KIND_BY_NAME, fields.name) ?? own(KIND_BY_CODE, fields.code) ?? kindByStatus(fields);
+  const byError = KIND_BY_ERROR[errorName(fields)];
+  const kind = typeof byError === 'function' ? byError(fields) : byError;
   return kind === 'unreachable' || kind === 'timeout' ? connectionKind(kind, options) : kind;
 }
 

@@ -144,45 +144,89 @@ export class InvalidResponseError extends ApiError {
   }
 }
 
-type ErrorClass = new (fields: ApiErrorFields) => ApiError;
+/**
+ * Which class a problem answer becomes: by its code, else by its status. Kept as class names, so
+ * that `lib/failure.ts` classifies an error's plain fields by the very same decision without
+ * loading the classes.
+ */
+const NAME_BY_CODE = {
+  already_following: 'AlreadyFollowingError',
+  not_following: 'NotFollowingError',
+  cannot_follow_self: 'CannotFollowSelfError',
+  cannot_report_self: 'CannotReportSelfError',
+  invalid_undo: 'InvalidUndoError',
+  invalid_until: 'InvalidUntilError',
+  undo_expired: 'UndoExpiredError',
+  unauthenticated: 'UnauthenticatedError',
+  user_not_found: 'UserNotFoundError',
+  not_found: 'NotFoundError',
+  rate_limited: 'RateLimitedError',
+  unsupported_media_type: 'UnsupportedMediaTypeError',
+} as const;
 
-const classByCode: Record<string, ErrorClass> = {
-  already_following: AlreadyFollowingError,
-  not_following: NotFollowingError,
-  cannot_follow_self: CannotFollowSelfError,
-  cannot_report_self: CannotReportSelfError,
-  invalid_undo: InvalidUndoError,
-  invalid_until: InvalidUntilError,
-  undo_expired: UndoExpiredError,
-  unauthenticated: UnauthenticatedError,
-  user_not_found: UserNotFoundError,
-  not_found: NotFoundError,
-  rate_limited: RateLimitedError,
-  unsupported_media_type: UnsupportedMediaTypeError,
-};
-
-function classByStatus(status: number): ErrorClass {
-  if (status === 400) return BadRequestError;
-  if (status === 401) return UnauthenticatedError;
-  if (status === 404) return NotFoundError;
-  if (status === 415) return UnsupportedMediaTypeError;
-  if (status === 429) return RateLimitedError;
-  if (status >= 500) return ServerError;
-  return ApiError;
+function nameByStatus(status: number) {
+  if (status === 400) return 'BadRequestError';
+  if (status === 401) return 'UnauthenticatedError';
+  if (status === 404) return 'NotFoundError';
+  if (status === 415) return 'UnsupportedMediaTypeError';
+  if (status === 429) return 'RateLimitedError';
+  if (status >= 500) return 'ServerError';
+  return 'ApiError';
 }
 
-/** The typed error for a problem answer, chosen by its code, else by its status. */
-export function errorFromProblem(fields: ApiErrorFields): ApiError {
-  const ErrorClass = classByCode[fields.code] ?? classByStatus(fields.status);
-  return new ErrorClass(fields);
-}
+/** The class of an answer from the service. */
+export type ProblemErrorName = (typeof NAME_BY_CODE)[keyof typeof NAME_BY_CODE] | ReturnType<typeof nameByStatus>;
 
-const classByName: Record<string, (fields: ApiErrorFields) => ApiError> = {
+/** The errors the client makes itself, with no answer or one outside the contract: revived by name. */
+const CLIENT_ERRORS = ['InvalidArgumentError', 'NetworkError', 'TimeoutError', 'InvalidResponseError'] as const;
+type ClientErrorName = (typeof CLIENT_ERRORS)[number];
+
+const reviveClientError: Record<ClientErrorName, (fields: ApiErrorFields) => ApiError> = {
   InvalidArgumentError: (f) => new InvalidArgumentError(f.code, f.detail ?? ''),
   NetworkError: (f) => new NetworkError(f.detail),
   TimeoutError: (f) => new TimeoutError(f.detail),
   InvalidResponseError: (f) => new InvalidResponseError(f.status, f.detail ?? ''),
 };
+
+/** The name of every typed error's class. */
+export type ErrorName = ProblemErrorName | ClientErrorName;
+
+const own = <T extends object>(table: T, key: string | undefined): T[keyof T] | undefined =>
+  key !== undefined && Object.hasOwn(table, key) ? table[key as keyof T] : undefined;
+
+const problemName = ({ code, status }: ApiErrorFields): ProblemErrorName =>
+  own(NAME_BY_CODE, code) ?? nameByStatus(status);
+
+/** The class `reviveError` gives these fields: the client's own by name, else by code or status. */
+export function errorName(fields: CrossedErrorFields): ErrorName {
+  const { name } = fields;
+  return (CLIENT_ERRORS as readonly (string | undefined)[]).includes(name)
+    ? (name as ClientErrorName)
+    : problemName(fields);
+}
+
+const PROBLEM_CLASSES: Record<ProblemErrorName, new (fields: ApiErrorFields) => ApiError> = {
+  ApiError,
+  BadRequestError,
+  AlreadyFollowingError,
+  NotFollowingError,
+  CannotFollowSelfError,
+  CannotReportSelfError,
+  InvalidUndoError,
+  InvalidUntilError,
+  UndoExpiredError,
+  UnsupportedMediaTypeError,
+  UnauthenticatedError,
+  NotFoundError,
+  UserNotFoundError,
+  RateLimitedError,
+  ServerError,
+};
+
+/** The typed error for a problem answer, chosen by its code, else by its status. */
+export function errorFromProblem(fields: ApiErrorFields): ApiError {
+  return new PROBLEM_CLASSES[problemName(fields)](fields);
+}
 
 /** A typed error's fields with the name of its class, as they cross a structured-clone boundary. */
 export interface CrossedErrorFields extends ApiErrorFields {
@@ -217,8 +261,8 @@ export function reviveError(value: unknown): ApiError {
   const fields = errorFields(value);
   if (fields) {
     const { name, ...rest } = fields;
-    const byName = name === undefined ? undefined : classByName[name];
-    return byName ? byName(rest) : errorFromProblem(rest);
+    const client = own(reviveClientError, name);
+    return client ? client(rest) : errorFromProblem(rest);
   }
   return new ApiError({ status: 0, code: 'internal_error', detail: describe(value) });
 }

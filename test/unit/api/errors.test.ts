@@ -2,16 +2,20 @@ import { describe, expect, it } from 'vitest';
 import {
   AlreadyFollowingError,
   ApiError,
+  BadRequestError,
+  errorFromProblem,
   InvalidArgumentError,
   InvalidUndoError,
   NetworkError,
   RateLimitedError,
   reviveError,
+  ServerError,
   TimeoutError,
   UndoExpiredError,
   UserNotFoundError,
 } from '../../../lib/api';
 import { parseRetryAfter } from '../../../lib/api/http';
+import { failureKind } from '../../../lib/failure';
 
 describe('reviveError', () => {
   it.each([
@@ -40,6 +44,16 @@ describe('reviveError', () => {
     const revived = reviveError(bare);
     expect(revived).toBeInstanceOf(RateLimitedError);
     expect((revived as RateLimitedError).retryAfter).toBe(5);
+  });
+
+  it('takes a code or name that is an Object property for what it is: an unknown one', () => {
+    for (const key of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const answered = errorFromProblem({ status: 400, code: key, detail: 'odd' });
+      expect(answered).toBeInstanceOf(BadRequestError);
+      expect(answered.code).toBe(key);
+      expect(reviveError({ name: key, status: 503, code: key })).toBeInstanceOf(ServerError);
+      expect(failureKind({ name: key, status: 400, code: key })).toBe('refused');
+    }
   });
 
   it('turns anything else into an ApiError with code internal_error', () => {
