@@ -128,8 +128,6 @@ export function createPoller(options: PollerOptions) {
     // request is out, this one wakes it again; the outcome below replaces it.
     await schedule(interval);
     const writesBefore = writes();
-    /** The status as it is now: the one read before the request, unless a newer one came meanwhile. */
-    const latest = async () => (writes() === writesBefore ? previous : await getStatus());
     try {
       // A 304 keeps the count on show, so ask conditionally only while that is the count the
       // ETag came with: triage shows a new count at once, and the service's count can come back
@@ -147,8 +145,8 @@ export function createPoller(options: PollerOptions) {
       const nextCheckAt = await schedule(delay);
       // A count that came while the request was out (a live frame, a triage answer) is newer than
       // this answer, which the service may have given before the change: it stays on show.
-      const current = await latest();
-      const count = current === previous ? answered : (current.count ?? answered);
+      const overtaken = writes() !== writesBefore;
+      const count = overtaken ? ((await getStatus()).count ?? answered) : answered;
       const status = await setStatus({ kind: 'ok', count, checkedAt: now(), nextCheckAt, detail: null });
       // Alerts hear what this check learned, as they would have without the newer count.
       await options.onCount?.(previous.count, answered, settings);
@@ -171,7 +169,8 @@ export function createPoller(options: PollerOptions) {
       });
       await stateItem.setValue({ ...state, failures });
       const nextCheckAt = await schedule(delay);
-      const { count, checkedAt } = await latest();
+      // The count on show stays, whichever came last.
+      const { count, checkedAt } = await getStatus();
       return setStatus({
         kind: statusKindFor(error, isOnline()),
         count,
