@@ -8,6 +8,7 @@
  * its class, which `lib/failure.ts` classifies as well.
  */
 import { browser } from 'wxt/browser';
+import { crossedError } from './api/errors';
 import type { MessageData, MessageReturn, MessageType } from './messaging';
 
 /** What the library's handlers answer: the value, or the error as its fields. */
@@ -18,13 +19,6 @@ interface Answer {
 
 let nextId = Math.floor(Math.random() * 10_000);
 
-/** The error a handler threw, from the fields it crossed with. */
-function crossed(fields: unknown): Error {
-  if (typeof fields !== 'object' || fields === null) return new Error(String(fields));
-  const { message } = fields as { message?: unknown };
-  return Object.assign(new Error(typeof message === 'string' ? message : ''), fields);
-}
-
 export async function askPlain<T extends MessageType>(
   type: T,
   ...data: MessageData<T> extends undefined ? [] : [MessageData<T>]
@@ -32,6 +26,6 @@ export async function askPlain<T extends MessageType>(
   const message = { id: nextId++, type, data: data[0], timestamp: Date.now() };
   const answer = (await browser.runtime.sendMessage(message)) as Answer | undefined;
   if (!answer) throw new Error('No response');
-  if (answer.err != null) throw crossed(answer.err);
+  if (answer.err != null) throw crossedError(answer.err);
   return answer.res as MessageReturn<T>;
 }

@@ -16,7 +16,7 @@ import type {
   ReportReason,
   ReportResult,
 } from './api/contract';
-import { type ApiError, reviveError } from './api/errors';
+import { type ApiError, crossedError, reviveError } from './api/errors';
 
 /** What the toolbar badge shows, and what the popup needs to choose its state. */
 export type StatusKind =
@@ -200,7 +200,7 @@ export type ProfileFrameStart = {
  */
 export function profileFrom(answer: ProfileAnswer): Profile {
   if (answer.ok) return answer.profile;
-  throw Object.assign(new Error(answer.error.detail || answer.error.code), answer.error);
+  throw crossedError(answer.error);
 }
 
 export interface ProfileRequest extends AccountRequest {

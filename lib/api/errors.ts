@@ -252,6 +252,17 @@ export function errorFields(value: unknown): CrossedErrorFields | null {
 }
 
 /**
+ * An Error that carries a typed error's fields but not its class, as one arrives from another
+ * context: what `errorFields`, and so `lib/failure.ts`, read without the classes.
+ */
+export function crossedError(fields: unknown): Error {
+  if (typeof fields !== 'object' || fields === null) return new Error(String(fields));
+  const { message, detail, code } = fields as Record<string, unknown>;
+  const words = typeof message === 'string' ? message : typeof detail === 'string' && detail ? detail : String(code);
+  return Object.assign(new Error(words), fields);
+}
+
+/**
  * Turns an error that crossed a structured-clone boundary (a plain object or a bare Error with
  * the same fields) back into its typed class. Anything unrecognisable becomes an ApiError with
  * code `internal_error`, so a caller always gets an ApiError.
