@@ -17,6 +17,7 @@ import { createAdmin, type ServiceAdmin } from './admin';
 import { createCursors } from './api/cursor';
 import { createUndoTokens } from './api/undo-token';
 import { API_PREFIX, createApp } from './app';
+import { parseTrustProxy } from './client-address';
 import { type Database, type DatabaseOption, describeDatabase, openDatabase } from './db/database';
 import { migrate } from './db/migrations';
 import { listenForLiveEvents } from './live/events';
@@ -98,6 +99,12 @@ export interface ServerOptions {
    * database's clock, which every instance shares.
    */
   now?: () => number;
+  /**
+   * Proxies in front of the service (addresses or blocks such as `10.0.0.0/8`): their own
+   * connections are not capped per client, and the client they name in `X-Forwarded-For` is the
+   * one the per-client limits count. Default none: the header is never believed.
+   */
+  trustProxy?: readonly string[];
 }
 
 export interface Snoozes {
@@ -163,6 +170,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     options.log === true ? (line: string) => console.log(line) : options.log === false ? undefined : options.log;
 
   const now = options.now ?? Date.now;
+  const trustProxy = parseTrustProxy(options.trustProxy ?? []);
   const db = await openDatabase(databaseOption);
   let demoTokens: Record<string, string> | null = null;
   let origin = '';
@@ -209,6 +217,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       now,
       origin: () => origin,
       pollIntervalSeconds: options.pollIntervalSeconds ?? DEFAULT_POLL_INTERVAL_SECONDS,
+      trustProxy,
       log,
       closing: () => closing !== undefined,
     });

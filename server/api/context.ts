@@ -1,3 +1,4 @@
+import type { TrustProxy } from '../client-address';
 import type { Database } from '../db/database';
 import type { FormTokens } from '../oauth/form-token';
 import type { Cursors } from './cursor';
@@ -15,4 +16,6 @@ export interface ApiDeps {
   /** The site origin that notification URLs point into, such as `http://127.0.0.1:8787`. */
   origin: () => string;
   pollIntervalSeconds: number;
+  /** Which peers are proxies whose `X-Forwarded-For` names the client (`--trust-proxy`); none by default. */
+  trustProxy: TrustProxy;
 }

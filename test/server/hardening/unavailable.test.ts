@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCursors } from '../../../server/api/cursor';
 import { createUndoTokens } from '../../../server/api/undo-token';
 import { createApp } from '../../../server/app';
+import { TRUST_NO_PROXY } from '../../../server/client-address';
 import type { Database } from '../../../server/db/database';
 import { createFormTokens } from '../../../server/oauth/form-token';
 
@@ -39,6 +40,7 @@ describe('a database that fails', () => {
       now: Date.now,
       origin: () => 'http://127.0.0.1',
       pollIntervalSeconds: 30,
+      trustProxy: TRUST_NO_PROXY,
     });
     const response = await app.request('/api/inbox/count', {
       headers: { authorization: 'Bearer aaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb' },
@@ -57,6 +59,7 @@ describe('a database that fails', () => {
       now: Date.now,
       origin: () => 'http://127.0.0.1',
       pollIntervalSeconds: 30,
+      trustProxy: TRUST_NO_PROXY,
     });
     const errors: unknown[] = [];
     const original = console.error;
