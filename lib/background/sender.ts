@@ -40,14 +40,17 @@ export function senderKind(
 ): SenderKind {
   if (sender.id !== extension.id || typeof sender.url !== 'string') return null;
   if (sender.url.startsWith(extension.baseUrl)) {
-    // An extension page: the popup (no tab) or the options page in a tab of its own. One framed
-    // inside a web page shows that page's URL on its tab: only the buttons' frame may be there,
-    // and only in a tab of an account's site.
+    // A framed extension page is only ever the buttons' frame, whatever its tab's address says:
+    // a browser leaves that address out where the extension has no host permission.
     const tabUrl = sender.tab?.url;
-    if (tabUrl === undefined || tabUrl.startsWith(extension.baseUrl)) return 'extension';
-    const framed = sender.frameId !== undefined && sender.frameId !== 0;
-    const onSite = sites.some((site) => isSiteUrl(tabUrl, site));
-    return framed && pathOf(sender.url) === PROFILE_FRAME_PAGE && onSite ? 'frame' : null;
+    if (sender.frameId !== undefined && sender.frameId !== 0) {
+      const onSite = tabUrl !== undefined && sites.some((site) => isSiteUrl(tabUrl, site));
+      return pathOf(sender.url) === PROFILE_FRAME_PAGE && onSite ? 'frame' : null;
+    }
+    // The popup has no tab; the options page opens in a tab of its own, as its top frame.
+    if (sender.tab === undefined) return 'extension';
+    if (tabUrl === undefined) return sender.frameId === 0 ? 'extension' : null;
+    return tabUrl.startsWith(extension.baseUrl) ? 'extension' : null;
   }
   const site = sites.find((one) => isSiteUrl(sender.url, one));
   if (site && sender.tab !== undefined && sender.frameId === 0) {

@@ -195,6 +195,23 @@ const strangers: fc.Arbitrary<Sender> = fc.oneof(
     url: extensionUrl,
     tab: fc.record({ id: fc.nat(), url: fc.oneof(foreignUrl, siteUrl) }),
   }),
+  // An extension page framed into a tab whose address the browser leaves out (no host
+  // permission for it), or any page of the extension but the buttons' frame framed anywhere.
+  fc.record({
+    id: fc.constant(EXTENSION_ID),
+    url: fc.oneof(extensionUrl, fc.constant(frameUrl)),
+    tab: fc.record({ id: fc.nat() }),
+    frameId: fc.integer({ min: 1 }),
+  }),
+  fc.record({
+    id: fc.constant(EXTENSION_ID),
+    url: extensionUrl,
+    tab: fc.option(
+      fc.record({ id: fc.nat(), url: fc.option(fc.oneof(foreignUrl, siteUrl, extensionUrl), { nil: undefined }) }),
+      { nil: undefined },
+    ),
+    frameId: fc.integer({ min: 1 }),
+  }),
   // The buttons' frame outside a tab of the site, or not framed at all.
   fc.record({
     id: fc.constant(EXTENSION_ID),
