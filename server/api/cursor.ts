@@ -11,6 +11,13 @@ import type { Listing, PagePosition } from '../store/notifications';
 const MAX_CURSOR_LENGTH = 256;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/** A timestamp the database takes: one that names a real instant, from year 1 on (there is no year 0). */
+function isTimestamp(text: string): boolean {
+  if (!ISO_TIMESTAMP.test(text) || text.startsWith('0000')) return false;
+  const time = Date.parse(text);
+  return !Number.isNaN(time) && new Date(time).toISOString() === text;
+}
+
 export interface CursorScope extends Listing {
   userId: number;
 }
@@ -36,7 +43,7 @@ export function createCursors(key: Buffer) {
     const [payload, signature, ...rest] = cursor.split('.');
     if (!payload || !signature || rest.length > 0) return null;
     const [at, id] = Buffer.from(payload, 'base64url').toString().split('|');
-    if (!at || !ISO_TIMESTAMP.test(at) || !isUuid(id)) return null;
+    if (!at || !isTimestamp(at) || !isUuid(id)) return null;
     return {
       position: { at, id },
       signedFor(scope) {

@@ -232,6 +232,17 @@ describe.each(BACKENDS)('inbox on %s', (backend) => {
         'signature with padding': `${valid}=`,
         'signature with a character base64 skips': `${payload}.${signature.slice(0, 4)}!${signature.slice(4)}`,
         'very long': `${valid}${'A'.repeat(5000)}`,
+        ...Object.fromEntries(
+          [
+            '9999-99-99T99:99:99.999Z',
+            '0000-01-01T00:00:00.000Z',
+            '2026-13-01T00:00:00.000Z',
+            '2026-02-30T00:00:00.000Z',
+          ].map((at) => [
+            `no such time ${at}`,
+            `${Buffer.from(`${at}|${first.id}`).toString('base64url')}.${signature}`,
+          ]),
+        ),
       };
       for (const [name, value] of Object.entries(bad)) {
         const error = await user.client.inbox.fetch({ limit: 2, cursor: value }).catch((e) => e);
