@@ -74,7 +74,8 @@ export function normalizeBaseUrl(baseUrl: string): string {
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
-async function readLimited(response: Response, limit: number): Promise<string> {
+/** The answer's text, refused with an InvalidResponseError once it passes `limit` bytes, declared or read. */
+export async function readLimited(response: Response, limit: number): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (declared > limit) {
     await response.body?.cancel();

@@ -6,9 +6,21 @@
 import ky, { HTTPError } from 'ky';
 import * as v from 'valibot';
 import { ApiError, InvalidResponseError, NetworkError, TimeoutError } from './errors';
+import { readLimited } from './http';
 import { DISCOVERY_PATH, type Discovery, DiscoverySchema, OAuthErrorSchema, OAuthTokenSchema } from './oauth-contract';
 
 const TIMEOUT_MS = 10_000;
+/** No discovery document, token answer or OAuth error comes near this; a larger answer is refused unread. */
+export const MAX_OAUTH_ANSWER_BYTES = 64 * 1024;
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await readLimited(response, MAX_OAUTH_ANSWER_BYTES);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InvalidResponseError(response.status, 'The answer is not JSON.');
+  }
+}
 
 async function send(request: () => Promise<Response>): Promise<unknown> {
   let response: Response;
@@ -16,7 +28,7 @@ async function send(request: () => Promise<Response>): Promise<unknown> {
     response = await request();
   } catch (error) {
     if (error instanceof HTTPError) {
-      const body: unknown = await error.response.json().catch(() => null);
+      const body: unknown = await readJson(error.response).catch(() => null);
       const oauth = v.safeParse(OAuthErrorSchema, body);
       throw new ApiError({
         status: error.response.status,
@@ -27,9 +39,7 @@ async function send(request: () => Promise<Response>): Promise<unknown> {
     if (error instanceof Error && error.name === 'TimeoutError') throw new TimeoutError();
     throw new NetworkError();
   }
-  return response.json().catch(() => {
-    throw new InvalidResponseError(response.status, 'The answer is not JSON.');
-  });
+  return readJson(response);
 }
 
 const parse = <T>(schema: v.GenericSchema<unknown, T>, body: unknown): T => {
