@@ -10,6 +10,7 @@ import { ApiError } from './api/errors';
 import { discover, exchangeCode } from './api/oauth';
 import type { Discovery } from './api/oauth-contract';
 import { t } from './i18n';
+import { isPrivateAddress } from './links';
 import { ask } from './messaging';
 import { accountFailureText, missingPermissionText, type Notice, requestAccountPermissions } from './options';
 
@@ -52,11 +53,25 @@ export async function findService(
   await granting.catch(() => false);
   const missing = await missingPermissionText({ apiBaseUrl: origin, siteOrigin: origin });
   if (missing) return { discovery: null, notice: { tone: 'error', lines: [missing] } };
+  let discovery: Discovery;
   try {
-    return { discovery: await discover(origin), notice: null };
+    discovery = await discover(origin);
   } catch {
     return { discovery: null, notice: { tone: 'error', lines: [t('options_noSignInHere', origin)] } };
   }
+  if (!signsInPrivately(discovery)) {
+    return { discovery: null, notice: { tone: 'error', lines: [t('options_signInUnencrypted', origin)] } };
+  }
+  return { discovery, notice: null };
+}
+
+/**
+ * Whether the password, the code and the token stay off the network unencrypted: every address
+ * the service names is https, or plain http on this computer, as for addresses a person types.
+ */
+export function signsInPrivately(discovery: Discovery): boolean {
+  const { siteOrigin, apiBaseUrl, authorizationEndpoint, tokenEndpoint, revocationEndpoint } = discovery;
+  return [siteOrigin, apiBaseUrl, authorizationEndpoint, tokenEndpoint, revocationEndpoint].every(isPrivateAddress);
 }
 
 /** A sign-in the person or the service ended without a token. */
@@ -69,6 +84,7 @@ export class SignInError extends Error {
  * be the one sent, so an answer meant for another sign-in is never taken.
  */
 export async function authorize(discovery: Discovery): Promise<string> {
+  if (!signsInPrivately(discovery)) throw new SignInError(t('options_signInUnencrypted', discovery.siteOrigin));
   const { verifier, challenge } = await pkcePair();
   const state = randomText(16);
   const redirectUri = browser.identity.getRedirectURL();

@@ -3,6 +3,7 @@ import { accountLabel } from '../../lib/account-addresses';
 import type { Account } from '../../lib/accounts';
 import { accountStatusKey, SIGNED_OUT } from '../../lib/connection-status';
 import { t, tn } from '../../lib/i18n';
+import { avatarSource } from '../../lib/links';
 import type { ConnectionStatus } from '../../lib/messaging';
 import { followStored } from '../../lib/stored';
 
@@ -46,9 +47,12 @@ export function AccountList({ accounts, busy, onSignIn, onSignOut, onRemove }: A
         const status = statuses[account.id] ?? SIGNED_OUT;
         const signedIn = status.kind !== 'signedOut';
         const label = accountLabel(account);
+        const avatar = avatarSource(account.avatarUrl);
         return (
           <li key={account.id} class="account" data-account={account.id} data-signed-in={signedIn}>
-            {account.avatarUrl ? <img src={account.avatarUrl} alt="" width={32} height={32} /> : null}
+            {avatar ? (
+              <img src={avatar} alt="" width={32} height={32} loading="lazy" referrerpolicy="no-referrer" />
+            ) : null}
             <div class="account-who">
               <strong>{account.displayName ?? label}</strong>
               <span>{account.displayName ? `${label} · ${new URL(account.siteOrigin).host}` : account.apiBaseUrl}</span>

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { OptionsPage } from '../../../components/options/options-page';
 import { listAccounts } from '../../../lib/accounts';
+import { updateAccount } from '../../../lib/background/account-store';
 import { messaging } from '../../../lib/messaging';
 import { DEFAULT_SETTINGS, getSettings } from '../../../lib/settings';
 import { ACCOUNT, anotherAccount, signedIn, storedToken } from '../../support/background';
@@ -65,13 +66,13 @@ const REDIRECT = 'https://extension-id.chromiumapp.org/';
  * the token endpoint over fetch, and the authorize page through `identity.launchWebAuthFlow`,
  * where the person allows or denies.
  */
-function signInService(person: 'allows' | 'denies' | 'closes' | 'forges') {
+function signInService(person: 'allows' | 'denies' | 'closes' | 'forges', discovery = DISCOVERY) {
   const exchanged: URLSearchParams[] = [];
   const challenges: string[] = [];
   stub('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
-    if (request.url === `${SOCIAL}/.well-known/inbox-companion`) return json(DISCOVERY);
-    if (request.url === DISCOVERY.tokenEndpoint && request.method === 'POST') {
+    if (request.url === `${SOCIAL}/.well-known/inbox-companion`) return json(discovery);
+    if (request.url === discovery.tokenEndpoint && request.method === 'POST') {
       const form = new URLSearchParams(await request.text());
       exchanged.push(form);
       const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(form.get('code_verifier') ?? ''));
@@ -121,6 +122,27 @@ describe('options page', () => {
     expect(screen.getByRole('button', { name: 'Sign out 127.0.0.1:8787' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Sign in again example.social' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Add account' })).toBeTruthy();
+  });
+
+  it('shows a person’s picture only from https, or from plain http on this computer', async () => {
+    const pictures = {
+      a: 'https://example.social/avatars/a.png',
+      b: 'http://127.0.0.1:8787/avatars/b.svg',
+      c: 'javascript:alert(1)',
+      d: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>',
+      e: 'http://example.social/avatars/e.png',
+      f: 'file:///home/person/e.png',
+    };
+    for (const [id, avatarUrl] of Object.entries(pictures)) {
+      await anotherAccount(id, null, { apiBaseUrl: `${SOCIAL}/api`, siteOrigin: SOCIAL });
+      await updateAccount(id, { avatarUrl });
+    }
+    background();
+    await open();
+    await waitFor(() => expect(document.querySelectorAll('.account')).toHaveLength(6));
+    const shown = [...document.querySelectorAll('.account img')].map((image) => image.getAttribute('src'));
+    expect(shown).toEqual([pictures.a, pictures.b]);
+    expect(document.querySelector('.account img')?.getAttribute('referrerpolicy')).toBe('no-referrer');
   });
 
   it('says inline what is wrong, next to the field, and saves nothing', async () => {
@@ -199,6 +221,25 @@ describe('options page', () => {
     expect(service.exchanged).toEqual([]);
     expect(await listAccounts()).toEqual([]);
   });
+
+  it.each(['tokenEndpoint', 'authorizationEndpoint', 'apiBaseUrl'] as const)(
+    'signs in nowhere when the service names a plain http %s off this computer, and says why',
+    async (key) => {
+      const insecure = { ...DISCOVERY, [key]: DISCOVERY[key].replace('https:', 'http:') };
+      const service = signInService('allows', insecure);
+      background();
+      await open();
+      click('Add account');
+      await screen.findByLabelText(/Service address/);
+      type(/Service address/, 'example.social');
+      click('Continue');
+      await waitFor(() => expect(notice()).toContain('would send your password and token unencrypted'));
+      expect(screen.queryByRole('button', { name: 'Sign in with example.social' })).toBeNull();
+      expect(service.launchWebAuthFlow).not.toHaveBeenCalled();
+      expect(service.exchanged).toEqual([]);
+      expect(await listAccounts()).toEqual([]);
+    },
+  );
 
   it('offers a pasted token for a service without the sign-in, and adds the account with it', async () => {
     stub('fetch', async () => problem(404, 'not_found'));
