@@ -3,14 +3,8 @@
  * rollback does to the list. Every function returns a new array and leaves its input alone.
  */
 import type { Notification } from '../api/contract';
+import { serviceOrder } from '../inbox-order';
 import { targeted } from '../triage-patch';
-
-/** The service's order: newest first, then by id, so two lists of the same items always agree. */
-export function newestFirst(a: Notification, b: Notification): number {
-  const byTime = Date.parse(b.createdAt) - Date.parse(a.createdAt);
-  if (byTime !== 0) return byTime;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
 
 /** Changes a page from the service can no longer know about: items deleted or marked read meanwhile. */
 export interface LocalChanges {
@@ -43,7 +37,7 @@ export function reconcilePage(
   return result;
 }
 
-/** Where the loaded part of the inbox ends: the oldest item the service has sent, and whether more follow. */
+/** Where the loaded part of the inbox ends: the last item the service has sent, and whether more follow. */
 export interface LoadedRange {
   oldest: Notification | null;
   hasMore: boolean;
@@ -52,7 +46,7 @@ export interface LoadedRange {
 /** Whether an item belongs in the loaded part of the list, rather than on a page not loaded yet. */
 export function inLoadedRange(item: Notification, range: LoadedRange): boolean {
   if (!range.hasMore) return true;
-  return range.oldest !== null && newestFirst(item, range.oldest) <= 0;
+  return range.oldest !== null && serviceOrder(item, range.oldest) <= 0;
 }
 
 /**
@@ -73,7 +67,7 @@ export function restored(
     if (present.has(item.id) || (unreadOnly && item.read) || !inLoadedRange(item, range)) continue;
     result.push(item);
   }
-  return result.sort(newestFirst);
+  return result.sort(serviceOrder);
 }
 
 /**

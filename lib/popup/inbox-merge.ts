@@ -5,8 +5,8 @@
  * nothing is kept between pages. An item is shown only once every account that has more could
  * not have one to put before it. Loaded only when the person has several accounts.
  */
-import type { Notification } from '../api/contract';
 import { ApiError } from '../api/errors';
+import { serviceOrder } from '../inbox-order';
 import type { AccountPage, InboxItem } from '../messaging';
 
 /** Where one account's part of the merged list goes on. */
@@ -28,13 +28,6 @@ function decode(cursor: string, signedIn: ReadonlySet<string>): Position[] {
   } catch {
     throw new ApiError({ status: 400, code: 'invalid_cursor', detail: 'The cursor does not belong to this list.' });
   }
-}
-
-/** The service's order: the most recently sorted first (arrival, or waking from a snooze), then by id. */
-export function serviceOrder(a: Notification, b: Notification): number {
-  const byTime = Date.parse(b.sortedAt) - Date.parse(a.sortedAt);
-  if (byTime !== 0) return byTime;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
 export interface MergeSource {

@@ -8,10 +8,11 @@ import { reviveError, UnauthenticatedError } from '../api/errors';
 import { tn } from '../i18n';
 import { type CachedFirstPage, readCachedFirstPage } from '../inbox-cache';
 import { POPUP_ACCOUNT, setInboxFilter } from '../inbox-filter';
+import { serviceOrder } from '../inbox-order';
 import { type AccountPage, ALL_ACCOUNTS, ask, INBOX_PAGE_SIZE } from '../messaging';
 import { updateSettings } from '../settings';
 import { type StoredReader, writeStored } from '../stored';
-import { type LoadedRange, newestFirst, reconcilePage } from './inbox-list';
+import { type LoadedRange, reconcilePage } from './inbox-list';
 import type { InboxState, StateCell } from './inbox-state';
 import { NO_SELECTION } from './selection';
 
@@ -74,7 +75,7 @@ export function createPaging(cell: StateCell): Paging {
     if (found.length === 0) return null;
     const data = cached
       .flatMap((each, index) => each?.page.data.map((item) => ({ ...item, account: ids[index] as string })) ?? [])
-      .sort(newestFirst)
+      .sort(serviceOrder)
       .slice(0, INBOX_PAGE_SIZE);
     // A merged page's cursor would skip what the other accounts hold: the next page waits for the service.
     const cursor = found.length === 1 && ids.length === 1 ? ((found[0] as CachedFirstPage).page.cursor ?? null) : null;

@@ -1,16 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { inLoadedRange, newestFirst, reconcilePage, restored, survivingNeighbour } from '../../../lib/popup/inbox-list';
+import { serviceOrder } from '../../../lib/inbox-order';
+import { inLoadedRange, reconcilePage, restored, survivingNeighbour } from '../../../lib/popup/inbox-list';
 import { markedRead, withoutIds } from '../../../lib/triage-patch';
 import { idOf, makeInbox, makeNotification } from './popup-background';
 
 const ids = (...ns: number[]) => new Set(ns.map(idOf));
 const numbers = (items: { id: string }[]) => items.map((item) => Number(item.id.slice(-12)));
 
-describe('newestFirst', () => {
+/** Notification `n`, woken from a snooze just after notification `after` arrived: it sorts above it. */
+const wokenAfter = (n: number, after: number) =>
+  makeNotification(n, {
+    read: false,
+    sortedAt: new Date(Date.parse(makeNotification(after).createdAt) + 1_000).toISOString(),
+  });
+
+describe('serviceOrder', () => {
   it('orders by time, newest first, then by id', () => {
     const sameTime = makeNotification(5, { createdAt: makeNotification(7).createdAt });
-    const sorted = [makeNotification(1), makeNotification(7), sameTime, makeNotification(9)].sort(newestFirst);
+    const sorted = [makeNotification(1), makeNotification(7), sameTime, makeNotification(9)].sort(serviceOrder);
     expect(numbers(sorted)).toEqual([9, 7, 5, 1]);
+  });
+
+  it('puts a notification woken from a snooze where the service does: by when it woke, not when it came', () => {
+    const sorted = [makeNotification(9), makeNotification(8), wokenAfter(2, 8), makeNotification(7)].sort(serviceOrder);
+    expect(numbers(sorted)).toEqual([9, 2, 8, 7]);
   });
 });
 
@@ -55,6 +68,17 @@ describe('restored', () => {
     expect(numbers(restored(loaded, [older], range, false))).toEqual([6, 5, 4]);
     expect(numbers(restored(loaded, [older], { ...range, hasMore: false }, false))).toEqual([6, 5, 4, 1]);
     expect(numbers(restored([], [makeNotification(3, { read: true })], range, true))).toEqual([]);
+  });
+
+  it('puts a woken notification back in the loaded range, in the place the service gives it', () => {
+    const woken = wokenAfter(1, 5);
+    const loaded = [makeNotification(6), woken, makeNotification(5), makeNotification(4)].map((item) => ({
+      ...item,
+      read: false,
+    }));
+    const range = { oldest: loaded.at(-1) ?? null, hasMore: true };
+    expect(inLoadedRange(woken, range)).toBe(true);
+    expect(numbers(restored(withoutIds(loaded, ids(1)), [woken], range, false))).toEqual([6, 1, 5, 4]);
   });
 
   it('restores into a list emptied by the change', () => {

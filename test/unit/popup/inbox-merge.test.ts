@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type Notification } from '../../../lib/api';
+import { serviceOrder } from '../../../lib/inbox-order';
 import type { AccountPage } from '../../../lib/messaging';
-import { fetchMerged, type MergeSource, serviceOrder } from '../../../lib/popup/inbox-merge';
+import { fetchMerged, type MergeSource } from '../../../lib/popup/inbox-merge';
 import { notificationFixture } from '../../support/fixtures';
 
 /** An account's inbox served in pages of `size`, in the service's order, with cursors as the service gives them. */

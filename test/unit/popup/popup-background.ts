@@ -8,10 +8,11 @@
  * at the popup before they arrive.
  */
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { NOTIFICATION_TYPES, type Notification, type NotificationType } from '../../../lib/api/contract';
+import { LIMITS, NOTIFICATION_TYPES, type Notification, type NotificationType } from '../../../lib/api/contract';
 import { reviveError } from '../../../lib/api/errors';
 import { forgetToken } from '../../../lib/background/account-store';
 import { hasApiPermission, originPattern } from '../../../lib/background/permissions';
+import { serviceOrder } from '../../../lib/inbox-order';
 import { type MessageData, type MessageReturn, type MessageType, messaging } from '../../../lib/messaging';
 import { getSettings } from '../../../lib/settings';
 import { ACCOUNT, signedIn } from '../../support/background';
@@ -107,15 +108,20 @@ export function createPopupBackground(initial: Notification[] = [], world: World
     Object.fromEntries(
       NOTIFICATION_TYPES.map((type) => [type, inbox.filter((item) => !item.read && item.type === type).length]),
     );
-  const cursorFor = (item: Notification, unreadOnly: boolean) =>
-    btoa(JSON.stringify([item.createdAt, item.id, unreadOnly]));
-  /** Keyset order, newest first: whether `item` comes after the item at `createdAt`, `id`. */
-  const isOlder = (item: Notification, createdAt: string, id: string) =>
-    item.createdAt < createdAt || (item.createdAt === createdAt && item.id < id);
+  /** A keyset cursor, bound to the listing it was issued for, as the service's is. */
+  const cursorFor = (item: Notification, listing: string) => btoa(JSON.stringify([item.sortedAt, item.id, listing]));
+  /** The page size the service takes: its default when left out, else 400 outside its bounds. */
+  const pageSize = (query: URLSearchParams): number | null => {
+    const given = query.get('limit');
+    if (given === null) return LIMITS.pageSizeDefault;
+    const limit = Number(given);
+    return Number.isInteger(limit) && limit >= LIMITS.pageSizeMin && limit <= LIMITS.pageSizeMax ? limit : null;
+  };
 
   /** One page of the snoozed notifications, soonest to wake first, with a keyset cursor. */
   function snoozedPage(query: URLSearchParams): Response {
-    const limit = Number(query.get('limit'));
+    const limit = pageSize(query);
+    if (limit === null) return problem(400, 'invalid_parameter');
     const cursor = query.get('cursor');
     let start = 0;
     if (cursor !== null) {
@@ -157,28 +163,30 @@ export function createPopupBackground(initial: Notification[] = [], world: World
   function page(query: URLSearchParams): Response {
     if (query.get('snoozed') === 'true') return snoozedPage(query);
     const unreadOnly = query.get('unreadOnly') === 'true';
-    const limit = Number(query.get('limit'));
+    const limit = pageSize(query);
+    if (limit === null) return problem(400, 'invalid_parameter');
     const cursor = query.get('cursor');
     const types = query.get('types')?.split(',') ?? null;
-    const visible = inbox.filter((item) => (!unreadOnly || !item.read) && (!types || types.includes(item.type)));
+    const listing = `${unreadOnly}|${types?.join(',') ?? '*'}`;
+    const visible = inbox
+      .filter((item) => (!unreadOnly || !item.read) && (!types || types.includes(item.type)))
+      .sort(serviceOrder);
     let start = 0;
     if (cursor !== null) {
-      const [createdAt, id, forUnread] = JSON.parse(atob(cursor)) as [string, string, boolean];
-      if (forUnread !== unreadOnly) return problem(400, 'invalid_cursor');
-      start = visible.findIndex((item) => isOlder(item, createdAt, id));
+      const [sortedAt, id, forListing] = JSON.parse(atob(cursor)) as [string, string, string];
+      if (forListing !== listing) return problem(400, 'invalid_cursor');
+      start = visible.findIndex((item) => serviceOrder(item, { sortedAt, id }) > 0);
       if (start === -1) start = visible.length;
     }
     const data = visible.slice(start, start + limit);
     const last = data.at(-1);
     const more = start + limit < visible.length;
-    return json({ data, cursor: more && last ? cursorFor(last, unreadOnly) : null });
+    return json({ data, cursor: more && last ? cursorFor(last, listing) : null });
   }
 
   /** Triage operations the service can still undo, by token: the notifications as they were before. */
   const operations = new Map<string, { originals: Notification[]; used: boolean }>();
   let operationCount = 0;
-  const newestFirst = (a: Notification, b: Notification) =>
-    b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id);
 
   /** A triage answer: `originals` are the notifications the call changed, as they were. */
   function triaged(originals: Notification[]): Response {
@@ -207,7 +215,7 @@ export function createPopupBackground(initial: Notification[] = [], world: World
     snoozed = [...snoozed, ...wasSnoozed].sort(byWake);
     const present = new Set(inbox.map((item) => item.id));
     const returning = operation.originals.filter((item) => !present.has(item.id) && !item.snoozedUntil);
-    inbox = [...inbox, ...returning].sort(newestFirst);
+    inbox = [...inbox, ...returning].sort(serviceOrder);
     return json({ success: true, count: operation.originals.length });
   }
 

@@ -182,6 +182,22 @@ describe('delete', () => {
     expect(toast()).toBeNull();
   });
 
+  it('keeps a notification woken from a snooze in its place near the top when deleting it fails', async () => {
+    const wokeAt = new Date(Date.parse(makeNotification(29).createdAt) + 1_000).toISOString();
+    const inbox = makeInbox(30, (n) => (n === 2 ? { read: false, sortedAt: wokeAt } : {}));
+    const { background, user } = await openPopup({ inbox });
+    await waitForRows(25);
+    const shown = [30, 2, 29, 28, 27];
+    expect(rowTexts().slice(0, 5)).toEqual(shown.map(text));
+    background.failNext('inbox.delete', new NetworkError());
+
+    await user.click(within(row(text(2))).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(failure()).toContain('Nothing was deleted.'));
+
+    expect(rowTexts().slice(0, 5)).toEqual(shown.map(text));
+    expect(rowTexts()).toHaveLength(25);
+  });
+
   it('deletes one notification from its own button at once', async () => {
     const { background, user } = await openPopup({ inbox: makeInbox(3) });
     await waitForRows(3);
