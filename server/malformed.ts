@@ -58,25 +58,42 @@ export function answerUnparsable(log?: (line: string) => void) {
 }
 
 /**
- * A problem written to a socket that has no response object (an unparsable request, or an
- * upgrade refused before it happens), then the connection closed.
+ * How long a connection may stay after an error answer whose request never arrived whole, when
+ * the client does not take the answer: the service has no reason to keep it any longer.
+ */
+export const ANSWER_GRACE_MS = 2_000;
+
+/** A problem as the bytes of a whole HTTP/1.1 answer that closes its connection. */
+export function problemHttp(problem: ProblemError): string {
+  const body = problemJson(problem);
+  const extra = Object.entries(problem.headers).map(([name, value]) => `${name}: ${value}`);
+  return [
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? 'Bad Request'}`,
+    'content-type: application/problem+json',
+    'cache-control: no-store',
+    'x-content-type-options: nosniff',
+    ...extra,
+    `content-length: ${Buffer.byteLength(body)}`,
+    'connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/**
+ * A problem written to a socket that has no response object (an unparsable request, one that
+ * did not arrive in time, or an upgrade refused before it happens), then the connection closed.
+ * Ending only the service's half would leave the socket to the client, which may never close
+ * its own: the connection goes once the answer is handed to the operating system, which still
+ * delivers it, or after a grace when even that does not happen.
  */
 export function writeProblem(socket: Duplex, problem: ProblemError): void {
-  const body = Buffer.from(problemJson(problem));
-  const extra = Object.entries(problem.headers).map(([name, value]) => `${name}: ${value}`);
-  socket.end(
-    [
-      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? 'Bad Request'}`,
-      'content-type: application/problem+json',
-      'cache-control: no-store',
-      'x-content-type-options: nosniff',
-      ...extra,
-      `content-length: ${body.length}`,
-      'connection: close',
-      '',
-      '',
-    ].join('\r\n') + body.toString(),
-  );
+  socket.end(problemHttp(problem));
+  const grace = setTimeout(() => socket.destroy(), ANSWER_GRACE_MS);
+  grace.unref();
+  socket.once('close', () => clearTimeout(grace));
+  if (socket.writableFinished) socket.destroy();
+  else socket.once('finish', () => socket.destroy());
 }
 
 /**
