@@ -22,6 +22,7 @@ import { type Database, type DatabaseOption, describeDatabase, openDatabase } fr
 import { migrate } from './db/migrations';
 import { listenForLiveEvents } from './live/events';
 import { createLiveHub } from './live/hub';
+import { createLiveLimiter, DEFAULT_LIVE_LIMITS, type LiveLimits } from './live/limits';
 import { createLiveUpgrade } from './live/upgrade';
 import { startWakeLoop, type WakeLoop } from './live/wake-loop';
 import { answerUnparsable, answerUnroutable, requireUsableHead } from './malformed';
@@ -32,6 +33,7 @@ import { serviceKey } from './store/keys';
 
 export type { NotificationInput, ServiceAdmin } from './admin';
 export type { Database, DatabaseOption } from './db/database';
+export { DEFAULT_LIVE_LIMITS, type LiveLimits } from './live/limits';
 export { DEMO_PASSWORD, DEMO_USERNAME } from './seed/demo-data';
 
 export const DEFAULT_PORT = 8787;
@@ -86,6 +88,11 @@ export interface ServerOptions {
   publicOrigin?: string;
   /** Timeouts and the connection cap; each left out keeps `DEFAULT_CONNECTION_LIMITS`. */
   connections?: Partial<ConnectionLimits>;
+  /**
+   * Live channels and tickets per user on this instance; each left out keeps `DEFAULT_LIVE_LIMITS`.
+   * Channels together hold at most 80 % of `connections.maxConnections` whatever these say.
+   */
+  live?: Partial<LiveLimits>;
   /**
    * The password seeded users sign in with on the site; default `demo`. Given, it is also set for
    * the demo people of data seeded before.
@@ -209,6 +216,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // came due while no instance ran, before this one answers anything.
     wake = startWakeLoop(db, log);
     await wake.look();
+    const liveLimiter = createLiveLimiter({
+      limits: { ...DEFAULT_LIVE_LIMITS, ...options.live },
+      maxConnections: options.connections?.maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections,
+      channels: hub,
+      now,
+    });
     const app = createApp({
       db,
       cursors,
@@ -218,6 +231,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       origin: () => origin,
       pollIntervalSeconds: options.pollIntervalSeconds ?? DEFAULT_POLL_INTERVAL_SECONDS,
       trustProxy,
+      liveLimiter,
       log,
       closing: () => closing !== undefined,
     });
@@ -246,6 +260,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     liveUpgrade = createLiveUpgrade({
       db,
       hub,
+      limiter: liveLimiter,
       path: `${API_PREFIX}/inbox/live`,
       listening: () => listening && closing === undefined,
       listener,

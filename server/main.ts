@@ -2,7 +2,7 @@
  * The command line of the reference service.
  *
  *   npm run server [-- --port 8787 --host 127.0.0.1 --data .data | --memory --no-seed --demo-tokens FILE
- *                     --demo-password PASSWORD --max-connections N]
+ *                     --demo-password PASSWORD --max-connections N --max-channels-per-user N]
  *   npm run server -- token USERNAME
  *   npm run server -- operator-token
  *
@@ -19,6 +19,7 @@ import {
   curlExample,
   DEFAULT_CONNECTION_LIMITS,
   DEFAULT_HOST,
+  DEFAULT_LIVE_LIMITS,
   DEFAULT_PORT,
   type RunningServer,
   startServer,
@@ -45,6 +46,9 @@ Options:
   --poll-interval S   seconds sent as X-Poll-Interval (default 30)
   --max-connections N open connections at most, each live channel one of them
                       (default ${DEFAULT_CONNECTION_LIMITS.maxConnections}; the process's file limit must allow them)
+  --max-channels-per-user N
+                      live channels one user may have open at once (default ${DEFAULT_LIVE_LIMITS.maxChannelsPerUser});
+                      all channels together take at most 80 % of --max-connections
   --quiet             no line per request
 
 DATABASE_URL=postgres://… uses that PostgreSQL database instead of PGlite.`;
@@ -67,6 +71,7 @@ function parse(argv: string[]) {
       'poll-interval': { type: 'string' },
       'demo-activity': { type: 'string' },
       'max-connections': { type: 'string' },
+      'max-channels-per-user': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -90,6 +95,7 @@ function parse(argv: string[]) {
     pollInterval: number('poll-interval', values['poll-interval'], 1, 86_400),
     demoActivity: number('demo-activity', values['demo-activity'], 1, 86_400),
     maxConnections: number('max-connections', values['max-connections'], 1, 10_000_000),
+    maxChannelsPerUser: number('max-channels-per-user', values['max-channels-per-user'], 1, 10_000_000),
   };
 }
 
@@ -149,6 +155,7 @@ async function serve(options: ReturnType<typeof parse>): Promise<void> {
     demoPassword: values['demo-password'],
     log: !values.quiet,
     ...(options.maxConnections ? { connections: { maxConnections: options.maxConnections } } : {}),
+    ...(options.maxChannelsPerUser ? { live: { maxChannelsPerUser: options.maxChannelsPerUser } } : {}),
   });
 
   let stopping = false;

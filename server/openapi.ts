@@ -414,6 +414,13 @@ const paths: Record<string, PathItem> = {
         201: answer('The ticket.', 'LiveTicket'),
         401: unauthenticated,
         415: strayBodyType,
+        429: problem(
+          `The caller's user already has ${LIMITS.liveChannelsPerUser} live channels open on this instance (by ` +
+            `default; \`too_many_channels\`), or took ${LIMITS.liveTicketsPerMinute} tickets in the last minute ` +
+            '(`rate_limited`). A client keeps one channel and waits at least Retry-After.',
+          ['too_many_channels', 'rate_limited'],
+          retryAfter,
+        ),
       },
     },
   },
@@ -430,7 +437,10 @@ const paths: Record<string, PathItem> = {
         `channel silent for ${LIMITS.liveIdleSeconds} s is closed. Close codes: 1008 for a frame that is not ` +
         `a ping or not JSON, or frames too often; 1009 for a frame over ${LIMITS.liveFrameMaxBytes} bytes; ` +
         '4401 when the token is revoked or its user deleted; 1001 when the service stops or the channel ' +
-        'was idle; 1013 when the service lost its database for a moment (reconnect with a new ticket).',
+        'was idle; 1013 when the service lost its database for a moment (reconnect with a new ticket). ' +
+        'Live channels hold at most 80 % of an instance’s connections, the rest being kept for requests: past ' +
+        'that, and while the instance cannot hear its database, the upgrade is a 503 `service_unavailable` ' +
+        'with Retry-After, and the ticket is still good.',
       security: noAuth,
       parameters: [{ name: 'ticket', in: 'query', required: true, schema: { type: 'string' } }],
       responses: {
@@ -439,6 +449,11 @@ const paths: Record<string, PathItem> = {
         426: problem('A plain GET, without a WebSocket upgrade.', ['upgrade_required'], {
           Upgrade: { schema: { type: 'string', const: 'websocket' } },
         }),
+        429: problem(
+          'The ticket’s user already has as many live channels open on this instance as it may; the ticket is spent.',
+          ['too_many_channels'],
+          retryAfter,
+        ),
       },
     },
   },

@@ -33,6 +33,10 @@ export const LIMITS = {
   liveFrameMaxBytes: 1024,
   /** Seconds of client silence after which the service drops a live channel. */
   liveIdleSeconds: 75,
+  /** Live channels one user may have open on one service instance, unless its operator set another number. */
+  liveChannelsPerUser: 10,
+  /** Live tickets one user may take from one service instance in a minute. */
+  liveTicketsPerMinute: 30,
   /** Seconds ahead a snooze may end, at least and at most (365 days). */
   snoozeMinSeconds: 60,
   snoozeMaxSeconds: 365 * 24 * 60 * 60,
@@ -71,6 +75,7 @@ export const ERROR_CODES = [
   'cannot_follow_self',
   'cannot_report_self',
   'rate_limited',
+  'too_many_channels',
   'internal_error',
   'service_unavailable',
 ] as const;

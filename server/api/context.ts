@@ -1,5 +1,6 @@
 import type { TrustProxy } from '../client-address';
 import type { Database } from '../db/database';
+import type { LiveLimiter } from '../live/limits';
 import type { FormTokens } from '../oauth/form-token';
 import type { Cursors } from './cursor';
 import type { UndoTokens } from './undo-token';
@@ -18,4 +19,6 @@ export interface ApiDeps {
   pollIntervalSeconds: number;
   /** Which peers are proxies whose `X-Forwarded-For` names the client (`--trust-proxy`); none by default. */
   trustProxy: TrustProxy;
+  /** Live tickets and channels per user; left out by an app served without live channels. */
+  liveLimiter?: LiveLimiter;
 }

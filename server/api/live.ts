@@ -12,6 +12,8 @@ import { ProblemError } from './problem';
 
 export function liveHandlers(deps: ApiDeps) {
   async function ticket(c: Context<SignedInEnv>) {
+    const refused = deps.liveLimiter?.refuseTicket(c.var.caller.userId);
+    if (refused) throw refused;
     const body: LiveTicket = await issueLiveTicket(deps.db, c.var.caller);
     c.header('cache-control', 'no-store');
     return c.json(body, 201);

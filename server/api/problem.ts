@@ -28,6 +28,7 @@ const TITLES: Record<ErrorCode, string> = {
   cannot_follow_self: 'Cannot follow yourself',
   cannot_report_self: 'Cannot report yourself',
   rate_limited: 'Too many requests',
+  too_many_channels: 'Too many live channels',
   internal_error: 'Internal error',
   service_unavailable: 'Service unavailable',
 };

@@ -239,5 +239,7 @@ export function createLiveHub(options: LiveHubOptions) {
     get channels() {
       return channelCount;
     },
+    /** Live channels of one user open on this instance. */
+    channelsOf: (userId: number) => users.get(userId)?.channels.size ?? 0,
   };
 }

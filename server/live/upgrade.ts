@@ -1,7 +1,10 @@
 /**
  * The HTTP upgrade to a live channel. A ticket is checked before anything is upgraded: a missing,
- * unknown, expired or used one is a 401 problem and the connection closes. Every other upgrade
- * request (another path, another protocol) is answered by the app as if it asked for none.
+ * unknown, expired or used one is a 401 problem and the connection closes. So are the limits: a
+ * user with all the channels they may have gets a 429 `too_many_channels` problem, and an instance
+ * whose channels hold their share of its connections a 503, both with Retry-After and before the
+ * upgrade, as any HTTP client reads them. Every other upgrade request (another path, another
+ * protocol) is answered by the app as if it asked for none.
  */
 import { type IncomingMessage, type RequestListener, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -12,10 +15,13 @@ import type { Database } from '../db/database';
 import { writeProblem } from '../malformed';
 import { redeemLiveTicket } from '../store/live-tickets';
 import type { LiveHub } from './hub';
+import type { LiveLimiter } from './limits';
 
 export interface LiveUpgradeOptions {
   db: Database;
   hub: LiveHub;
+  /** Channels per user and for the instance. */
+  limiter: LiveLimiter;
   /** The path of the live channel, such as `/api/inbox/live`. */
   path: string;
   /** False while the instance cannot hear the database's events: channels would be deaf. */
@@ -80,6 +86,12 @@ export function createLiveUpgrade(options: LiveUpgradeOptions) {
       );
       return;
     }
+    // Before the ticket is taken, so a client refused for a full instance may try it again.
+    const full = options.limiter.refuseChannel();
+    if (full) {
+      refuse(full);
+      return;
+    }
     let owner: Awaited<ReturnType<typeof redeemLiveTicket>>;
     try {
       owner = await redeemLiveTicket(options.db, tickets[0]);
@@ -93,6 +105,14 @@ export function createLiveUpgrade(options: LiveUpgradeOptions) {
     }
     if (!owner) {
       refuse(unauthenticated('The ticket is unknown, expired or already used; ask for a new one.'));
+      return;
+    }
+    // The ticket is spent: a user could take many before opening any. From this check to the
+    // hub's count is one synchronous step (ws upgrades at once, with no verifyClient or
+    // extensions), so upgrades that arrive together cannot all pass it.
+    const limited = options.limiter.refuseChannel(owner.userId);
+    if (limited) {
+      refuse(limited);
       return;
     }
     const taken = owner;

@@ -8,7 +8,7 @@ import { createApp } from '../../server/app';
 import { openApiJson } from '../../server/openapi';
 import { BACKENDS, startTestService, type TestService } from '../support/service';
 import { schemaErrors } from './support/json-schema';
-import { newTicket, refusal } from './support/live';
+import { newTicket, openLive, refusal } from './support/live';
 import { authorizationCode, CHROME_REDIRECT } from './support/oauth';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
@@ -201,6 +201,13 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     await check('GET', '/inbox/live', '/inbox/live?ticket=none');
     await checkUpgrade(await newTicket(service, me.token));
     await checkUpgrade('not-a-ticket');
+    // A user with all the channels they may have: the next ticket, and one taken before, are refused.
+    const held = await newTicket(service, me.token);
+    const channels = [];
+    for (let i = 0; i < LIMITS.liveChannelsPerUser; i++) channels.push(await openLive(service, me.token));
+    await check('POST', '/inbox/live/ticket', '/inbox/live/ticket', auth);
+    await checkUpgrade(held);
+    for (const channel of channels) channel.close();
 
     const operator = { token: await service.operatorToken() };
     const notification = { username: me.username, type: 'system', text: 'From the operator' };

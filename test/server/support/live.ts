@@ -72,7 +72,13 @@ export function openWithTicket(service: TestService, ticket: string): Promise<Li
         body += chunk;
       });
       response.on('end', () =>
-        reject(Object.assign(new Error(`refused with ${response.statusCode}`), { status: response.statusCode, body })),
+        reject(
+          Object.assign(new Error(`refused with ${response.statusCode}`), {
+            status: response.statusCode,
+            headers: response.headers,
+            body,
+          }),
+        ),
       );
     });
     ws.once('error', reject);
