@@ -18,6 +18,7 @@ import { createCursors } from './api/cursor';
 import { createUndoTokens } from './api/undo-token';
 import { API_PREFIX, createApp } from './app';
 import { parseTrustProxy } from './client-address';
+import { capConnectionsPerClient } from './connections';
 import { type Database, type DatabaseOption, describeDatabase, openDatabase } from './db/database';
 import { migrate } from './db/migrations';
 import { listenForLiveEvents } from './live/events';
@@ -56,12 +57,19 @@ export interface ConnectionLimits {
   checkIntervalMs: number;
   /** Open connections at most; further ones are closed as they arrive. */
   maxConnections: number;
+  /**
+   * Open connections from one client address at most (an IPv6 client's /64); the next one is
+   * answered 429 and closed as it arrives. Proxies named in `trustProxy` are not capped.
+   */
+  maxConnectionsPerClient: number;
 }
 
 /**
  * What a deployment behind no proxy would set: a request of this API is at most 64 KB, which
  * arrives in far less than 15 s on any working connection; Node's own defaults (300 s for a
  * request, checked every 30 s) let a few hundred stalled sockets hold the service for minutes.
+ * A browser keeps about six connections to one site, a household or an office behind one
+ * address a few dozen; one client holding 64 cannot hold the other 936.
  */
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   headersTimeoutMs: 10_000,
@@ -69,6 +77,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   keepAliveTimeoutMs: 5_000,
   checkIntervalMs: 1_000,
   maxConnections: 1_000,
+  maxConnectionsPerClient: 64,
 };
 
 export interface ServerOptions {
@@ -256,6 +265,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       listener,
     );
     server.maxConnections = limits.maxConnections;
+    capConnectionsPerClient(server, { max: limits.maxConnectionsPerClient, trustProxy, log });
     server.on('clientError', answerUnparsable(log));
     liveUpgrade = createLiveUpgrade({
       db,

@@ -2,7 +2,8 @@
  * The command line of the reference service.
  *
  *   npm run server [-- --port 8787 --host 127.0.0.1 --data .data | --memory --no-seed --demo-tokens FILE
- *                     --demo-password PASSWORD --max-connections N --max-channels-per-user N]
+ *                     --demo-password PASSWORD --max-connections N --max-channels-per-user N
+ *                     --max-connections-per-client N --trust-proxy ADDRESSES]
  *   npm run server -- token USERNAME
  *   npm run server -- operator-token
  *
@@ -11,6 +12,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createAdmin } from './admin';
+import { parseTrustProxy } from './client-address';
 import type { Database, DatabaseOption } from './db/database';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrations';
@@ -49,6 +51,14 @@ Options:
   --max-channels-per-user N
                       live channels one user may have open at once (default ${DEFAULT_LIVE_LIMITS.maxChannelsPerUser});
                       all channels together take at most 80 % of --max-connections
+  --max-connections-per-client N
+                      open connections from one address at most (an IPv6
+                      address's /64); the next is answered 429 and closed
+                      (default ${DEFAULT_CONNECTION_LIMITS.maxConnectionsPerClient})
+  --trust-proxy LIST  proxies in front of the service, addresses or blocks such
+                      as 127.0.0.1 or 10.0.0.0/8, comma-separated or repeated:
+                      their connections are not capped per client, and the
+                      client they name in X-Forwarded-For is the one counted
   --quiet             no line per request
 
 DATABASE_URL=postgres://… uses that PostgreSQL database instead of PGlite.`;
@@ -71,6 +81,8 @@ function parse(argv: string[]) {
       'poll-interval': { type: 'string' },
       'demo-activity': { type: 'string' },
       'max-connections': { type: 'string' },
+      'max-connections-per-client': { type: 'string' },
+      'trust-proxy': { type: 'string', multiple: true },
       'max-channels-per-user': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -88,13 +100,21 @@ function parse(argv: string[]) {
   if (demoPassword !== undefined && (demoPassword.length === 0 || demoPassword.length > PASSWORD_MAX_LENGTH)) {
     throw new UsageError(`--demo-password must have 1 to ${PASSWORD_MAX_LENGTH} characters.`);
   }
+  const trustProxy = (values['trust-proxy'] ?? []).flatMap((list) => list.split(',')).filter((entry) => entry.trim());
+  try {
+    parseTrustProxy(trustProxy);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   return {
     values,
     positionals,
+    trustProxy,
     port: number('port', values.port, 0, 65535),
     pollInterval: number('poll-interval', values['poll-interval'], 1, 86_400),
     demoActivity: number('demo-activity', values['demo-activity'], 1, 86_400),
     maxConnections: number('max-connections', values['max-connections'], 1, 10_000_000),
+    maxConnectionsPerClient: number('max-connections-per-client', values['max-connections-per-client'], 1, 10_000_000),
     maxChannelsPerUser: number('max-channels-per-user', values['max-channels-per-user'], 1, 10_000_000),
   };
 }
@@ -154,7 +174,11 @@ async function serve(options: ReturnType<typeof parse>): Promise<void> {
     demoActivitySeconds: options.demoActivity,
     demoPassword: values['demo-password'],
     log: !values.quiet,
-    ...(options.maxConnections ? { connections: { maxConnections: options.maxConnections } } : {}),
+    trustProxy: options.trustProxy,
+    connections: {
+      ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
+      ...(options.maxConnectionsPerClient ? { maxConnectionsPerClient: options.maxConnectionsPerClient } : {}),
+    },
     ...(options.maxChannelsPerUser ? { live: { maxChannelsPerUser: options.maxChannelsPerUser } } : {}),
   });
 

@@ -16,12 +16,13 @@ import { type Backend, benchDatabase } from './backends';
 const backend = (process.argv[2] ?? 'pglite') as Backend;
 const users = Number(process.argv[3] ?? 1000);
 
-// Every idle channel the bench opens is a connection: more than a service allows by default.
+// Every idle channel the bench opens is a connection, all from one address: more than a
+// service allows by default.
 const server = await startServer({
   port: 0,
   database: benchDatabase(backend),
   seed: false,
-  connections: { maxConnections: 100_000 },
+  connections: { maxConnections: 100_000, maxConnectionsPerClient: 100_000 },
 });
 const db = server.database;
 await db.query(

@@ -11,7 +11,13 @@ import { type Backend, benchDatabase } from './backends';
 const backend = (process.argv[2] ?? 'pglite') as Backend;
 const notifications = Number(process.argv[3] ?? 1000);
 
-const server = await startServer({ port: 0, database: benchDatabase(backend), seed: false });
+// The load generator is one address with as many connections as it is told to open.
+const server = await startServer({
+  port: 0,
+  database: benchDatabase(backend),
+  seed: false,
+  connections: { maxConnectionsPerClient: 10_000 },
+});
 await server.admin.createUser({ username: 'bench', displayName: 'Bench' });
 await server.admin.fillInbox('bench', notifications);
 const token = await server.admin.issueToken('bench');

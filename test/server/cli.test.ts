@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -144,6 +145,54 @@ describe('the command line', () => {
       code: 2,
       stderr: expect.stringContaining('Usage: npm run server'),
     });
+  });
+
+  it('caps connections per client address, but not from the proxies it is told to trust', {
+    timeout: 60_000,
+  }, async () => {
+    const cli = await startCli([
+      '--memory',
+      '--no-seed',
+      '--quiet',
+      '--max-connections-per-client',
+      '2',
+      '--trust-proxy',
+      '127.0.0.3,10.0.0.0/8',
+      '--trust-proxy',
+      '127.0.0.4',
+    ]);
+    const port = Number(new URL(cli.apiBaseUrl).port);
+    const sockets: Socket[] = [];
+    /** What the service says to a connection from `from` that sends nothing, within a second. */
+    const firstWords = (from: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+        sockets.push(socket);
+        let received = '';
+        socket.on('data', (chunk) => {
+          received += chunk;
+        });
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(received));
+        setTimeout(() => resolve(received), 1_000);
+      });
+    try {
+      expect(await Promise.all(['127.0.0.2', '127.0.0.2'].map(firstWords))).toEqual(['', '']);
+      expect(await firstWords('127.0.0.2')).toMatch(/^HTTP\/1\.1 429 /);
+      const proxies = ['127.0.0.3', '127.0.0.3', '127.0.0.3', '127.0.0.4', '127.0.0.4', '127.0.0.4'];
+      expect(await Promise.all(proxies.map(firstWords))).toEqual(proxies.map(() => ''));
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      cli.child.kill('SIGTERM');
+      await cli.exited;
+    }
+  });
+
+  it('refuses a proxy that is not an address or a block, with the usage', async () => {
+    const run = promisify(execFile);
+    await expect(
+      run(tsx, ['server/main.ts', '--memory', '--trust-proxy', '10.0.0/8'], { cwd: root, env }),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('not "10.0.0/8"') });
   });
 
   it('refuses a connection limit that is not a whole number above 0', async () => {

@@ -63,7 +63,19 @@ export async function dropSchema(data: ProcessData): Promise<void> {
 }
 
 export async function startServiceProcess(data: ProcessData, port = 0): Promise<ServiceProcess> {
-  const args = ['--import', 'tsx', MAIN, '--port', String(port), '--no-seed', '--quiet'];
+  // Every simulated person connects from this machine's one address: 200 of them, more than one
+  // client may hold by default.
+  const args = [
+    '--import',
+    'tsx',
+    MAIN,
+    '--port',
+    String(port),
+    '--no-seed',
+    '--quiet',
+    '--max-connections-per-client',
+    '1000',
+  ];
   if ('dataDir' in data) args.push('--data', data.dataDir);
   const env = { ...process.env };
   if ('databaseUrl' in data) env.DATABASE_URL = urlWithSchema(data.databaseUrl, data.schema);
