@@ -7,6 +7,7 @@
  */
 import { type MessageKey, t } from '../../lib/i18n';
 import type { ProfileAccount } from '../../lib/messaging';
+import type { ClickGuard } from '../../lib/profile/click-guard';
 import type { FollowState } from '../../lib/profile/follow';
 import { byPerson } from '../../lib/profile/person-input';
 import type { ProfileSession } from '../../lib/profile/profile-state';
@@ -38,6 +39,8 @@ export interface ButtonsProps {
   accounts: readonly ProfileAccount[];
   onAccount(account: string): void;
 }
+
+const NOT_FOLLOWING: FollowState = { following: false, pending: null, problem: null };
 
 /** Every label the follow toggle can show: it is as wide as the widest, whichever it shows. */
 const FOLLOW_LABELS: MessageKey[] = [
@@ -76,8 +79,14 @@ function setChildren(parent: Element, nodes: readonly Node[]) {
   }
 }
 
-/** Draws the buttons into `mount` each time it is called, from the session's state then. */
-export function profileButtons(mount: HTMLElement): (props: ButtonsProps) => void {
+/** How long a button that took no click (see `ClickGuard`) asks for another. */
+const AGAIN_MS = 2_000;
+
+/**
+ * Draws the buttons into `mount` each time it is called, from the session's state then. Only a
+ * person's click that `guard` allows acts.
+ */
+export function profileButtons(mount: HTMLElement, guard: ClickGuard): (props: ButtonsProps) => void {
   const document = mount.ownerDocument;
   let props: ButtonsProps;
   const view = () => props.session.view;
@@ -92,9 +101,20 @@ export function profileButtons(mount: HTMLElement): (props: ButtonsProps) => voi
     element.append(...children);
     return element;
   };
-  const button = (label: string | Node, onClick: (event: MouseEvent) => void, attributes = {}) => {
+  const button = (label: string | Node, act: () => void, attributes = {}) => {
     const made = make('button', { type: 'button', class: 'button', ...attributes }, label);
-    made.addEventListener('click', onClick);
+    let hint: ReturnType<typeof setTimeout> | undefined;
+    made.addEventListener(
+      'click',
+      byPerson((event: MouseEvent) => {
+        clearTimeout(hint);
+        made.removeAttribute('data-again');
+        if (guard.allows(event)) return act();
+        // A click the frame could not trust (covered, or too quick) asks, quietly, for another.
+        made.setAttribute('data-again', t('profile_click_again'));
+        hint = setTimeout(() => made.removeAttribute('data-again'), AGAIN_MS);
+      }),
+    );
     return made;
   };
 
@@ -115,19 +135,13 @@ export function profileButtons(mount: HTMLElement): (props: ButtonsProps) => voi
   };
 
   const signedOutMessage = make('p', { class: 'message' });
-  const openOptions = button(
-    t('profile_open_options'),
-    byPerson(() => void props.session.openOptions()),
-  );
+  const openOptions = button(t('profile_open_options'), () => void props.session.openOptions());
 
   const problem = make('p', { class: 'message problem', role: 'alert' });
-  const retry = button(
-    t('profile_retry'),
-    byPerson(() => {
-      const now = view();
-      if (now.kind === 'failed' && !now.retrying) void props.session.load();
-    }),
-  );
+  const retry = button(t('profile_retry'), () => {
+    const now = view();
+    if (now.kind === 'failed' && !now.retrying) void props.session.load();
+  });
 
   const followText = make('span');
   const follow = button(
@@ -137,11 +151,11 @@ export function profileButtons(mount: HTMLElement): (props: ButtonsProps) => voi
       followText,
       ...FOLLOW_LABELS.map((key) => make('span', { class: 'sizer', 'aria-hidden': 'true' }, t(key))),
     ),
-    byPerson(() => void props.session.toggleFollow()),
+    () => void props.session.toggleFollow(),
   );
   const report = button(
     t('profile_report'),
-    byPerson(() => {
+    () => {
       const { session } = props;
       loadReportDialog().then(
         (show) => {
@@ -152,7 +166,7 @@ export function profileButtons(mount: HTMLElement): (props: ButtonsProps) => voi
           // Nothing to open; the next click tries again.
         },
       );
-    }),
+    },
     { 'aria-haspopup': 'dialog' },
   );
   const status = make('p', { role: 'status' });
@@ -180,14 +194,16 @@ export function profileButtons(mount: HTMLElement): (props: ButtonsProps) => voi
       setAttribute(retry, 'aria-busy', now.retrying ? 'true' : undefined);
       return [problem, retry];
     }
-    if (now.kind !== 'ready') return [];
-    const pending = now.follow.pending ? 'true' : undefined;
-    setText(followText, followLabel(now.follow));
-    setAttribute(follow, 'class', now.follow.following ? 'button' : 'button primary');
+    if (now.kind !== 'ready' && now.kind !== 'self') return [];
+    // On the person's own profile the same buttons hold their room, unseen (see `.bar[data-self]`).
+    const state = now.kind === 'ready' ? now.follow : NOT_FOLLOWING;
+    const pending = state.pending ? 'true' : undefined;
+    setText(followText, followLabel(state));
+    setAttribute(follow, 'class', state.following ? 'button' : 'button primary');
     setAttribute(follow, 'aria-disabled', pending);
     setAttribute(follow, 'aria-busy', pending);
-    setAttribute(status, 'class', now.follow.problem ? 'message problem' : 'visually-hidden');
-    setText(status, now.follow.problem ?? now.notice);
+    setAttribute(status, 'class', state.problem ? 'message problem' : 'visually-hidden');
+    setText(status, state.problem ?? (now.kind === 'ready' ? now.notice : ''));
     return [follow, report, status];
   }
 
@@ -204,6 +220,7 @@ export function profileButtons(mount: HTMLElement): (props: ButtonsProps) => voi
       return;
     }
     setAttribute(bar, 'aria-busy', now.kind === 'loading' ? 'true' : undefined);
+    setAttribute(bar, 'data-self', now.kind === 'self' ? '' : undefined);
     const shown = controls();
     if (form && showDialog) dialogHost ??= make('div', { class: 'dialog-host' });
     setChildren(bar, [...(chooses ? [accountChoice()] : []), ...shown, ...(dialogHost ? [dialogHost] : [])]);

@@ -7,6 +7,7 @@
 import { failureCode } from '../../lib/failure';
 import { uiLanguage } from '../../lib/i18n';
 import type { ProfileFrameStart } from '../../lib/messaging';
+import { type ClickGuard, guardClicks } from '../../lib/profile/click-guard';
 import type { FrameLayout } from '../../lib/profile/frame-messages';
 import { type Ask, createProfileSession } from '../../lib/profile/profile-state';
 import { profileButtons } from './profile-buttons';
@@ -23,6 +24,8 @@ export interface FrameOptions {
   nextClaim(): Promise<string>;
   /** Aborts when the frame goes; by default it lives as long as its page. */
   signal?: AbortSignal;
+  /** Which clicks act: by default only those on a frame seen whole or rested on (see `guardClicks`). */
+  guard?: ClickGuard;
 }
 
 /** Starts the buttons in the frame; resolves once they know what to show. */
@@ -32,6 +35,7 @@ export async function startProfileFrame({
   tell,
   nextClaim,
   signal = new AbortController().signal,
+  guard = guardClicks({ document, signal }),
 }: FrameOptions): Promise<void> {
   document.documentElement.lang = uiLanguage();
   let start: ProfileFrameStart | undefined;
@@ -86,7 +90,7 @@ export async function startProfileFrame({
     told = text;
     tell(layout, siteOrigin);
   };
-  const drawButtons = profileButtons(mount);
+  const drawButtons = profileButtons(mount, guard);
   function draw() {
     drawButtons({ session, accounts, onAccount: choose });
     measure();

@@ -20,8 +20,13 @@ const failureWords = () => import('./failure-text');
 export type SessionView =
   /** The profile is being fetched; nothing is shown yet. */
   | { kind: 'loading' }
-  /** Nothing to show: an unknown user, or the person's own profile. */
+  /** Nothing to show: an unknown user. */
   | { kind: 'none' }
+  /**
+   * The person's own profile: no buttons, but the frame takes the room they would, so the page
+   * cannot tell from the frame whose profile it shows to whom.
+   */
+  | { kind: 'self' }
   /** No token, or the service no longer accepts it. */
   | { kind: 'signedOut'; expired: boolean }
   /** The profile could not be fetched; the person can try again. */
@@ -51,7 +56,7 @@ export interface ProfileSession {
 }
 
 const shown = (profile: Profile): SessionView => {
-  if (profile.self) return { kind: 'none' };
+  if (profile.self) return { kind: 'self' };
   if (profile.following === undefined) return { kind: 'signedOut', expired: false };
   return { kind: 'ready', follow: followState(profile.following), report: null, notice: '' };
 };

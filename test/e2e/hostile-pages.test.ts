@@ -276,6 +276,37 @@ describe.runIf(hasChromium)('the content script’s own world in Chromium', () =
       await profile.page.close();
     });
 
+    it('acts on no click through a transparent layer the page lays over the buttons', async () => {
+      const { username } = await product.service.newUser('covered');
+      const from = product.requests.length;
+      const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@${username}`));
+      await profile.waitForControls();
+      const covered = await inPage(
+        profile.page,
+        `const box = frame.getBoundingClientRect();
+        const cover = document.createElement('div');
+        cover.id = 'cover';
+        Object.assign(cover.style, {
+          position: 'absolute', left: box.left + scrollX - 20 + 'px', top: box.top + scrollY - 20 + 'px',
+          width: box.width + 40 + 'px', height: box.height + 40 + 'px', pointerEvents: 'none', zIndex: '2147483647',
+        });
+        document.body.append(cover);
+        return 'covered';`,
+      );
+      expect(covered).toBe('covered');
+      // The person rests the pointer on what they see and clicks: the click reaches the button, which
+      // the browser reports covered, so it only asks for another.
+      await profile.button('Follow').click();
+      await expect.poll(() => profile.frame.locator('button[data-again]').count()).toBe(1);
+      expect(actionsSince(from)).toEqual([]);
+      expect(await relation(username)).toBe(false);
+      await profile.page.evaluate(() => document.getElementById('cover')?.remove());
+      await profile.button('Follow').click();
+      await profile.button('Unfollow').waitFor();
+      expect(actionsSince(from)).toEqual([`POST /api/user/${username}/follow 204`]);
+      await profile.page.close();
+    });
+
     it('acts on no profile when the page changes its URL to another profile under an open report', async () => {
       const shown = await product.service.newUser('shown');
       const swapped = await product.service.newUser('swapped');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS } from './support/browsers';
 import { type E2EProduct, startProduct } from './support/product';
-import { ProfilePage } from './support/profile-page';
+import { BUTTONS_FRAME, ProfilePage } from './support/profile-page';
 
 describe.each(BROWSERS)('in-page buttons on profile pages in %s', (browser) => {
   let product: E2EProduct;
@@ -73,11 +73,22 @@ describe.each(BROWSERS)('in-page buttons on profile pages in %s', (browser) => {
     await profile.page.close();
   });
 
-  it('removes itself on the person’s own profile, and adds nothing for an unknown user', async () => {
-    const profile = await open('alice');
-    await profile.navigateInPage('demo');
-    await expect.poll(() => profile.hosts.count()).toBe(0);
-    await profile.page.close();
+  it('holds the same room on the person’s own profile as on anyone’s, with nothing to click, and adds nothing for an unknown user', async () => {
+    const size = (profile: ProfilePage) =>
+      profile.page.locator(BUTTONS_FRAME).evaluate((frame) => `${frame.offsetWidth}×${frame.offsetHeight}`);
+    const other = await open('alice');
+    const room = await size(other);
+    await other.navigateInPage('demo');
+    await other.waitForControls();
+    await expect.poll(() => size(other)).toBe(room);
+    expect(await other.hosts.count()).toBe(1);
+    await other.page.close();
+
+    const own = await open('demo');
+    expect(await size(own)).toBe(room);
+    expect(await own.button('Follow').isVisible()).toBe(false);
+    expect(await own.button('Report').isVisible()).toBe(false);
+    await own.page.close();
 
     const unknown = await product.openPage(`${product.service.origin}/@nobody_here`);
     await unknown.waitForLoadState('load');

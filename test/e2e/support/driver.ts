@@ -20,6 +20,8 @@ export interface WaitOptions {
 /** Elements found again at every use, waited for before every action. */
 export interface E2ELocator {
   click(options?: { timeout?: number }): Promise<void>;
+  /** Moves the pointer over the element and leaves it there. */
+  hover(options?: { timeout?: number }): Promise<void>;
   /** Replaces the field's text by typing, as a person would. */
   fill(value: string): Promise<void>;
   check(): Promise<void>;

@@ -104,6 +104,10 @@ class FirefoxLocator implements E2ELocator {
     await this.withFirst((handle) => handle.click(), true, options.timeout);
   }
 
+  async hover(options: { timeout?: number } = {}) {
+    await this.withFirst((handle) => handle.hover(), true, options.timeout);
+  }
+
   async fill(value: string) {
     await this.withFirst(async (handle) => {
       await handle.focus();

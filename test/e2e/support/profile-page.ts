@@ -1,8 +1,28 @@
+import { RESTED_MS } from '../../../lib/profile/click-guard';
 import type { E2EFrame, E2EFrameLocator, E2ELocator, E2EPage } from './driver';
 import { waitUntil } from './wait';
 
 /** The frame that holds the extension's in-page buttons, whatever its host element is called. */
 export const BUTTONS_FRAME = 'iframe[src$="/profile-frame.html"]';
+
+/**
+ * The buttons act only on a click from a pointer that rested on them (or on a frame the browser
+ * has seen whole) for `RESTED_MS`, so a click here hovers first and waits that long.
+ */
+function restingClicks(locator: E2ELocator): E2ELocator {
+  const click = async (options?: { timeout?: number }) => {
+    await locator.hover(options);
+    await new Promise((resolve) => setTimeout(resolve, RESTED_MS + 100));
+    await locator.click(options);
+  };
+  return new Proxy(locator, {
+    get(target, key) {
+      if (key === 'click') return click;
+      const value = Reflect.get(target, key);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
 
 /** A profile page of the reference site with the extension's in-page controls. */
 export class ProfilePage<P extends E2EPage = E2EPage> {
@@ -22,8 +42,9 @@ export class ProfilePage<P extends E2EPage = E2EPage> {
     return this.page.locator('inbox-companion-profile');
   }
 
+  /** A button of the controls, clicked as a person does: the pointer rests on it first. */
   button(name: string): E2ELocator {
-    return this.controls.getByRole('button', { name, exact: true });
+    return restingClicks(this.controls.getByRole('button', { name, exact: true }));
   }
 
   get dialog(): E2ELocator {

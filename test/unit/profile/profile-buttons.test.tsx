@@ -1,11 +1,13 @@
 // @vitest-environment happy-dom
 // @vitest-environment-options { "url": "http://127.0.0.1:8787/" }
+import { readFileSync } from 'node:fs';
 import { waitFor, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { profileButtons } from '../../../components/profile/profile-buttons';
 import { startProfileFrame } from '../../../components/profile/start';
 import { NetworkError } from '../../../lib/api/errors';
+import type { ClickGuard } from '../../../lib/profile/click-guard';
 import type { FrameLayout } from '../../../lib/profile/frame-messages';
 import type { ProfileSession } from '../../../lib/profile/profile-state';
 import { asScript, trustPersonEvents } from './person-input';
@@ -17,6 +19,9 @@ let background: ProfileBackground;
 let stop: AbortController;
 
 let layouts: FrameLayout[] = [];
+/** Which clicks act; every one of the person's, unless a test covers the frame. */
+const anyClick: ClickGuard = { allows: () => true };
+let guard: ClickGuard | undefined = anyClick;
 
 /** The buttons' frame on a tab that shows `username`'s profile. */
 async function open(username = 'bob') {
@@ -29,6 +34,7 @@ async function open(username = 'bob') {
     tell: (layout) => layouts.push(layout),
     nextClaim: () => background.claim(),
     signal: stop.signal,
+    guard,
   });
 }
 
@@ -54,6 +60,7 @@ beforeEach(() => {
 
 afterEach(() => {
   stop.abort();
+  guard = anyClick;
   vi.useRealTimers();
 });
 
@@ -79,16 +86,43 @@ describe('what the buttons show', () => {
     expect(await button('Unfollow')).toBeTruthy();
   });
 
-  it('shows nothing on the person’s own profile or for an unknown user', async () => {
-    await open('me');
+  it('holds the same room on the person’s own profile as on anyone’s, with nothing in it to click', async () => {
+    const frameOn = async (username: string) => {
+      stop.abort();
+      stop = new AbortController();
+      await open(username);
+      await shown();
+      await settled();
+      const bar = shadow().querySelector('fieldset') as HTMLElement;
+      return { layouts, sent: background.sent(), bar };
+    };
+    const bob = await frameOn('bob');
+    const bobMarkup = bob.bar.outerHTML;
+    background.calls.length = 0;
+    const me = await frameOn('me');
+    // The same frame, told the same way after the same messages: only the unseen mark differs.
+    expect(me.layouts).toEqual(bob.layouts);
+    expect(me.layouts.at(-1)).toMatchObject({ shown: true, modal: false });
+    expect(me.sent).toEqual(['profile.frame']);
+    expect(me.bar.hasAttribute('data-self')).toBe(true);
+    expect(me.bar.outerHTML.replace(' data-self=""', '')).toBe(bobMarkup);
+    // The stylesheet hides the buttons there, and a click on them does nothing.
+    const css = readFileSync('components/profile/profile.css', 'utf8');
+    document.head.insertAdjacentHTML('beforeend', `<style>${css}</style>`);
+    expect(ui().queryByRole('button', { name: 'Follow' })).toBeNull();
+    expect(ui().queryByRole('button', { name: 'Report' })).toBeNull();
+    for (const button of me.bar.querySelectorAll('button')) button.click();
     await settled();
-    expect(showing()).toBe(false);
-    stop.abort();
-    stop = new AbortController();
+    expect(background.sent()).toEqual(['profile.frame']);
+    expect(ui().queryByRole('dialog')).toBeNull();
+    document.head.querySelector('style')?.remove();
+  });
+
+  it('shows nothing for an unknown user', async () => {
     await open('nobody');
     await settled();
     expect(showing()).toBe(false);
-    expect(background.sent()).toEqual(['profile.frame', 'profile.frame']);
+    expect(background.sent()).toEqual(['profile.frame']);
   });
 
   it('shows nothing, and tells nothing, in a tab that shows no profile', async () => {
@@ -265,6 +299,35 @@ describe('what a page’s script can do with the buttons', () => {
     expect(background.state.reports).toEqual([{ username: 'bob', reason: 'spam', comment: '' }]);
   });
 
+  it('acts on no click the frame could not trust, says quietly to click again, and acts on the next', async () => {
+    const allowed: boolean[] = [false];
+    guard = { allows: () => allowed.shift() ?? true };
+    await open();
+    await shown();
+    const follow = ui().getByRole('button', { name: 'Follow' });
+    await userEvent.click(follow);
+    await settled();
+    expect(background.sent()).toEqual(['profile.frame']);
+    expect(follow.getAttribute('data-again')).toBe('Click again');
+    expect(layouts.at(-1)).toEqual(layouts[0]);
+    await userEvent.click(follow);
+    expect(await ui().findByRole('button', { name: 'Unfollow' })).toBe(follow);
+    expect(follow.hasAttribute('data-again')).toBe(false);
+    expect(background.sent()).toEqual(['profile.frame', 'profile.follow']);
+  });
+
+  it('by default acts on no click from a pointer that came onto the frame just then', async () => {
+    guard = undefined;
+    await open();
+    await shown();
+    await userEvent.click(ui().getByRole('button', { name: 'Follow' }));
+    await settled();
+    expect(background.sent()).toEqual(['profile.frame']);
+    ui().getByRole('button', { name: 'Follow' }).focus();
+    await userEvent.keyboard('{Enter}');
+    expect(await ui().findByRole('button', { name: 'Unfollow' })).toBeTruthy();
+  });
+
   it('acts on no profile when the page changed its URL under the buttons', async () => {
     await open();
     await shown();
@@ -420,7 +483,7 @@ describe('the choice of account, with several signed in on the site', () => {
   it('keeps the choice, with its focus, while the other account’s view loads, then shows its buttons', async () => {
     document.body.innerHTML = '<div id="app"></div>';
     const mount = document.getElementById('app') as HTMLElement;
-    const draw = profileButtons(mount);
+    const draw = profileButtons(mount, anyClick);
     const chosen: string[] = [];
     const onAccount = (account: string) => chosen.push(account);
     draw({ session: sessionAs('first', ready), accounts, onAccount });
@@ -448,7 +511,7 @@ describe('the choice of account, with several signed in on the site', () => {
   it('is not offered with one account, nor while signed out', () => {
     document.body.innerHTML = '<div id="app"></div>';
     const mount = document.getElementById('app') as HTMLElement;
-    const draw = profileButtons(mount);
+    const draw = profileButtons(mount, anyClick);
     draw({ session: sessionAs('first', ready), accounts: accounts.slice(0, 1), onAccount: () => {} });
     expect(within(mount).queryByRole('combobox')).toBeNull();
     draw({ session: sessionAs('first', { kind: 'signedOut', expired: false }), accounts, onAccount: () => {} });

@@ -37,8 +37,8 @@ describe('loading the profile', () => {
     expect(background.sent()).toEqual(['profile.get', 'profile.get']);
   });
 
-  it('shows nothing on the person’s own profile or for an unknown user', async () => {
-    expect((await loaded('me')).view).toEqual({ kind: 'none' });
+  it('knows the person’s own profile, to offer nothing there, and shows nothing for an unknown user', async () => {
+    expect((await loaded('me')).view).toEqual({ kind: 'self' });
     expect((await loaded('nobody')).view).toEqual({ kind: 'none' });
   });
 
