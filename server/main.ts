@@ -3,7 +3,7 @@
  *
  *   npm run server [-- --port 8787 --host 127.0.0.1 --data .data | --memory --no-seed --demo-tokens FILE
  *                     --demo-password PASSWORD --max-connections N --max-channels-per-user N
- *                     --max-connections-per-client N --trust-proxy ADDRESSES]
+ *                     --max-connections-per-client N --trust-proxy ADDRESSES --public-origin URL]
  *   npm run server -- token USERNAME
  *   npm run server -- operator-token
  *
@@ -59,6 +59,8 @@ Options:
                       as 127.0.0.1 or 10.0.0.0/8, comma-separated or repeated:
                       their connections are not capped per client, and the
                       client they name in X-Forwarded-For is the one counted
+  --public-origin URL the address people reach the service at, when a proxy
+                      stands in front (default http://HOST:PORT)
   --quiet             no line per request
 
 DATABASE_URL=postgres://… uses that PostgreSQL database instead of PGlite.`;
@@ -83,6 +85,7 @@ function parse(argv: string[]) {
       'max-connections': { type: 'string' },
       'max-connections-per-client': { type: 'string' },
       'trust-proxy': { type: 'string', multiple: true },
+      'public-origin': { type: 'string' },
       'max-channels-per-user': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -106,10 +109,15 @@ function parse(argv: string[]) {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  const publicOrigin = values['public-origin'];
+  if (publicOrigin !== undefined && !/^https?:\/\/[^/?#]+\/?$/.test(publicOrigin)) {
+    throw new UsageError('--public-origin takes an origin such as https://inbox.example.com.');
+  }
   return {
     values,
     positionals,
     trustProxy,
+    publicOrigin,
     port: number('port', values.port, 0, 65535),
     pollInterval: number('poll-interval', values['poll-interval'], 1, 86_400),
     demoActivity: number('demo-activity', values['demo-activity'], 1, 86_400),
@@ -175,6 +183,7 @@ async function serve(options: ReturnType<typeof parse>): Promise<void> {
     demoPassword: values['demo-password'],
     log: !values.quiet,
     trustProxy: options.trustProxy,
+    publicOrigin: options.publicOrigin,
     connections: {
       ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
       ...(options.maxConnectionsPerClient ? { maxConnectionsPerClient: options.maxConnectionsPerClient } : {}),

@@ -188,11 +188,22 @@ describe('the command line', () => {
     }
   });
 
-  it('refuses a proxy that is not an address or a block, with the usage', async () => {
+  it('refuses a proxy that is not an address or a block, or a public origin that is not one, with the usage', async () => {
     const run = promisify(execFile);
     await expect(
       run(tsx, ['server/main.ts', '--memory', '--trust-proxy', '10.0.0/8'], { cwd: root, env }),
     ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('not "10.0.0/8"') });
+    await expect(
+      run(tsx, ['server/main.ts', '--memory', '--public-origin', 'inbox.example/api'], { cwd: root, env }),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--public-origin takes an origin') });
+  });
+
+  it('names the address a proxy in front serves it at', { timeout: 60_000 }, async () => {
+    const cli = await startCli(['--memory', '--no-seed', '--quiet', '--public-origin', 'https://inbox.example']);
+    cli.child.kill('SIGTERM');
+    await cli.exited;
+    expect(cli.apiBaseUrl).toBe('https://inbox.example/api');
+    expect(cli.output).toContain('Site:  https://inbox.example/');
   });
 
   it('refuses a connection limit that is not a whole number above 0', async () => {
