@@ -4,27 +4,109 @@
  * with trusted input. Roles and names come from Firefox's own accessibility tree, which also
  * reaches into shadow roots; names match exactly.
  */
-import type { ElementHandle, Frame, Page } from 'puppeteer-core';
+import type { ElementHandle, Frame, JSHandle, Page } from 'puppeteer-core';
 import type { AriaRole, E2EFrame, E2EFrameLocator, E2ELocator, E2EPage, RoleOptions, WaitOptions } from './driver';
 import { until } from './wait';
 
 const TIMEOUT = 15_000;
 
+/** What one step looks for: CSS (through shadow roots), a role and name, or text. */
+type Query =
+  | { kind: 'css'; selector: string }
+  | { kind: 'aria'; role: AriaRole | null; name: string | undefined }
+  | { kind: 'text'; text: string };
+
 /**
  * A query; `exactText` keeps only elements with exactly that text, `control` only form fields;
  * `frame` goes on in the documents of the frame elements found.
  */
-type Step = { selector: string; exactText?: string; control?: boolean; frame?: boolean } | { nth: number };
+type Step = { query: Query; exactText?: string; control?: boolean; frame?: boolean } | { nth: number };
+
+type Root = Page | Frame | ElementHandle<Element>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function ariaSelector(role: AriaRole | null, name: string | undefined): string {
-  const parts = [name === undefined ? '' : `[name=${JSON.stringify(name)}]`, role ? `[role="${role}"]` : ''];
-  return `>>> ::-p-aria(${parts.join('')})`;
+function describeQuery(query: Query): string {
+  if (query.kind === 'css') return query.selector;
+  if (query.kind === 'text') return `text=${JSON.stringify(query.text)}`;
+  return `role=${query.role ?? '*'}${query.name === undefined ? '' : `[name=${JSON.stringify(query.name)}]`}`;
 }
 
 async function release(handles: ElementHandle<Element>[]): Promise<void> {
   await Promise.all(handles.map((handle) => handle.dispose()));
+}
+
+/** The handle a query starts from: the element itself, or the document of a page or frame. */
+async function startOf(root: Root): Promise<{ handle: ElementHandle<Node>; own: boolean }> {
+  if ('contentFrame' in root) return { handle: root, own: false };
+  return { handle: (await root.evaluateHandle(() => document)) as unknown as ElementHandle<Node>, own: true };
+}
+
+/** The elements of an array handle, each a handle of its own; the array handle is let go. */
+async function elementsOf(array: JSHandle<Element[]>): Promise<ElementHandle<Element>[]> {
+  const properties = await array.getProperties();
+  await array.dispose();
+  const elements: ElementHandle<Element>[] = [];
+  for (const handle of properties.values()) {
+    const element = handle.asElement() as ElementHandle<Element> | null;
+    if (element) elements.push(element);
+    else await handle.dispose();
+  }
+  return elements;
+}
+
+/**
+ * Every element under `root` that `query` finds, in document order. Puppeteer's own `$$` costs
+ * about 200 ms a call over WebDriver BiDi whatever it finds; CSS and text are asked of the page
+ * in one call, and roles of Firefox's accessibility tree through BiDi's `locateNodes`.
+ */
+async function find(root: Root, query: Query): Promise<ElementHandle<Element>[]> {
+  const start = await startOf(root);
+  try {
+    if (query.kind === 'aria') {
+      const found: ElementHandle<Element>[] = [];
+      const tree = start.handle as unknown as {
+        queryAXTree(name?: string, role?: string): AsyncIterable<ElementHandle<Node>>;
+      };
+      for await (const node of tree.queryAXTree(query.name, query.role ?? undefined)) {
+        found.push(node as ElementHandle<Element>);
+      }
+      return found;
+    }
+    const array = await start.handle.evaluateHandle(
+      (from, kind, wanted) => {
+        /** Elements below `node` in tree order, going into open shadow roots. */
+        const below = (node: Node): Element[] => {
+          const all: Element[] = [];
+          for (const child of (node as ParentNode).children ?? []) {
+            all.push(child);
+            if (child.shadowRoot) all.push(...below(child.shadowRoot));
+            all.push(...below(child));
+          }
+          return all;
+        };
+        const textOf = (element: Element): string =>
+          element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement
+            ? element.value
+            : element.shadowRoot
+              ? [...element.shadowRoot.children].map(textOf).join('')
+              : (element.textContent ?? '');
+        const elements = below(from);
+        if (kind === 'css') return elements.filter((element) => element.matches(wanted));
+        // The innermost elements whose text holds the text, as puppeteer's text selector takes.
+        const holding = elements.filter((element) => textOf(element).includes(wanted));
+        const inner = new Set(holding);
+        return holding.filter(
+          (element) => ![...element.children, ...(element.shadowRoot?.children ?? [])].some((c) => inner.has(c)),
+        );
+      },
+      query.kind,
+      query.kind === 'css' ? query.selector : query.text,
+    );
+    return elementsOf(array as JSHandle<Element[]>);
+  } finally {
+    if (start.own) await start.handle.dispose();
+  }
 }
 
 class FirefoxLocator implements E2ELocator {
@@ -34,7 +116,7 @@ class FirefoxLocator implements E2ELocator {
   ) {}
 
   private describe(): string {
-    return this.steps.map((step) => ('nth' in step ? `nth(${step.nth})` : step.selector)).join(' » ');
+    return this.steps.map((step) => ('nth' in step ? `nth(${step.nth})` : describeQuery(step.query))).join(' » ');
   }
 
   private with(step: Step): FirefoxLocator {
@@ -44,14 +126,14 @@ class FirefoxLocator implements E2ELocator {
   /** Every element the steps reach now; the caller disposes them. */
   private async resolve(): Promise<ElementHandle<Element>[]> {
     let found: ElementHandle<Element>[] = [];
-    let roots: (Page | Frame | ElementHandle<Element>)[] = [this.page];
+    let roots: Root[] = [this.page];
     for (const step of this.steps) {
       if ('nth' in step) {
         const picked = found.at(step.nth);
         await release(found.filter((handle) => handle !== picked));
         found = picked ? [picked] : [];
       } else {
-        const next = (await Promise.all(roots.map((root) => root.$$(step.selector)))).flat();
+        const next = (await Promise.all(roots.map((root) => find(root, step.query)))).flat();
         await release(found);
         found = next;
         if (step.exactText !== undefined || step.control) {
@@ -214,11 +296,11 @@ class FirefoxLocator implements E2ELocator {
   }
 
   locator(selector: string) {
-    return this.with({ selector: `pierce/${selector}` });
+    return this.with({ query: { kind: 'css', selector } });
   }
 
   getByRole(role: AriaRole, options: RoleOptions = {}) {
-    return this.with({ selector: ariaSelector(role, options.name) });
+    return this.with({ query: { kind: 'aria', role, name: options.name } });
   }
 
   frame(): FirefoxLocator {
@@ -255,11 +337,10 @@ export function firefoxPage(page: Page): E2EPage {
   const evaluate = ((fn: (arg: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)) as E2EPage['evaluate'];
   return {
     getByRole: (role, options) => root.getByRole(role, options),
-    getByLabel: (text) => new FirefoxLocator(page, [{ selector: ariaSelector(null, text), control: true }]),
+    getByLabel: (text) =>
+      new FirefoxLocator(page, [{ query: { kind: 'aria', role: null, name: text }, control: true }]),
     getByText: (text, options = {}) =>
-      new FirefoxLocator(page, [
-        { selector: `::-p-text(${JSON.stringify(text)})`, exactText: options.exact ? text : undefined },
-      ]),
+      new FirefoxLocator(page, [{ query: { kind: 'text', text }, exactText: options.exact ? text : undefined }]),
     locator: (selector) => root.locator(selector),
     frameLocator: (selector) => firefoxFrameLocator(page, selector),
     evaluate,
