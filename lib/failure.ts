@@ -81,6 +81,7 @@ const KIND_BY_ERROR: Readonly<Record<ErrorName, FailureKind | ((fields: CrossedE
   InvalidArgumentError: 'invalidInput',
   UnauthenticatedError: 'unauthorized',
   RateLimitedError: 'rateLimited',
+  TooManyChannelsError: 'rateLimited',
   NotFoundError: 'notFound',
   UserNotFoundError: 'notFound',
   CannotFollowSelfError: 'followSelf',

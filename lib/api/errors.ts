@@ -103,6 +103,11 @@ export class RateLimitedError extends RetryableError {
   override name = 'RateLimitedError';
 }
 
+/** 429: the user has as many live channels open as the service allows; close one, or wait `retryAfter`. */
+export class TooManyChannelsError extends RateLimitedError {
+  override name = 'TooManyChannelsError';
+}
+
 /** A 5xx answer. */
 export class ServerError extends RetryableError {
   override name = 'ServerError';
@@ -161,6 +166,7 @@ const NAME_BY_CODE = {
   user_not_found: 'UserNotFoundError',
   not_found: 'NotFoundError',
   rate_limited: 'RateLimitedError',
+  too_many_channels: 'TooManyChannelsError',
   unsupported_media_type: 'UnsupportedMediaTypeError',
 } as const;
 
@@ -220,6 +226,7 @@ const PROBLEM_CLASSES: Record<ProblemErrorName, new (fields: ApiErrorFields) => 
   NotFoundError,
   UserNotFoundError,
   RateLimitedError,
+  TooManyChannelsError,
   ServerError,
 };
 

@@ -2,9 +2,12 @@
  * The live channel in the background: opened while signed in (a new ticket each time), kept
  * alive with a ping every 20–25 s, and the badge set from its count frames at once. While it is
  * healthy the poll alarm is only a five-minute safety net; when it drops, it reconnects with
- * exponential backoff and jitter and the poller checks as usual meanwhile. A refused token (a
- * 401 ticket answer or close code 4401) leaves the badge in the same state a refused poll does:
- * the token is kept, and the person is asked to sign in again.
+ * exponential backoff and jitter and the poller checks as usual meanwhile; a ticket refused with
+ * Retry-After (too many channels, too many tickets, a full service) is asked for again no sooner.
+ * An account has one channel at a time: no attempt starts while one is open or opening, and an
+ * attempt overtaken by a sign-out or another token closes what it opened before the next starts.
+ * A refused token (a 401 ticket answer or close code 4401) leaves the badge in the same state a
+ * refused poll does: the token is kept, and the person is asked to sign in again.
  */
 import { browser } from 'wxt/browser';
 import {
@@ -15,6 +18,7 @@ import {
   reviveError,
   UnauthenticatedError,
 } from '../api';
+import { retryAfter } from '../failure';
 import { broadcast, type ConnectionStatus } from '../messaging';
 import { oneAtATime } from '../one-at-a-time';
 import { PING_MAX_MS, PING_MIN_MS, reconnectDelay } from '../poll-schedule';
@@ -75,9 +79,21 @@ export interface LiveUpdates {
   stop(): void;
 }
 
-/** A status in which no channel should be open: nobody to open it for, or a token refused. */
+/**
+ * Milliseconds before reconnection attempt `failures + 1`: the backoff, and when the service
+ * asked for a wait, that wait plus up to half of it again, so that the clients it told the same
+ * do not all come back at one moment.
+ */
+export function reconnectWait(failures: number, retryAfterSeconds: number | null, random: () => number): number {
+  const backoff = reconnectDelay(failures, random);
+  if (!retryAfterSeconds || retryAfterSeconds <= 0) return backoff;
+  const asked = retryAfterSeconds * 1000;
+  return Math.max(backoff, Math.round(asked + (random() * asked) / 2));
+}
+
 const accountKey = (apiBaseUrl: string, token: string) => `${apiBaseUrl} ${token}`;
 
+/** A status in which no channel should be open: nobody to open it for, or a token refused. */
 const STOPPED: ReadonlySet<ConnectionStatus['kind']> = new Set(['signedOut', 'unauthorized', 'noPermission']);
 
 export function createLiveUpdates(options: LiveOptions): LiveUpdates {
@@ -89,7 +105,11 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
   let channel: LiveChannel | null = null;
   /** The address and token the channel was opened for: another sign-in needs another channel. */
   let openedFor: string | null = null;
-  let connecting = false;
+  /** The attempt under way, if any, and the address and token it was made for once known. */
+  let connecting: number | null = null;
+  let connectingFor: string | null = null;
+  /** Someone asked for a channel while an overtaken attempt was finishing: open one after it. */
+  let reopen = false;
   let live = false;
   let failures = 0;
   /** Bumped on every close or stop, so that the answer to an older attempt is dropped. */
@@ -111,6 +131,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
   }
 
   function cancelReconnect() {
+    reopen = false;
     clear(reconnectTimer);
     reconnectTimer = reconnectAt = null;
     void browser.alarms.clear(LIVE_ALARM);
@@ -126,8 +147,8 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
     open?.close();
   }
 
-  function scheduleReconnect() {
-    const delay = reconnectDelay(failures, random);
+  function scheduleReconnect(retryAfterSeconds: number | null) {
+    const delay = reconnectWait(failures, retryAfterSeconds, random);
     failures += 1;
     reconnectAt = clock.now() + delay;
     clear(reconnectTimer);
@@ -143,11 +164,13 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
    * The channel dropped or could not open: try again later, and poll as before the channel
    * meanwhile. A channel that was carrying the count is replaced by a check at once (the poll
    * alarm was only a safety net); a failed attempt leaves the poller's own schedule as it is.
+   * The next attempt is set before anything is awaited, so a check that succeeds meanwhile
+   * finds it set and cannot start another sooner.
    */
-  async function dropped(wasOpen: boolean) {
+  async function dropped(wasOpen: boolean, retryAfterSeconds: number | null = null) {
     live = false;
+    scheduleReconnect(retryAfterSeconds);
     await setLiveMode('reconnecting');
-    scheduleReconnect();
     if (wasOpen) await poller.poll();
   }
 
@@ -226,31 +249,46 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
     schedulePing(current);
   }
 
-  async function connect(): Promise<void> {
-    if (stopped || !options.supported || channel || connecting || reconnectTimer !== null) return;
-    connecting = true;
-    const attempt = ++generation;
-    let failure: ApiError;
+  /** One attempt: attaches the channel it opens; its failure, or null when it opened or had nothing to do. */
+  async function attempt(current: number): Promise<ApiError | null> {
     try {
       const { client, settings } = await session.client();
       const token = await session.token();
-      if (!token || !(await hasApiPermission(settings))) return;
+      if (!token || !(await hasApiPermission(settings))) return null;
+      connectingFor = accountKey(settings.apiBaseUrl, token);
       const opened = await client.inbox.live();
-      if (attempt !== generation || stopped) {
+      if (current !== generation || stopped) {
         opened.close();
-        return;
+        return null;
       }
-      attach(opened, attempt);
-      openedFor = accountKey(settings.apiBaseUrl, token);
-      return;
+      attach(opened, current);
+      openedFor = connectingFor;
+      return null;
     } catch (caught) {
-      failure = reviveError(caught);
-    } finally {
-      connecting = false;
+      return reviveError(caught);
     }
-    if (attempt !== generation) return;
+  }
+
+  async function connect(): Promise<void> {
+    if (stopped || !options.supported || channel || reconnectTimer !== null) return;
+    if (connecting !== null) {
+      if (connecting !== generation) reopen = true;
+      return;
+    }
+    const current = ++generation;
+    connecting = current;
+    const failure = await attempt(current);
+    connecting = connectingFor = null;
+    if (current !== generation) {
+      // Overtaken while it opened: what it opened is closed, and a channel still wanted opens now.
+      if (reopen) {
+        reopen = false;
+        await connect();
+      }
+      return;
+    }
     if (failure instanceof UnauthenticatedError) await refused(failure);
-    else await dropped(false);
+    else if (failure) await dropped(false, retryAfter(failure));
   }
 
   async function follow(status: ConnectionStatus): Promise<void> {
@@ -264,10 +302,15 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
       await setLiveMode('off');
       return;
     }
-    if (channel && openedFor !== null) {
+    const current = channel;
+    const madeFor = current ? openedFor : connectingFor;
+    if (madeFor !== null) {
       const { settings } = await session.client();
       const token = await session.token();
-      if (token === null || accountKey(settings.apiBaseUrl, token) !== openedFor) disconnect();
+      const key = token === null ? null : accountKey(settings.apiBaseUrl, token);
+      // Another follow may have replaced the channel meanwhile; only the one looked at is judged.
+      if (current && current === channel && key !== openedFor) disconnect();
+      else if (!current && connecting !== null && connecting === generation && key !== connectingFor) generation += 1;
     }
     await connect();
   }

@@ -23,6 +23,12 @@ export interface FakeLiveService {
   count: number;
   /** When set, the ticket call answers with this problem. */
   refuse: { status: number; code: string } | null;
+  /** When set, the ticket call alone answers with this problem, with Retry-After when given. */
+  refuseTickets: { status: number; code: string; retryAfter?: number } | null;
+  /** The token of each ticket call, in order. */
+  ticketTokens: string[];
+  /** The most channels that were open at once. */
+  readonly mostOpen: number;
   /** Answer pings with pongs; off, as a connection the network lost without telling. */
   answerPings: boolean;
   /** Channels open now. */
@@ -44,6 +50,7 @@ export async function startFakeLiveService(): Promise<FakeLiveService> {
   const sockets = new Set<WebSocket>();
   const waiters: { n: number; resolve: () => void }[] = [];
   let total = 0;
+  let mostOpen = 0;
 
   const server = new WebSocketServer({
     port: 0,
@@ -65,9 +72,14 @@ export async function startFakeLiveService(): Promise<FakeLiveService> {
     received: [],
     count: 0,
     refuse: null,
+    refuseTickets: null,
+    ticketTokens: [],
     answerPings: true,
     get open() {
       return [...sockets].filter((s) => s.readyState === WebSocket.OPEN).length;
+    },
+    get mostOpen() {
+      return mostOpen;
     },
     fetch: async (input, init) => {
       const request = new Request(input, init);
@@ -75,6 +87,13 @@ export async function startFakeLiveService(): Promise<FakeLiveService> {
       fake.requests.push(`${request.method} ${path}`);
       if (fake.refuse) return problem(fake.refuse.status, fake.refuse.code);
       if (request.method === 'POST' && path === '/inbox/live/ticket') {
+        fake.ticketTokens.push(request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '');
+        const refusal = fake.refuseTickets;
+        if (refusal) {
+          const wait: Record<string, string> = {};
+          if (refusal.retryAfter !== undefined) wait['retry-after'] = String(refusal.retryAfter);
+          return problem(refusal.status, refusal.code, wait);
+        }
         const ticket = randomUUID();
         tickets.add(ticket);
         return json({ ticket, expiresAt: new Date(Date.now() + 60_000).toISOString() }, { status: 201 });
@@ -115,6 +134,7 @@ export async function startFakeLiveService(): Promise<FakeLiveService> {
 
   server.on('connection', (socket) => {
     sockets.add(socket);
+    mostOpen = Math.max(mostOpen, fake.open);
     const frames: string[] = [];
     fake.received.push(frames);
     socket.on('close', () => sockets.delete(socket));

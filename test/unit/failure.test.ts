@@ -17,6 +17,7 @@ import {
   reviveError,
   ServerError,
   TimeoutError,
+  TooManyChannelsError,
   UnauthenticatedError,
   UndoExpiredError,
   UnsupportedMediaTypeError,
@@ -142,6 +143,13 @@ const rows: Record<string, Row> = {
   },
   RateLimitedError: {
     error: new RateLimitedError({ ...fields(429, 'rate_limited'), retryAfter: 30 }),
+    kind: 'rateLimited',
+    badge: 'rateLimited',
+    popup: 'rateLimited',
+    options: 'notThisService',
+  },
+  TooManyChannelsError: {
+    error: new TooManyChannelsError({ ...fields(429, 'too_many_channels'), retryAfter: 60 }),
     kind: 'rateLimited',
     badge: 'rateLimited',
     popup: 'rateLimited',

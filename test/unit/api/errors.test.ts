@@ -11,6 +11,7 @@ import {
   reviveError,
   ServerError,
   TimeoutError,
+  TooManyChannelsError,
   UndoExpiredError,
   UserNotFoundError,
 } from '../../../lib/api';
@@ -22,6 +23,7 @@ describe('reviveError', () => {
     new AlreadyFollowingError({ status: 400, code: 'already_following', detail: 'You already follow bob.' }),
     new UserNotFoundError({ status: 404, code: 'user_not_found', detail: 'No user nobody.' }),
     new RateLimitedError({ status: 429, code: 'rate_limited', detail: 'Slow down.', retryAfter: 60 }),
+    new TooManyChannelsError({ status: 429, code: 'too_many_channels', detail: 'Close one.', retryAfter: 60 }),
     new InvalidArgumentError('invalid_ids', 'not a uuid'),
     new UndoExpiredError({ status: 410, code: 'undo_expired', detail: 'Too late.' }),
     new InvalidUndoError({ status: 400, code: 'invalid_undo', detail: 'Not yours.' }),

@@ -21,8 +21,20 @@ let clock: ReturnType<typeof manualClock>;
 let running: AbortController;
 /** While set, answers to count checks reach the background only once it resolves. */
 let countAnswersHeld: Promise<void> | null;
+/** Likewise for answers to ticket calls. */
+let ticketAnswersHeld: Promise<void> | null;
 
 const tickets = () => service.requests.filter((r) => r === 'POST /inbox/live/ticket').length;
+/** Lets what the background started run on, for asserting that something did not happen. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+/** A promise, and the function that resolves it. */
+function held() {
+  let release!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { promise, release };
+}
 const polls = () => service.requests.filter((r) => r === 'GET /inbox/count').length;
 const alarmIn = async (name: string) => {
   const alarm = await fakeBrowser.alarms.get(name);
@@ -36,6 +48,7 @@ function start(options: { WebSocket?: null } = {}) {
     fetch: async (input, init) => {
       const answer = await service.fetch(input, init);
       if (countAnswersHeld && new Request(input, init).url.endsWith('/inbox/count')) await countAnswersHeld;
+      if (ticketAnswersHeld && new Request(input, init).url.endsWith('/inbox/live/ticket')) await ticketAnswersHeld;
       return answer;
     },
     WebSocket: options.WebSocket === null ? undefined : service.WebSocket,
@@ -63,6 +76,7 @@ describe('the live channel in the background', () => {
     service = await startFakeLiveService();
     clock = manualClock();
     countAnswersHeld = null;
+    ticketAnswersHeld = null;
   });
   afterEach(async () => {
     running?.abort();
@@ -150,7 +164,9 @@ describe('the live channel in the background', () => {
     service.answerPings = false;
     clock.advance(PING_MAX_MS);
     await until(() => service.received[0]?.length === 1);
-    clock.advance(PONG_TIMEOUT_MS);
+    // To the moment the pong is late, and not on to the reconnection that follows it.
+    expect(clock.timers()).toEqual([PONG_TIMEOUT_MS - (PING_MAX_MS - 22_500)]);
+    clock.advance(clock.timers()[0] as number);
     const pollsBefore = polls();
     await until(async () => (await liveModeItem.getValue()) === 'reconnecting');
     await until(() => polls() === pollsBefore + 1);
@@ -253,6 +269,102 @@ describe('the live channel in the background', () => {
     await service.opened(2);
     await until(() => service.open === 1);
     expect(tickets()).toBe(2);
+  });
+
+  it('keeps one channel however a drop, checks, reconnection alarms and a worker start come together', async () => {
+    await startLive();
+    const alarm = { name: liveAlarmName(ACCOUNT), scheduledTime: clock.now() } as never;
+    await service.closeAll(1013, 'Try again later.');
+    await Promise.all([
+      deliver('status.refresh', undefined, popupSender),
+      deliver('status.refresh', undefined, popupSender),
+      fakeBrowser.alarms.onAlarm.trigger(alarm),
+      fakeBrowser.alarms.onAlarm.trigger(alarm),
+      fakeBrowser.runtime.onStartup.trigger(),
+    ]);
+    await until(async () => {
+      clock.advance(1_000);
+      return service.open === 1 && (await liveModeItem.getValue()) === 'live';
+    });
+    await fakeBrowser.alarms.onAlarm.trigger(alarm);
+    await deliver('status.refresh', undefined, popupSender);
+    clock.advance(PING_MAX_MS);
+    await settle();
+    expect(service.mostOpen).toBe(1);
+    expect(service.open).toBe(1);
+    expect(tickets()).toBe(2);
+  });
+
+  it('gives a token stored while a channel is opening the channel, after closing what the old token opened', async () => {
+    await signedIn('secret-token', { apiBaseUrl: service.apiBaseUrl, siteOrigin: 'http://127.0.0.1:8787' });
+    const ticketAnswer = held();
+    ticketAnswersHeld = ticketAnswer.promise;
+    start();
+    await until(() => tickets() === 1);
+    await deliver('accounts.signIn', { account: ACCOUNT, token: 'other-token' }, optionsSender);
+    await until(() => polls() >= 2);
+    ticketAnswersHeld = null;
+    ticketAnswer.release();
+    await until(() => tickets() === 2);
+    await service.opened(2);
+    await until(async () => service.open === 1 && (await liveModeItem.getValue()) === 'live');
+    expect(service.ticketTokens).toEqual(['secret-token', 'other-token']);
+  });
+
+  it.each(['too_many_channels', 'rate_limited'])(
+    'waits out Retry-After when the ticket is refused with 429 %s, the count on the badge meanwhile',
+    async (code) => {
+      service.count = 3;
+      service.refuseTickets = { status: 429, code, retryAfter: 60 };
+      await signedIn('secret-token', { apiBaseUrl: service.apiBaseUrl, siteOrigin: 'http://127.0.0.1:8787' });
+      start();
+      await until(() => tickets() === 1);
+      // random() = 0.5: the 60 s asked for and a quarter of them again, rather than the backoff's 750 ms.
+      await until(async () => (await alarmIn(liveAlarmName(ACCOUNT))) === 75_000);
+      await until(async () => (await badge()).text === '3');
+      expect(await liveModeItem.getValue()).toBe('reconnecting');
+
+      service.count = 5;
+      await deliver('status.refresh', undefined, popupSender);
+      await until(async () => (await badge()).text === '5');
+      clock.advance(74_999);
+      await settle();
+      expect(tickets()).toBe(1);
+
+      service.refuseTickets = null;
+      clock.advance(1);
+      await service.opened(1);
+      await until(async () => (await liveModeItem.getValue()) === 'live');
+      expect(tickets()).toBe(2);
+      expect(service.mostOpen).toBe(1);
+    },
+  );
+
+  it('asks for no ticket sooner when a check succeeds while a refusal is still being recorded', async () => {
+    service.refuseTickets = { status: 429, code: 'too_many_channels', retryAfter: 60 };
+    await signedIn('secret-token', { apiBaseUrl: service.apiBaseUrl, siteOrigin: 'http://127.0.0.1:8787' });
+    // Recording that the channel is reconnecting waits until the check below has been heard.
+    const { set } = fakeBrowser.storage.local;
+    const recording = held();
+    let recordingHeld = false;
+    vi.spyOn(fakeBrowser.storage.local, 'set').mockImplementation(async (items) => {
+      if ((items as Record<string, unknown>)[`liveMode:${ACCOUNT}`] === 'reconnecting') {
+        recordingHeld = true;
+        await recording.promise;
+      }
+      return set(items);
+    });
+    start();
+    await until(() => recordingHeld);
+    const checks = polls();
+    await deliver('status.refresh', undefined, popupSender);
+    await until(() => polls() === checks + 1);
+    await settle();
+    recording.release();
+    await until(async () => (await liveModeItem.getValue()) === 'reconnecting');
+    await settle();
+    expect(tickets()).toBe(1);
+    expect(await alarmIn(liveAlarmName(ACCOUNT))).toBe(75_000);
   });
 
   it('tells an open popup of each notification that arrives', async () => {
