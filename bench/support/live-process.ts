@@ -23,6 +23,8 @@ const server = await startServer({
   database: benchDatabase(backend),
   seed: false,
   connections: { maxConnections: 100_000, maxConnectionsPerClient: 100_000 },
+  // The bench's users each hold several channels, opened in a burst.
+  live: { maxChannelsPerUser: 100_000, ticketsPerMinute: 100_000 },
 });
 const db = server.database;
 await db.query(
