@@ -46,11 +46,13 @@ export function createLiveLimiter(options: LiveLimiterOptions) {
   let sweptAt = now();
 
   function userFull(userId: number): ProblemError | null {
-    if (channels.channelsOf(userId) < limits.maxChannelsPerUser) return null;
+    const most = limits.maxChannelsPerUser;
+    if (channels.channelsOf(userId) < most) return null;
+    const allowed = most === 1 ? 'One live channel' : `At most ${most} live channels`;
     return new ProblemError(
       429,
       'too_many_channels',
-      `At most ${limits.maxChannelsPerUser} live channels of one user are open at once; close one, or try again in ${USER_FULL_RETRY_SECONDS} seconds.`,
+      `${allowed} of one user may be open at once; close one, or try again in ${USER_FULL_RETRY_SECONDS} seconds.`,
       { 'retry-after': String(USER_FULL_RETRY_SECONDS) },
     );
   }
