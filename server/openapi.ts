@@ -133,14 +133,15 @@ function componentSchemas(): Record<SchemaName, JsonSchema> {
     // JSON Schema patterns have no flags; the one case-insensitive pattern is the UUID's.
     overrideAction: ({ valibotAction, jsonSchema }) => {
       // A check written in code has no JSON Schema; DESCRIPTIONS says it in words. The one
-      // transform fills in what a service of the first wave leaves out.
+      // transform fills in the sort time an older service, one without snoozing, leaves out.
       if (valibotAction.type === 'check' || valibotAction.type === 'transform') return jsonSchema;
       if (!('requirement' in valibotAction) || valibotAction.requirement !== UUID_PATTERN) return undefined;
       const { pattern: _caseSensitive, ...uuid } = jsonSchema;
       return { ...uuid, format: 'uuid' };
     },
   });
-  // This service always sends them; the contract's schema also reads a first-wave service without them.
+  // This service always sends them; the contract's schema also reads an older service that has no snoozing
+  // and sends neither.
   schemas.Notification.required = [...(schemas.Notification.required ?? []), 'snoozedUntil', 'sortedAt'];
   for (const [name, words] of Object.entries(DESCRIPTIONS)) {
     const properties = schemas[name as SchemaName].properties ?? {};
