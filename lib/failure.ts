@@ -1,12 +1,15 @@
 /**
  * One vocabulary for failures. Any error a context meets (every typed error of the client, a bare
  * `Error`, the `TypeError` fetch rejects with, an abort) has exactly one kind; the badge, the
- * popup, the in-page buttons and the options page each only choose their words for a kind.
+ * popup, the in-page buttons and the options page each read their words for a kind from one
+ * table, `FAILURES`.
  *
  * The service's own `detail` is never shown: it is English, and its text is the service's, not
  * ours. A failure no kind describes is named by its machine-readable code instead.
  */
 import { type CrossedErrorFields, type ErrorName, errorFields, errorName } from './api/errors';
+import type { MessageKey } from './i18n';
+import type { ConnectionProblem, StatusKind } from './messaging';
 
 export type FailureKind =
   /** No answer, and the browser says it is offline. */
@@ -40,25 +43,80 @@ export type FailureKind =
   /** A failure inside the extension, with no answer involved. */
   | 'internal';
 
-export const FAILURE_KINDS: readonly FailureKind[] = [
-  'offline',
-  'unreachable',
-  'timeout',
-  'unauthorized',
-  'rateLimited',
-  'serverError',
-  'notThisService',
-  'notFound',
-  'followSelf',
-  'reportSelf',
-  'invalidRequest',
-  'invalidTime',
-  'refused',
-  'invalidInput',
-  'aborted',
-  'unexpected',
-  'internal',
-];
+/** The part of a message key after `prefix`: a column names its words by that part alone. */
+type Tag<Prefix extends string> = {
+  [K in MessageKey]: K extends `${Prefix}${infer Rest}` ? Rest : never;
+}[MessageKey];
+
+/** What the popup shows in place of the inbox: a problem the status reports, or a failed page load. */
+export type InboxProblemKind = Exclude<StatusKind, 'ok'> | 'failed';
+
+/**
+ * How each context speaks of a kind of failure. Plain data, so a context that reads one column
+ * loads strings, not the other contexts' code.
+ */
+export interface FailureWords {
+  /** The state a failed check leaves the badge in. */
+  badge: StatusKind;
+  /** What the popup shows when a page of the inbox failed to load. */
+  inbox: InboxProblemKind;
+  /** Why an action in the popup failed: `popup_reason_<reason>`. */
+  reason: Tag<'popup_reason_'>;
+  /** What the options page's connection test found. */
+  test: ConnectionProblem;
+  /** Why a follow, unfollow or profile request failed on a profile page: `profile_problem_<profile>`. */
+  profile: Tag<'profile_problem_'>;
+  /** Why a report failed, where it differs from the profile's words: `profile_report_<report>`. */
+  report?: Tag<'profile_report_'>;
+}
+
+/** A failure a context has no words of its own for is named by its code. */
+const BY_CODE = {
+  badge: 'notThisService',
+  inbox: 'failed',
+  reason: 'unknown',
+  test: 'notThisService',
+  profile: 'other',
+} as const;
+
+export const FAILURES: Readonly<Record<FailureKind, FailureWords>> = {
+  offline: { badge: 'offline', inbox: 'offline', reason: 'offline', test: 'unreachable', profile: 'network' },
+  unreachable: {
+    badge: 'unreachable',
+    inbox: 'unreachable',
+    reason: 'unreachable',
+    test: 'unreachable',
+    profile: 'network',
+  },
+  timeout: { badge: 'unreachable', inbox: 'unreachable', reason: 'unreachable', test: 'timeout', profile: 'timeout' },
+  unauthorized: {
+    badge: 'unauthorized',
+    inbox: 'unauthorized',
+    reason: 'unauthorized',
+    test: 'unauthorized',
+    profile: 'unauthenticated',
+  },
+  rateLimited: {
+    badge: 'rateLimited',
+    inbox: 'rateLimited',
+    reason: 'rate_limited',
+    test: 'rateLimited',
+    profile: 'rate_limited',
+    report: 'rate_limited',
+  },
+  serverError: { ...BY_CODE, badge: 'unreachable', reason: 'server', profile: 'service' },
+  notThisService: { ...BY_CODE, profile: 'service' },
+  notFound: { ...BY_CODE, profile: 'user_not_found' },
+  followSelf: { ...BY_CODE, profile: 'follow_self' },
+  reportSelf: { ...BY_CODE, profile: 'report_self' },
+  invalidRequest: { ...BY_CODE, report: 'invalid' },
+  invalidTime: { ...BY_CODE, reason: 'invalid_until', report: 'invalid' },
+  refused: BY_CODE,
+  invalidInput: { ...BY_CODE, badge: 'unreachable', test: 'invalidAddress' },
+  aborted: { ...BY_CODE, badge: 'unreachable' },
+  unexpected: BY_CODE,
+  internal: { ...BY_CODE, badge: 'unreachable' },
+};
 
 export interface FailureOptions {
   /** Whether the browser is online; a failure to connect while offline is `offline`. */

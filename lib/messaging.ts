@@ -139,6 +139,7 @@ export type ConnectionProblem =
   | 'timeout'
   | 'noToken'
   | 'unauthorized'
+  | 'rateLimited'
   | 'notThisService';
 
 export type ConnectionTest =

@@ -8,7 +8,7 @@ import { accountLabel } from './account-addresses';
 import type { Account } from './accounts';
 import { ApiError } from './api/errors';
 import { originPattern } from './background/permissions';
-import { type FailureKind, failureCode, failureKind } from './failure';
+import { FAILURES, failureCode, failureKind } from './failure';
 import { t, tn } from './i18n';
 import { ask, type ConnectionProblem, type ConnectionTest, type NewAccountRequest } from './messaging';
 import { type Settings, updateSettings } from './settings';
@@ -54,44 +54,17 @@ export function changedSettings(next: Settings, loaded: Settings): Partial<Setti
   return Object.fromEntries(keys.map((key) => [key, next[key]]));
 }
 
-/** The options page's problem for each kind of failed connection test. */
-const TEST_PROBLEM: Record<FailureKind, ConnectionProblem> = {
-  offline: 'unreachable',
-  unreachable: 'unreachable',
-  timeout: 'timeout',
-  unauthorized: 'unauthorized',
-  rateLimited: 'notThisService',
-  serverError: 'notThisService',
-  notThisService: 'notThisService',
-  notFound: 'notThisService',
-  followSelf: 'notThisService',
-  reportSelf: 'notThisService',
-  invalidRequest: 'notThisService',
-  invalidTime: 'notThisService',
-  refused: 'notThisService',
-  invalidInput: 'invalidAddress',
-  aborted: 'notThisService',
-  unexpected: 'notThisService',
-  internal: 'notThisService',
-};
-
-/** A failed connection test; a refused token is a missing one when none was given. */
-export function connectionProblem(error: unknown, hadToken: boolean): ConnectionTest {
-  const problem = TEST_PROBLEM[failureKind(error)];
-  return {
-    ok: false,
-    problem: problem === 'unauthorized' && !hadToken ? 'noToken' : problem,
-    detail: failureCode(error),
-  };
-}
-
 export function connectionTestText(result: ConnectionTest, apiBaseUrl: string): string {
   if (result.ok) return tn('options_test_ok', result.unreadCount);
-  switch (result.problem) {
+  return connectionProblemText(result.problem, result.detail, apiBaseUrl);
+}
+
+function connectionProblemText(problem: ConnectionProblem, detail: string, apiBaseUrl: string): string {
+  switch (problem) {
     case 'invalidAddress':
       return t('options_test_invalidAddress');
     case 'permissionDenied':
-      return t('options_test_permissionDenied', result.detail);
+      return t('options_test_permissionDenied', detail);
     case 'unreachable':
       return t('options_test_unreachable', apiBaseUrl);
     case 'timeout':
@@ -100,6 +73,8 @@ export function connectionTestText(result: ConnectionTest, apiBaseUrl: string): 
       return t('options_test_noToken');
     case 'unauthorized':
       return t('options_test_unauthorized');
+    case 'rateLimited':
+      return t('options_test_rateLimited', apiBaseUrl);
     case 'notThisService':
       return t('options_test_notThisService', apiBaseUrl);
   }
@@ -215,7 +190,7 @@ export async function addWithToken(
 export function accountFailureText(error: unknown, apiBaseUrl: string): string {
   if (error instanceof ApiError && error.code === 'account_exists') return t('options_accountExists', error.detail);
   if (error instanceof ApiError && error.code !== 'invalid_address') {
-    return connectionTestText(connectionProblem(error, true), apiBaseUrl);
+    return connectionProblemText(FAILURES[failureKind(error)].test, failureCode(error), apiBaseUrl);
   }
   return actionFailureText(error);
 }

@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import { createClient } from '../api';
+import { FAILURES, failureCode, failureKind } from '../failure';
 import type { ConnectionTest } from '../messaging';
-import { connectionProblem } from '../options';
 import { originPattern } from './permissions';
 
 export interface ConnectionTestOptions {
@@ -25,4 +25,14 @@ export async function testConnection({ apiBaseUrl, token, fetch }: ConnectionTes
   } catch (error) {
     return connectionProblem(error, Boolean(token));
   }
+}
+
+/** A failed connection test; a refused token is a missing one when none was given. */
+export function connectionProblem(error: unknown, hadToken: boolean): ConnectionTest {
+  const problem = FAILURES[failureKind(error)].test;
+  return {
+    ok: false,
+    problem: problem === 'unauthorized' && !hadToken ? 'noToken' : problem,
+    detail: failureCode(error),
+  };
 }

@@ -7,7 +7,7 @@ import { browser } from 'wxt/browser';
 import { perAccountKey } from '../accounts';
 import { NetworkError, reviveError } from '../api';
 import { SIGNED_OUT } from '../connection-status';
-import { type FailureKind, failureCode, failureKind } from '../failure';
+import { FAILURES, failureCode, failureKind } from '../failure';
 import type { ConnectionStatus, StatusKind } from '../messaging';
 import { oneAtATime } from '../one-at-a-time';
 import { LIVE_SAFETY_NET_SECONDS, nextPollDelay, regularInterval } from '../poll-schedule';
@@ -52,29 +52,8 @@ export interface PollerOptions {
   isLive?: () => boolean;
 }
 
-/** The state a failed check leaves the badge in, for each kind of failure. */
-const BADGE_STATE: Record<FailureKind, StatusKind> = {
-  offline: 'offline',
-  unreachable: 'unreachable',
-  timeout: 'unreachable',
-  unauthorized: 'unauthorized',
-  rateLimited: 'rateLimited',
-  serverError: 'unreachable',
-  notThisService: 'notThisService',
-  notFound: 'notThisService',
-  followSelf: 'notThisService',
-  reportSelf: 'notThisService',
-  invalidRequest: 'notThisService',
-  invalidTime: 'notThisService',
-  refused: 'notThisService',
-  invalidInput: 'unreachable',
-  aborted: 'unreachable',
-  unexpected: 'notThisService',
-  internal: 'unreachable',
-};
-
 export function statusKindFor(error: unknown, online: boolean): StatusKind {
-  return BADGE_STATE[failureKind(error, { online })];
+  return FAILURES[failureKind(error, { online })].badge;
 }
 
 export function createPoller(options: PollerOptions) {

@@ -1,15 +1,14 @@
 /**
  * What stands between the person and their inbox, decided from the background's connection
  * status and the last failed page load, and the words that explain a failed action. Failures
- * are classified once, in `lib/failure.ts`; this module only chooses the popup's words.
+ * are classified once, and the popup's words for each kind chosen, in `lib/failure.ts`.
  */
 import type { ApiError } from '../api/errors';
-import { type FailureKind, failureCode, failureKind, retryAfter } from '../failure';
+import { FAILURES, failureCode, failureKind, type InboxProblemKind, retryAfter } from '../failure';
 import { type MessageKey, t, tn } from '../i18n';
 import type { ConnectionStatus, StatusKind } from '../messaging';
 
-/** A problem the status reports, or a page load that failed for a reason the status does not know. */
-export type InboxProblemKind = Exclude<StatusKind, 'ok'> | 'failed';
+export type { InboxProblemKind };
 
 export interface InboxProblem {
   kind: InboxProblemKind;
@@ -33,27 +32,6 @@ export function needsSettings(kind: InboxProblemKind | StatusKind): kind is Sett
   return SETTINGS_KINDS.has(kind as InboxProblemKind);
 }
 
-/** The popup's problem for each kind of failed page load. */
-const PROBLEM_FOR: Record<FailureKind, InboxProblemKind> = {
-  offline: 'offline',
-  unreachable: 'unreachable',
-  timeout: 'unreachable',
-  unauthorized: 'unauthorized',
-  rateLimited: 'rateLimited',
-  serverError: 'failed',
-  notThisService: 'failed',
-  notFound: 'failed',
-  followSelf: 'failed',
-  reportSelf: 'failed',
-  invalidRequest: 'failed',
-  invalidTime: 'failed',
-  refused: 'failed',
-  invalidInput: 'failed',
-  aborted: 'failed',
-  unexpected: 'failed',
-  internal: 'failed',
-};
-
 const problem = (kind: InboxProblemKind, retry: number | null = null, code: string | null = null): InboxProblem => ({
   kind,
   retryAfter: retry,
@@ -61,7 +39,7 @@ const problem = (kind: InboxProblemKind, retry: number | null = null, code: stri
 });
 
 export function problemFromError(error: unknown, status: ConnectionStatus, online: boolean): InboxProblem {
-  const kind = PROBLEM_FOR[failureKind(error, { online: online && status.kind !== 'offline' })];
+  const kind = FAILURES[failureKind(error, { online: online && status.kind !== 'offline' })].inbox;
   if (kind === 'unauthorized') return problem(status.kind === 'signedOut' ? 'signedOut' : 'unauthorized');
   if (needsSettings(status.kind)) return problem(status.kind);
   if (kind === 'rateLimited') return problem(kind, retryAfter(error));
@@ -82,35 +60,12 @@ export function currentProblem({ status, verified, error, online }: ProblemInput
   return error ? problemFromError(error, status, online) : null;
 }
 
-const unknownReason = (error: unknown) => t('popup_reason_unknown', failureCode(error));
-
-/** Why an action failed, for each kind: a sentence a person can act on. */
-const REASONS: Record<FailureKind, (error: unknown) => string> = {
-  offline: () => t('popup_reason_offline'),
-  unreachable: () => t('popup_reason_unreachable'),
-  timeout: () => t('popup_reason_unreachable'),
-  unauthorized: () => t('popup_reason_unauthorized'),
-  rateLimited: (error) => {
-    const seconds = retryAfter(error);
-    return seconds ? tn('popup_reason_rate_limited_wait', seconds) : t('popup_reason_rate_limited');
-  },
-  serverError: () => t('popup_reason_server'),
-  notThisService: unknownReason,
-  notFound: unknownReason,
-  followSelf: unknownReason,
-  reportSelf: unknownReason,
-  invalidRequest: unknownReason,
-  invalidTime: () => t('popup_reason_invalid_until'),
-  refused: unknownReason,
-  invalidInput: unknownReason,
-  aborted: unknownReason,
-  unexpected: unknownReason,
-  internal: unknownReason,
-};
-
 /** Why an action failed, in a sentence a person can act on. */
 export function failureReason(error: unknown, online: boolean): string {
-  return REASONS[failureKind(error, { online })](error);
+  const reason = FAILURES[failureKind(error, { online })].reason;
+  const seconds = retryAfter(error);
+  if (reason === 'rate_limited' && seconds) return tn('popup_reason_rate_limited_wait', seconds);
+  return t(`popup_reason_${reason}`, failureCode(error));
 }
 
 const WORDS: Record<InboxProblemKind, [MessageKey, MessageKey]> = {

@@ -23,11 +23,12 @@ import {
   UnsupportedMediaTypeError,
   UserNotFoundError,
 } from '../../lib/api/errors';
+import { connectionProblem } from '../../lib/background/connection-test';
 import { statusKindFor } from '../../lib/background/poller';
 import { badgeFor } from '../../lib/badge';
-import { FAILURE_KINDS, type FailureKind, failureKind } from '../../lib/failure';
+import { FAILURES, type FailureKind, failureKind } from '../../lib/failure';
 import type { ConnectionProblem, ConnectionStatus, StatusKind } from '../../lib/messaging';
-import { connectionProblem, connectionTestText } from '../../lib/options';
+import { connectionTestText } from '../../lib/options';
 
 import {
   describeInboxProblem,
@@ -36,6 +37,7 @@ import {
   problemFromError,
 } from '../../lib/popup/inbox-problem';
 import { profileFailureText, reportFailureText } from '../../lib/profile/failure-text';
+import english from '../../public/_locales/en/messages.json';
 
 /** Words a service could send; no context may show them. */
 const SAID = 'Words only the service chose';
@@ -146,14 +148,14 @@ const rows: Record<string, Row> = {
     kind: 'rateLimited',
     badge: 'rateLimited',
     popup: 'rateLimited',
-    options: 'notThisService',
+    options: 'rateLimited',
   },
   TooManyChannelsError: {
     error: new TooManyChannelsError({ ...fields(429, 'too_many_channels'), retryAfter: 60 }),
     kind: 'rateLimited',
     badge: 'rateLimited',
     popup: 'rateLimited',
-    options: 'notThisService',
+    options: 'rateLimited',
   },
   ServerError: {
     error: new ServerError(fields(503, 'service_unavailable')),
@@ -211,6 +213,13 @@ const rows: Record<string, Row> = {
     popup: 'unreachable',
     options: 'unreachable',
   },
+  'a timeout of the platform': {
+    error: new DOMException(SAID, 'TimeoutError'),
+    kind: 'timeout',
+    badge: 'unreachable',
+    popup: 'unreachable',
+    options: 'timeout',
+  },
   'an abort': {
     error: AbortSignal.abort().reason,
     kind: 'aborted',
@@ -255,6 +264,7 @@ describe('failure kinds', () => {
     expect(test.ok ? null : test.problem).toBe(row.options);
     for (const words of allWords(row.error)) {
       expect(words).not.toBe('');
+      expect(Object.keys(english)).not.toContain(words);
       expect(words).not.toContain('$');
       expect(words).not.toContain(SAID);
     }
@@ -283,6 +293,6 @@ describe('failure kinds', () => {
 
   it('has words in every context for every kind', () => {
     const covered = new Set(Object.values(rows).map((row) => row.kind));
-    expect([...covered].sort()).toEqual(FAILURE_KINDS.filter((kind) => kind !== 'offline').sort());
+    expect([...covered].sort()).toEqual((Object.keys(FAILURES) as FailureKind[]).filter((kind) => kind !== 'offline').sort());
   });
 });

@@ -2,7 +2,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { listAccounts } from '../../../lib/accounts';
 import { messaging } from '../../../lib/messaging';
-import { addWithToken, changedSettings, removeAccount, saveOptions, signOut } from '../../../lib/options';
+import {
+  addWithToken,
+  changedSettings,
+  removeAccount,
+  saveOptions,
+  signOut,
+  testConnectionNotice,
+} from '../../../lib/options';
 import { DEFAULT_SETTINGS, getSettings, updateSettings } from '../../../lib/settings';
 import { ACCOUNT, anotherAccount, signedIn, storedToken } from '../../support/background';
 import { installFakePermissions } from '../../support/fake-apis';
@@ -118,5 +125,14 @@ describe('options flow', () => {
     expect(await fakeBrowser.permissions.contains({ origins: ['https://api.example.social/*'] })).toBe(false);
     expect((await listAccounts()).map((account) => account.id)).toEqual([ACCOUNT]);
     expect(await storedToken('social')).toBeNull();
+  });
+
+  it('tells the person to wait when the service turns a connection test away as too many requests', async () => {
+    await fakeBrowser.permissions.request({ origins: ['https://api.example.social/*'] });
+    background(problem(429, 'rate_limited', { 'retry-after': '30' }));
+    const notice = await testConnectionNotice(SOCIAL.apiBaseUrl, 'tok', Promise.resolve(true));
+    expect(notice.tone).toBe('error');
+    expect(notice.lines[0]).toMatch(/busy/);
+    expect(notice.lines[0]).not.toMatch(/not like the Inbox service/);
   });
 });
