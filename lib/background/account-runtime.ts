@@ -27,6 +27,11 @@ export interface AccountRuntime {
    * new token. A failure leaves the account as it was.
    */
   identify(again?: boolean): Promise<void>;
+  /**
+   * After a change made here, as a triage action: the live channel's count frame confirms the
+   * count while the channel is up, a check does when it is not.
+   */
+  confirmCount(): void;
 }
 
 export interface RuntimeOptions {
@@ -78,7 +83,10 @@ export function createAccountRuntime(id: string, options: RuntimeOptions = {}): 
     random: options.random,
     supported: options.liveSupported ?? false,
   });
-  return { id, session, poller, notifier, live, status: statusWriter(id), identify };
+  const confirmCount = () => {
+    if (!live?.isLive()) void poller.poll();
+  };
+  return { id, session, poller, notifier, live, status: statusWriter(id), identify, confirmCount };
 }
 
 export interface Runtimes {

@@ -220,7 +220,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   ): Promise<TriageResult> {
     const { runtime, client } = await signedIn(request.account);
     const result = await act({ id: runtime.id, client, status: runtime.status });
-    void runtime.poller.poll();
+    runtime.confirmCount();
     return result;
   }
 

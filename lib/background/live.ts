@@ -201,13 +201,16 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
 
   /**
    * Counts that come while one is being put on show wait for it, and only the newest follows,
-   * unless its channel has closed meanwhile.
+   * unless its channel has closed meanwhile. A count that only confirms the one on show, as the
+   * frame after a triage action here does, writes nothing.
    */
   const onCount = oneAtATime(async (count: number, attempt: number) => {
     if (attempt !== generation) return;
     const becameLive = !live;
     live = true;
-    const nextCheckAt = becameLive ? await poller.slowDown() : (await getStatus()).nextCheckAt;
+    const shown = await getStatus();
+    if (!becameLive && shown.kind === 'ok' && shown.count === count) return;
+    const nextCheckAt = becameLive ? await poller.slowDown() : shown.nextCheckAt;
     await setLiveMode('live');
     await setStatus({ kind: 'ok', count, checkedAt: clock.now(), nextCheckAt, detail: null });
   });

@@ -1,13 +1,20 @@
 /**
  * Mark read, mark unread, delete, snooze and unsnooze on the popup's behalf, and their undo. The badge and the
- * cached first pages change at once from the operation's result; the poller's next check
- * confirms the count. The undo tokens of the last action stay here, in session storage, so the
+ * cached first pages change at once from the operation's result, with one write of the count;
+ * the live channel's count frame confirms it, or a check when the channel is down. The undo tokens of the last action stay here, in session storage, so the
  * popup can close and open again and still offer Undo while the service takes it.
  */
 import type { BulkResult, Client, IdsSelection } from '../api';
 import { InvalidArgumentError, LIMITS, UndoExpiredError } from '../api';
 import { clearInboxCache, updateCachedPages } from '../inbox-cache';
-import type { SnoozeRequest, TriageRequest, TriageResult, UndoableAction, UndoOffer } from '../messaging';
+import type {
+  ConnectionStatus,
+  SnoozeRequest,
+  TriageRequest,
+  TriageResult,
+  UndoableAction,
+  UndoOffer,
+} from '../messaging';
 import { storedItem, storedKey } from '../stored';
 import { triagedPage, uniqueIds } from '../triage-patch';
 import type { StatusWriter } from './status-writer';
@@ -97,15 +104,30 @@ function withoutTokens({ parts: _, ...offer }: LastUndo): UndoOffer {
 
 const okCount = (status: { kind: string; count: number | null }) => (status.kind === 'ok' ? status.count : null);
 
+/**
+ * Shows the count the action leaves, worked out from the count on show. A count written while
+ * the action was out (the live channel's frame for this very change, or a check) is newer than
+ * the one the action started from: it stays, and what confirms counts next corrects it if need be.
+ */
+async function showAfter(
+  writer: StatusWriter,
+  writesBefore: number,
+  after: (before: number) => number,
+): Promise<ConnectionStatus> {
+  const current = await writer.get();
+  if (writer.writes() !== writesBefore) return current;
+  return writer.showCount(after(current.count ?? 0));
+}
+
 export async function markRead(
   { id, client, status: writer }: TriageAccount,
   { ids, join }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
+  const writes = writer.writes();
   const sent = await inBatches(ids, client.inbox.markRead);
   const undo = await offerUndo(id, 'markRead', ids, sent, { join });
   await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markRead', ids, unreadOnly));
-  const before = (await writer.get()).count;
-  const status = await writer.showCount(ids === 'all' ? 0 : (before ?? 0) - sent.count);
+  const status = await showAfter(writer, writes, (before) => (ids === 'all' ? 0 : before - sent.count));
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
@@ -114,11 +136,11 @@ export async function markUnread(
   { ids, join }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
   if (ids === 'all') throw new InvalidArgumentError('invalid_ids', 'Mark unread takes a list of ids, never "all".');
+  const writes = writer.writes();
   const sent = await inBatches(ids, client.inbox.markUnread);
   const undo = await offerUndo(id, 'markUnread', ids, sent, { join });
   await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markUnread', ids, unreadOnly));
-  const before = (await writer.get()).count;
-  const status = await writer.showCount((before ?? 0) + sent.count);
+  const status = await showAfter(writer, writes, (before) => before + sent.count);
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
@@ -131,13 +153,12 @@ async function takenOut(
   action: 'delete' | 'snooze',
   ids: IdsSelection,
   unread: number | undefined,
-  sent: { count: number },
+  sent: { count: number; writes: number },
   undo: UndoOffer | null,
 ): Promise<TriageResult> {
   await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, action, ids, unreadOnly));
-  const before = (await writer.get()).count;
   const gone = Math.min(sent.count, Math.max(0, Math.floor(unread ?? 0)));
-  const status = await writer.showCount(ids === 'all' ? 0 : (before ?? 0) - gone);
+  const status = await showAfter(writer, sent.writes, (before) => (ids === 'all' ? 0 : before - gone));
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
@@ -145,8 +166,10 @@ export async function deleteNotifications(
   account: TriageAccount,
   { ids, unread, join }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
+  const writes = account.status.writes();
   const sent = await inBatches(ids, account.client.inbox.delete);
-  return takenOut(account, 'delete', ids, unread, sent, await offerUndo(account.id, 'delete', ids, sent, { join }));
+  const undo = await offerUndo(account.id, 'delete', ids, sent, { join });
+  return takenOut(account, 'delete', ids, unread, { ...sent, writes }, undo);
 }
 
 /** Snoozed notifications leave the inbox and the count until they wake; the service wakes them. */
@@ -154,9 +177,10 @@ export async function snooze(
   account: TriageAccount,
   { ids, until, unread, join }: Selection<SnoozeRequest>,
 ): Promise<TriageResult> {
+  const writes = account.status.writes();
   const sent = await inBatches(ids, (batch) => account.client.inbox.snooze(batch, until));
   const undo = await offerUndo(account.id, 'snooze', ids, sent, { until, join });
-  return takenOut(account, 'snooze', ids, unread, sent, undo);
+  return takenOut(account, 'snooze', ids, unread, { ...sent, writes }, undo);
 }
 
 /**

@@ -11,7 +11,10 @@ import { json, problem } from './recording-fetch';
 
 export interface FakeLiveService {
   apiBaseUrl: string;
-  /** Answers POST /inbox/live/ticket and GET /inbox/count as the service would. */
+  /**
+   * Answers POST /inbox/live/ticket, GET /inbox/count and POST /inbox/read as the service would;
+   * a mark read lowers the count by the ids it names and sends the new count on every channel.
+   */
   fetch: typeof globalThis.fetch;
   /** `ws`, typed as the client library takes it. */
   WebSocket: WebSocketConstructor;
@@ -97,6 +100,12 @@ export async function startFakeLiveService(): Promise<FakeLiveService> {
         const ticket = randomUUID();
         tickets.add(ticket);
         return json({ ticket, expiresAt: new Date(Date.now() + 60_000).toISOString() }, { status: 201 });
+      }
+      if (request.method === 'POST' && path === '/inbox/read') {
+        const { ids } = (await request.json()) as { ids: string[] | 'all' };
+        const read = ids === 'all' ? fake.count : Math.min(fake.count, ids.length);
+        fake.setCount(fake.count - read);
+        return json({ success: true, count: read, undo: randomUUID() });
       }
       if (request.method === 'GET' && path === '/inbox/count') {
         return json({ count: fake.count }, { headers: { etag: `"${fake.count}"` } });

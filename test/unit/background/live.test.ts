@@ -11,7 +11,7 @@ import { LIVE_SAFETY_NET_SECONDS, PING_MAX_MS } from '../../../lib/poll-schedule
 import { updateSettings } from '../../../lib/settings';
 import { ACCOUNT, badge, signedIn, storedToken } from '../../support/background';
 import { type FakeLiveService, startFakeLiveService } from '../../support/fake-live-service';
-import { notificationFixture } from '../../support/fixtures';
+import { notificationFixture, uuid } from '../../support/fixtures';
 import { manualClock } from '../../support/manual-clock';
 import { deliver, EXTENSION_ID, optionsSender, popupSender, sendMessagesAs } from '../../support/messages';
 import { until } from '../../support/until';
@@ -23,6 +23,8 @@ let running: AbortController;
 let countAnswersHeld: Promise<void> | null;
 /** Likewise for answers to ticket calls. */
 let ticketAnswersHeld: Promise<void> | null;
+/** Likewise for answers to mark read. */
+let readAnswersHeld: Promise<void> | null;
 
 const tickets = () => service.requests.filter((r) => r === 'POST /inbox/live/ticket').length;
 /** Lets what the background started run on, for asserting that something did not happen. */
@@ -49,6 +51,9 @@ function start(options: { WebSocket?: null } = {}) {
       const answer = await service.fetch(input, init);
       if (countAnswersHeld && new Request(input, init).url.endsWith('/inbox/count')) await countAnswersHeld;
       if (ticketAnswersHeld && new Request(input, init).url.endsWith('/inbox/live/ticket')) await ticketAnswersHeld;
+      if (readAnswersHeld && String(input instanceof Request ? input.url : input).endsWith('/inbox/read')) {
+        await readAnswersHeld;
+      }
       return answer;
     },
     WebSocket: options.WebSocket === null ? undefined : service.WebSocket,
@@ -77,6 +82,7 @@ describe('the live channel in the background', () => {
     clock = manualClock();
     countAnswersHeld = null;
     ticketAnswersHeld = null;
+    readAnswersHeld = null;
   });
   afterEach(async () => {
     running?.abort();
@@ -144,6 +150,66 @@ describe('the live channel in the background', () => {
     answer();
     expect((await checked).value?.count).toBe(4);
     expect((await badge()).text).toBe('4');
+  });
+
+  /** The popup marks one unread notification read. */
+  const markOneRead = () => deliver('inbox.markRead', { account: ACCOUNT, ids: [uuid(1)], unread: 1 }, popupSender);
+
+  /** The counts written to the account's status from now on. */
+  function countWrites(): unknown[] {
+    const statusKey = `connectionStatus:${ACCOUNT}`;
+    const written: unknown[] = [];
+    const { set } = fakeBrowser.storage.local;
+    vi.spyOn(fakeBrowser.storage.local, 'set').mockImplementation(async (items) => {
+      const record = items as Record<string, { count?: number }>;
+      if (statusKey in record) written.push(record[statusKey]?.count);
+      return set(items);
+    });
+    return written;
+  }
+
+  it('shows a mark read from the popup with one write of the count, and lets the channel confirm it without a check', async () => {
+    await startLive(3);
+    await settle();
+    const written = countWrites();
+    const checks = polls();
+    const { value, error } = await markOneRead();
+    expect(error).toBeUndefined();
+    expect(value?.unreadCount).toBe(2);
+    await until(async () => (await badge()).text === '2');
+    await settle();
+    expect(written).toEqual([2]);
+    expect(polls()).toBe(checks);
+  });
+
+  it('takes the channel’s count that comes before the answer to a mark read as the count after it', async () => {
+    await startLive(3);
+    await settle();
+    const written = countWrites();
+    const checks = polls();
+    const { promise, release } = held();
+    readAnswersHeld = promise;
+    const marked = markOneRead();
+    await until(async () => (await badge()).text === '2');
+    release();
+    const answer = await marked;
+    expect(answer.error).toBeUndefined();
+    expect(answer.value?.unreadCount).toBe(2);
+    await settle();
+    expect((await badge()).text).toBe('2');
+    expect(written).toEqual([2]);
+    expect(polls()).toBe(checks);
+  });
+
+  it('checks the count after a mark read while the channel is down', async () => {
+    service.count = 3;
+    await signedIn('secret-token', { apiBaseUrl: service.apiBaseUrl, siteOrigin: 'http://127.0.0.1:8787' });
+    start({ WebSocket: null });
+    await until(async () => (await badge()).text === '3');
+    const checks = polls();
+    await markOneRead();
+    await until(() => polls() === checks + 1);
+    await until(async () => (await badge()).text === '2');
   });
 
   it('pings every 20–25 s and stays open while the service answers', async () => {
