@@ -1,14 +1,13 @@
 /**
  * The service as one Hono app: the API under `/api`, the web site at `/` and `/@{username}`.
- * Every route is registered through `route`, which also answers other methods on a known path
- * with 405 and an Allow header, and refuses a body not labelled as the route takes it (JSON
- * unless the route says otherwise) with 415; unknown paths answer 404.
+ * Every route of the table in `route-table.ts` is registered through `route`, which also answers
+ * other methods on a known path with 405 and an Allow header, and refuses a body not labelled as
+ * the route takes it (JSON unless the route says otherwise) with 415; unknown paths answer 404.
  */
 import type { IncomingMessage } from 'node:http';
 import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import { DISCOVERY_PATH } from '../lib/api/oauth-contract';
 import type { ApiDeps } from './api/context';
 import { inboxHandlers } from './api/inbox';
 import { liveHandlers } from './api/live';
@@ -17,16 +16,15 @@ import { oauthHandlers } from './api/oauth';
 import { operatorHandlers } from './api/operator';
 import { ProblemError, problemResponse } from './api/problem';
 import { userHandlers } from './api/users';
-import { AUTHORIZE_PATH, discoveryDocument } from './oauth/discovery';
+import { discoveryDocument } from './oauth/discovery';
 import openApiDocument from './openapi.json' with { type: 'json' };
+import { type Method, ROUTES, type Route, type RouteHandlers, type RouteMethod } from './route-table';
 import { authorizeHandlers } from './site/authorize';
 import { notFoundHtml, siteHandlers } from './site/routes';
 
 export const API_PREFIX = '/api';
 /** Far above any valid body (500 ids, or a 2000-character comment) and far below harm. */
 export const MAX_BODY_BYTES = 64 * 1024;
-
-type Method = 'GET' | 'POST' | 'DELETE';
 
 export interface AppOptions extends ApiDeps {
   /** Called with one line per answered request. */
@@ -101,73 +99,43 @@ export function createApp(options: AppOptions) {
   app.use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
   /**
-   * Each method's handler, or its middleware (such as `signedIn`) and handler in order. Every
-   * method but GET first checks that a body, if any, is labelled `bodyType`.
+   * Registers one route of the table with `handlers`. Every method but GET first checks that a
+   * body, if any, is labelled as the route takes it.
    */
-  function route(
-    path: string,
-    handlers: Partial<Record<Method, Handler | readonly Handler[]>>,
-    { bodyType = JSON_MEDIA_TYPE }: { bodyType?: string } = {},
-  ) {
-    const methods = Object.keys(handlers) as Method[];
+  function route({ path, site, bodyType = JSON_MEDIA_TYPE, methods }: Route, handlers: RouteHandlers) {
+    const where = site ? path : `${API_PREFIX}${path}`;
     const checkBody = requireBodyType(bodyType);
-    for (const method of methods) {
-      const chain = [handlers[method] as Handler | Handler[]].flat() as [Handler, ...Handler[]];
-      if (method === 'GET') app.on(method, path, ...chain);
-      else app.on(method, path, checkBody, ...chain);
+    const entries = Object.entries(methods) as [Method, RouteMethod][];
+    const allowed = entries.map(([method]) => method);
+    for (const [method, { handle }] of entries) {
+      const chain = [handle(handlers)].flat() as [Handler, ...Handler[]];
+      if (method === 'GET') app.on(method, where, ...chain);
+      else app.on(method, where, checkBody, ...chain);
     }
-    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
-    app.all(path, (c) => {
+    const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', ');
+    app.all(where, (c) => {
       throw new ProblemError(405, 'method_not_allowed', `${c.req.method} is not allowed here; use ${allow}.`, {
         allow,
       });
     });
   }
 
-  // What a client reads before it signs in, or with no credentials but what it sends: any page
-  // may read it. A form body is a simple request, so no preflight is needed.
-  const anyOrigin = cors({ origin: '*' });
-
-  const inbox = inboxHandlers(options);
-  const users = userHandlers(options);
-  const live = liveHandlers(options);
-  const operator = operatorHandlers(options);
-  const oauth = oauthHandlers(options);
-  const authorize = authorizeHandlers(options);
-  const form = { bodyType: 'application/x-www-form-urlencoded' };
-  const site = siteHandlers(options.db, () => `${options.origin()}${API_PREFIX}`);
-
-  route(`${API_PREFIX}/inbox/fetch`, { GET: inbox.fetchPage });
-  route(`${API_PREFIX}/inbox/count`, { GET: inbox.count });
-  route(`${API_PREFIX}/inbox/read`, { POST: inbox.markRead });
-  route(`${API_PREFIX}/inbox/delete`, { POST: inbox.delete });
-  route(`${API_PREFIX}/inbox/unread`, { POST: inbox.markUnread });
-  route(`${API_PREFIX}/inbox/snooze`, { POST: inbox.snooze });
-  route(`${API_PREFIX}/inbox/unsnooze`, { POST: inbox.unsnooze });
-  route(`${API_PREFIX}/inbox/undo`, { POST: inbox.undo });
-  route(`${API_PREFIX}/inbox/live/ticket`, { POST: live.ticket });
-  route(`${API_PREFIX}/inbox/live`, { GET: live.withoutUpgrade });
-  route(`${API_PREFIX}/operator/notifications`, { POST: operator.notify });
-  route(`${API_PREFIX}/operator/tokens/revoke`, { POST: operator.revoke });
-  route(`${API_PREFIX}/oauth/token`, { POST: [anyOrigin, oauth.token] }, form);
-  route(`${API_PREFIX}/oauth/revoke`, { POST: [anyOrigin, oauth.revoke] }, form);
-  route(`${API_PREFIX}/me`, { GET: users.me });
-  route(`${API_PREFIX}/user/:username`, { GET: users.profile });
-  route(`${API_PREFIX}/user/:username/follow`, { POST: users.follow, DELETE: users.unfollow });
-  route(`${API_PREFIX}/user/:username/report`, { POST: users.report });
-  route(`${API_PREFIX}/openapi.json`, { GET: (c) => c.json(openApiDocument) });
-  route(DISCOVERY_PATH, {
-    GET: [
-      anyOrigin,
-      (c) => {
-        c.header('cache-control', 'no-cache');
-        return c.json(discoveryDocument(options.origin(), `${options.origin()}${API_PREFIX}`));
-      },
-    ],
-  });
-  route(AUTHORIZE_PATH, { GET: authorize.show, POST: authorize.decide }, form);
-  route('/', { GET: site.home });
-  route('/:handle{@[^/]*}', { GET: site.profile });
+  const handlers: RouteHandlers = {
+    inbox: inboxHandlers(options),
+    users: userHandlers(options),
+    live: liveHandlers(options),
+    operator: operatorHandlers(options),
+    oauth: oauthHandlers(options),
+    authorize: authorizeHandlers(options),
+    site: siteHandlers(options.db, () => `${options.origin()}${API_PREFIX}`),
+    discovery: (c) => {
+      c.header('cache-control', 'no-cache');
+      return c.json(discoveryDocument(options.origin(), `${options.origin()}${API_PREFIX}`));
+    },
+    openApiDocument: (c) => c.json(openApiDocument),
+    anyOrigin: cors({ origin: '*' }),
+  };
+  for (const each of ROUTES) route(each, handlers);
 
   app.notFound((c) => {
     if (wantsHtml(c)) return notFoundHtml(c, 'There is no page at this address.');

@@ -1,18 +1,21 @@
 /**
  * Builds the OpenAPI 3.1 document of the API. The JSON Schema of every body and answer is generated
  * from the valibot schemas of the contract module, so the document cannot drift from what the client
- * and the service validate; this file adds only what HTTP needs (paths, parameters, headers, codes).
+ * and the service validate; its paths are the documented routes of `ROUTES` (`server/route-table.ts`),
+ * so it cannot name a route the service lacks. This file adds only what HTTP needs (parameters,
+ * headers, codes).
  * The built document is checked in as `server/openapi.json` and served at `/api/openapi.json`; a test
  * keeps the two equal, lints the document with Redocly and checks every documented answer occurs.
  *
  * To add an endpoint:
  *  1. Name its body and answer schemas from `lib/api/contract.ts` in `SCHEMAS` (each becomes
  *     `#/components/schemas/<Name>`).
- *  2. Add an operation under `paths` with an `operationId`, a `summary`, `security` (`bearer`, `optionalBearer`
- *     or `noAuth`), `requestBody: body('Name')` when it takes one, and `responses` built with
- *     `answer(description, 'Name')`, `noContent(description)` and `problem(description, codes)`.
- *  3. Route it in `server/app.ts`; a handler that needs the caller goes behind `signedIn` or
- *     `maybeSignedIn` (`server/api/auth.ts`) and reads `c.var.caller`.
+ *  2. Route it in `ROUTES` with its handler and an `operationId`; a handler that needs the caller goes
+ *     behind `signedIn` or `maybeSignedIn` (`server/api/auth.ts`) and reads `c.var.caller`.
+ *  3. Describe it under that `operationId` in `operations` (the compiler asks for it) with a `summary`,
+ *     `security` (`bearer`, `optionalBearer` or `noAuth`), `requestBody: body('Name')` when it takes
+ *     one, and `responses` built with `answer(description, 'Name')`, `noContent(description)` and
+ *     `problem(description, codes)`.
  *  4. Write the file again: `npx tsx server/openapi.ts`.
  */
 import { writeFileSync } from 'node:fs';
@@ -48,7 +51,6 @@ import {
   UUID_PATTERN,
 } from '../lib/api/contract';
 import {
-  DISCOVERY_PATH,
   DiscoverySchema,
   OAUTH_ERROR_CODES,
   OAuthErrorSchema,
@@ -56,6 +58,7 @@ import {
   OAuthTokenRequestSchema,
   OAuthTokenSchema,
 } from '../lib/api/oauth-contract';
+import { type Method, type OperationId, ROUTES, type Route } from './route-table';
 
 /** The contract's schemas the document names, under the names it gives them. */
 const SCHEMAS = {
@@ -158,8 +161,8 @@ interface Answer {
   headers?: Headers;
   content?: Record<string, { schema: object }>;
 }
+/** An operation as the document describes it; its `operationId` is its name in `ROUTES`. */
 interface Operation {
-  operationId: string;
   summary: string;
   description?: string;
   security: object[];
@@ -168,7 +171,7 @@ interface Operation {
   responses: Record<number, Answer>;
 }
 type PathItem = { parameters?: object[]; servers?: object[] } & {
-  [method in 'get' | 'post' | 'delete']?: Operation;
+  [method in Lowercase<Method>]?: Operation & { operationId: OperationId };
 };
 
 /** The reference service's site origin, where the paths outside the API live. */
@@ -241,16 +244,9 @@ const optionalBearer = [{}, { bearerAuth: [] }];
 const operatorOnly = [{ operatorAuth: [] }];
 const forbidden = problem('A user’s token: the operator API takes operator tokens only.', ['forbidden']);
 const noAuth: object[] = [];
-const usernameParameter = { $ref: '#/components/parameters/username' };
 
 /** A triage call; `all: false` for one that takes a list of ids only. */
-const idsOperation = (
-  operationId: string,
-  summary: string,
-  countMeaning: string,
-  options: { all: boolean } = { all: true },
-): Operation => ({
-  operationId,
+const idsOperation = (summary: string, countMeaning: string, options: { all: boolean } = { all: true }): Operation => ({
   summary,
   description:
     `One transaction. The answer's \`undo\` token puts back what this call changed, once, for ${LIMITS.undoSeconds} ` +
@@ -270,367 +266,326 @@ const idsOperation = (
   },
 });
 
-const paths: Record<string, PathItem> = {
-  '/inbox/fetch': {
-    get: {
-      operationId: 'fetchInbox',
-      summary: 'One page of the inbox, newest first, or of the snoozed notifications',
-      description:
-        'The inbox is ordered by `sortedAt`, then `id`, newest first, and leaves snoozed notifications out; ' +
-        'with `snoozed=true` only the snoozed ones are listed, soonest to wake first (then `id`). ' +
-        'Keyset pagination: pass each answer’s `cursor` back until it is null. A cursor is valid only for ' +
-        'the user and the listing (`unreadOnly`, `snoozed`, `types`) it was issued for.',
-      security: bearer,
-      parameters: [
-        {
-          name: 'limit',
-          in: 'query',
-          schema: {
-            type: 'integer',
-            minimum: LIMITS.pageSizeMin,
-            maximum: LIMITS.pageSizeMax,
-            default: LIMITS.pageSizeDefault,
-          },
+const operations: Record<OperationId, Operation> = {
+  fetchInbox: {
+    summary: 'One page of the inbox, newest first, or of the snoozed notifications',
+    description:
+      'The inbox is ordered by `sortedAt`, then `id`, newest first, and leaves snoozed notifications out; ' +
+      'with `snoozed=true` only the snoozed ones are listed, soonest to wake first (then `id`). ' +
+      'Keyset pagination: pass each answer’s `cursor` back until it is null. A cursor is valid only for ' +
+      'the user and the listing (`unreadOnly`, `snoozed`, `types`) it was issued for.',
+    security: bearer,
+    parameters: [
+      {
+        name: 'limit',
+        in: 'query',
+        schema: {
+          type: 'integer',
+          minimum: LIMITS.pageSizeMin,
+          maximum: LIMITS.pageSizeMax,
+          default: LIMITS.pageSizeDefault,
         },
-        { name: 'cursor', in: 'query', schema: { type: 'string' } },
-        { name: 'unreadOnly', in: 'query', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
-        { name: 'snoozed', in: 'query', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
-        {
-          name: 'types',
-          in: 'query',
-          description: `Only these types: a comma-separated list of ${NOTIFICATION_TYPES.join(', ')}, each at most once.`,
-          schema: { type: 'string' },
+      },
+      { name: 'cursor', in: 'query', schema: { type: 'string' } },
+      { name: 'unreadOnly', in: 'query', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
+      { name: 'snoozed', in: 'query', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
+      {
+        name: 'types',
+        in: 'query',
+        description: `Only these types: a comma-separated list of ${NOTIFICATION_TYPES.join(', ')}, each at most once.`,
+        schema: { type: 'string' },
+      },
+    ],
+    responses: {
+      200: answer('A page.', 'Page'),
+      400: problem('A bad query parameter.', ['invalid_limit', 'invalid_cursor', 'invalid_parameter']),
+      401: unauthenticated,
+    },
+  },
+  countUnread: {
+    summary: 'The unread count, in all and of each type',
+    description: 'Snoozed notifications are not counted until they wake. The ETag covers `byType`.',
+    security: bearer,
+    parameters: [{ name: 'If-None-Match', in: 'header', schema: { type: 'string' } }],
+    responses: {
+      200: answer('The count.', 'Count', {
+        ETag: { schema: { type: 'string' } },
+        'X-Poll-Interval': {
+          schema: { type: 'integer', minimum: 1 },
+          description: 'The least number of seconds between two polls.',
         },
-      ],
-      responses: {
-        200: answer('A page.', 'Page'),
-        400: problem('A bad query parameter.', ['invalid_limit', 'invalid_cursor', 'invalid_parameter']),
-        401: unauthenticated,
+      }),
+      304: {
+        description: 'The count is unchanged since the ETag given in If-None-Match.',
+        headers: { ETag: { schema: { type: 'string' } }, 'X-Poll-Interval': { schema: { type: 'integer' } } },
       },
+      401: unauthenticated,
     },
   },
-  '/inbox/count': {
-    get: {
-      operationId: 'countUnread',
-      summary: 'The unread count, in all and of each type',
-      description: 'Snoozed notifications are not counted until they wake. The ETag covers `byType`.',
-      security: bearer,
-      parameters: [{ name: 'If-None-Match', in: 'header', schema: { type: 'string' } }],
-      responses: {
-        200: answer('The count.', 'Count', {
-          ETag: { schema: { type: 'string' } },
-          'X-Poll-Interval': {
-            schema: { type: 'integer', minimum: 1 },
-            description: 'The least number of seconds between two polls.',
-          },
-        }),
-        304: {
-          description: 'The count is unchanged since the ETag given in If-None-Match.',
-          headers: { ETag: { schema: { type: 'string' } }, 'X-Poll-Interval': { schema: { type: 'integer' } } },
-        },
-        401: unauthenticated,
-      },
+  markRead: idsOperation('Mark notifications read', '`count` notifications went from unread to read.'),
+  deleteNotifications: idsOperation(
+    'Delete notifications',
+    '`count` notifications were deleted: they leave `fetch` and `count` at once, and are removed for good ' +
+      'once their undo has expired.',
+  ),
+  markUnread: idsOperation('Mark notifications unread', '`count` notifications went from read to unread.', {
+    all: false,
+  }),
+  snoozeNotifications: {
+    summary: 'Snooze notifications until a time',
+    description:
+      'They leave the inbox and the count until `until`, then come back unread at the top; snoozing a ' +
+      'snoozed notification moves its wake time. One transaction. The answer’s `undo` token puts back the ' +
+      `snooze state each had before, once, for ${LIMITS.undoSeconds} seconds; it is null when nothing changed.`,
+    security: bearer,
+    requestBody: body('SnoozeBody'),
+    responses: {
+      200: answer('`count` notifications were snoozed.', 'BulkResult'),
+      400: problem(
+        '`ids` is not a list of at most 500 UUIDs (`invalid_ids`), or `until` is not ISO 8601 with an offset, ' +
+          `${LIMITS.snoozeMinSeconds} s to 365 days ahead (\`invalid_until\`).`,
+        ['invalid_ids', 'invalid_until'],
+      ),
+      401: unauthenticated,
+      415: unsupportedMediaType,
     },
   },
-  '/inbox/read': {
-    post: idsOperation('markRead', 'Mark notifications read', '`count` notifications went from unread to read.'),
-  },
-  '/inbox/delete': {
-    post: idsOperation(
-      'deleteNotifications',
-      'Delete notifications',
-      '`count` notifications were deleted: they leave `fetch` and `count` at once, and are removed for good ' +
-        'once their undo has expired.',
-    ),
-  },
-  '/inbox/unread': {
-    post: idsOperation('markUnread', 'Mark notifications unread', '`count` notifications went from read to unread.', {
-      all: false,
-    }),
-  },
-  '/inbox/snooze': {
-    post: {
-      operationId: 'snoozeNotifications',
-      summary: 'Snooze notifications until a time',
-      description:
-        'They leave the inbox and the count until `until`, then come back unread at the top; snoozing a ' +
-        'snoozed notification moves its wake time. One transaction. The answer’s `undo` token puts back the ' +
-        `snooze state each had before, once, for ${LIMITS.undoSeconds} seconds; it is null when nothing changed.`,
-      security: bearer,
-      requestBody: body('SnoozeBody'),
-      responses: {
-        200: answer('`count` notifications were snoozed.', 'BulkResult'),
-        400: problem(
-          '`ids` is not a list of at most 500 UUIDs (`invalid_ids`), or `until` is not ISO 8601 with an offset, ' +
-            `${LIMITS.snoozeMinSeconds} s to 365 days ahead (\`invalid_until\`).`,
-          ['invalid_ids', 'invalid_until'],
-        ),
-        401: unauthenticated,
-        415: unsupportedMediaType,
-      },
+  unsnoozeNotifications: {
+    summary: 'Bring snoozed notifications back now',
+    description: 'They come back now, unread, as if woken. One transaction.',
+    security: bearer,
+    requestBody: body('IdsListBody'),
+    responses: {
+      200: answer('`count` notifications were woken.', 'UnsnoozeResult'),
+      400: problem('The body is not `{ "ids": [uuid, …] }` (`"all"` is refused).', ['invalid_ids']),
+      401: unauthenticated,
+      415: unsupportedMediaType,
     },
   },
-  '/inbox/unsnooze': {
-    post: {
-      operationId: 'unsnoozeNotifications',
-      summary: 'Bring snoozed notifications back now',
-      description: 'They come back now, unread, as if woken. One transaction.',
-      security: bearer,
-      requestBody: body('IdsListBody'),
-      responses: {
-        200: answer('`count` notifications were woken.', 'UnsnoozeResult'),
-        400: problem('The body is not `{ "ids": [uuid, …] }` (`"all"` is refused).', ['invalid_ids']),
-        401: unauthenticated,
-        415: unsupportedMediaType,
-      },
+  undoTriage: {
+    summary: 'Undo a triage call',
+    description:
+      'Puts back exactly what the call that gave the token changed, as it was before; a notification ' +
+      'changed since by another call is left as it is and not counted. One transaction.',
+    security: bearer,
+    requestBody: body('UndoBody'),
+    responses: {
+      200: answer('`count` notifications were put back.', 'UndoResult'),
+      400: problem('Malformed, forged, unknown, or another user’s token.', ['invalid_undo']),
+      401: unauthenticated,
+      410: problem(`Already used, or more than ${LIMITS.undoSeconds} seconds old.`, ['undo_expired']),
+      415: unsupportedMediaType,
     },
   },
-  '/inbox/undo': {
-    post: {
-      operationId: 'undoTriage',
-      summary: 'Undo a triage call',
-      description:
-        'Puts back exactly what the call that gave the token changed, as it was before; a notification ' +
-        'changed since by another call is left as it is and not counted. One transaction.',
-      security: bearer,
-      requestBody: body('UndoBody'),
-      responses: {
-        200: answer('`count` notifications were put back.', 'UndoResult'),
-        400: problem('Malformed, forged, unknown, or another user’s token.', ['invalid_undo']),
-        401: unauthenticated,
-        410: problem(`Already used, or more than ${LIMITS.undoSeconds} seconds old.`, ['undo_expired']),
-        415: unsupportedMediaType,
-      },
+  issueLiveTicket: {
+    summary: 'A ticket to open the live channel with',
+    description:
+      `Single-use, valid for ${LIMITS.liveTicketSeconds} s, bound to the caller and the token that asked ` +
+      'for it. A browser cannot put a token on a WebSocket, and a token never goes into a URL.',
+    security: bearer,
+    responses: {
+      201: answer('The ticket.', 'LiveTicket'),
+      401: unauthenticated,
+      415: strayBodyType,
+      429: problem(
+        `The caller's user already has ${LIMITS.liveChannelsPerUser} live channels open on this instance (by ` +
+          `default; \`too_many_channels\`), or took ${LIMITS.liveTicketsPerMinute} tickets in the last minute ` +
+          '(`rate_limited`). A client keeps one channel and waits at least Retry-After.',
+        ['too_many_channels', 'rate_limited'],
+        retryAfter,
+      ),
     },
   },
-  '/inbox/live/ticket': {
-    post: {
-      operationId: 'issueLiveTicket',
-      summary: 'A ticket to open the live channel with',
-      description:
-        `Single-use, valid for ${LIMITS.liveTicketSeconds} s, bound to the caller and the token that asked ` +
-        'for it. A browser cannot put a token on a WebSocket, and a token never goes into a URL.',
-      security: bearer,
-      responses: {
-        201: answer('The ticket.', 'LiveTicket'),
-        401: unauthenticated,
-        415: strayBodyType,
-        429: problem(
-          `The caller's user already has ${LIMITS.liveChannelsPerUser} live channels open on this instance (by ` +
-            `default; \`too_many_channels\`), or took ${LIMITS.liveTicketsPerMinute} tickets in the last minute ` +
-            '(`rate_limited`). A client keeps one channel and waits at least Retry-After.',
-          ['too_many_channels', 'rate_limited'],
-          retryAfter,
-        ),
-      },
+  openLiveChannel: {
+    summary: 'The live channel (WebSocket)',
+    description:
+      'Opened with a WebSocket upgrade. The service sends text frames, one JSON object each ' +
+      '(`LiveServerFrame`): the unread count and its counts by type at once and after every change, a ' +
+      'wake included (changes closer than 100 ms apart may be coalesced; the last value always ' +
+      'arrives), each new notification, and a pong for ' +
+      `each ping. The client sends only \`{ "type": "ping" }\` (\`LiveClientFrame\`), every 20–25 s; a ` +
+      `channel silent for ${LIMITS.liveIdleSeconds} s is closed. Close codes: 1008 for a frame that is not ` +
+      `a ping or not JSON, or frames too often; 1009 for a frame over ${LIMITS.liveFrameMaxBytes} bytes; ` +
+      '4401 when the token is revoked or its user deleted; 1001 when the service stops or the channel ' +
+      'was idle; 1013 when the service lost its database for a moment (reconnect with a new ticket). ' +
+      'Live channels hold at most 80 % of an instance’s connections, the rest being kept for requests: past ' +
+      'that, and while the instance cannot hear its database, the upgrade is a 503 `service_unavailable` ' +
+      'with Retry-After, and the ticket is still good.',
+    security: noAuth,
+    parameters: [{ name: 'ticket', in: 'query', required: true, schema: { type: 'string' } }],
+    responses: {
+      101: noContent('Switching to the WebSocket protocol: the channel is open.'),
+      401: problem('A missing, unknown, expired or already used ticket; nothing was upgraded.', ['unauthenticated']),
+      426: problem('A plain GET, without a WebSocket upgrade.', ['upgrade_required'], {
+        Upgrade: { schema: { type: 'string', const: 'websocket' } },
+      }),
+      429: problem(
+        'The ticket’s user already has as many live channels open on this instance as it may; the ticket is spent.',
+        ['too_many_channels'],
+        retryAfter,
+      ),
     },
   },
-  '/inbox/live': {
-    get: {
-      operationId: 'openLiveChannel',
-      summary: 'The live channel (WebSocket)',
-      description:
-        'Opened with a WebSocket upgrade. The service sends text frames, one JSON object each ' +
-        '(`LiveServerFrame`): the unread count and its counts by type at once and after every change, a ' +
-        'wake included (changes closer than 100 ms apart may be coalesced; the last value always ' +
-        'arrives), each new notification, and a pong for ' +
-        `each ping. The client sends only \`{ "type": "ping" }\` (\`LiveClientFrame\`), every 20–25 s; a ` +
-        `channel silent for ${LIMITS.liveIdleSeconds} s is closed. Close codes: 1008 for a frame that is not ` +
-        `a ping or not JSON, or frames too often; 1009 for a frame over ${LIMITS.liveFrameMaxBytes} bytes; ` +
-        '4401 when the token is revoked or its user deleted; 1001 when the service stops or the channel ' +
-        'was idle; 1013 when the service lost its database for a moment (reconnect with a new ticket). ' +
-        'Live channels hold at most 80 % of an instance’s connections, the rest being kept for requests: past ' +
-        'that, and while the instance cannot hear its database, the upgrade is a 503 `service_unavailable` ' +
-        'with Retry-After, and the ticket is still good.',
-      security: noAuth,
-      parameters: [{ name: 'ticket', in: 'query', required: true, schema: { type: 'string' } }],
-      responses: {
-        101: noContent('Switching to the WebSocket protocol: the channel is open.'),
-        401: problem('A missing, unknown, expired or already used ticket; nothing was upgraded.', ['unauthenticated']),
-        426: problem('A plain GET, without a WebSocket upgrade.', ['upgrade_required'], {
-          Upgrade: { schema: { type: 'string', const: 'websocket' } },
-        }),
-        429: problem(
-          'The ticket’s user already has as many live channels open on this instance as it may; the ticket is spent.',
-          ['too_many_channels'],
-          retryAfter,
-        ),
-      },
+  deliverNotification: {
+    summary: 'Deliver a notification to a user (operator API)',
+    description: 'How other parts of a deployment put notifications into inboxes; live channels hear of it at once.',
+    security: operatorOnly,
+    requestBody: body('OperatorNotificationBody'),
+    responses: {
+      201: answer('The notification as the user will see it.', 'Notification'),
+      400: problem('A field is not valid.', ['invalid_notification']),
+      401: unauthenticated,
+      403: forbidden,
+      404: problem('No such user or actor.', ['user_not_found']),
+      415: unsupportedMediaType,
     },
   },
-  '/operator/notifications': {
-    post: {
-      operationId: 'deliverNotification',
-      summary: 'Deliver a notification to a user (operator API)',
-      description: 'How other parts of a deployment put notifications into inboxes; live channels hear of it at once.',
-      security: operatorOnly,
-      requestBody: body('OperatorNotificationBody'),
-      responses: {
-        201: answer('The notification as the user will see it.', 'Notification'),
-        400: problem('A field is not valid.', ['invalid_notification']),
-        401: unauthenticated,
-        403: forbidden,
-        404: problem('No such user or actor.', ['user_not_found']),
-        415: unsupportedMediaType,
-      },
+  revokeUserToken: {
+    summary: 'Revoke a user’s token (operator API)',
+    description: 'The token stops working at once; live channels opened with it close with 4401.',
+    security: operatorOnly,
+    requestBody: body('OperatorRevokeBody'),
+    responses: {
+      200: answer('`revoked` is false for a token that was unknown or already revoked.', 'OperatorRevokeResult'),
+      400: problem('The body is not `{ "token": "…" }`.', ['invalid_body']),
+      401: unauthenticated,
+      403: forbidden,
+      415: unsupportedMediaType,
     },
   },
-  '/operator/tokens/revoke': {
-    post: {
-      operationId: 'revokeUserToken',
-      summary: 'Revoke a user’s token (operator API)',
-      description: 'The token stops working at once; live channels opened with it close with 4401.',
-      security: operatorOnly,
-      requestBody: body('OperatorRevokeBody'),
-      responses: {
-        200: answer('`revoked` is false for a token that was unknown or already revoked.', 'OperatorRevokeResult'),
-        400: problem('The body is not `{ "token": "…" }`.', ['invalid_body']),
-        401: unauthenticated,
-        403: forbidden,
-        415: unsupportedMediaType,
-      },
+  exchangeAuthorizationCode: {
+    summary: 'Exchange an authorization code for a token (OAuth 2.1, PKCE)',
+    description:
+      'The code comes from the authorize page (`authorizationEndpoint` of the discovery document) through ' +
+      '`redirect_uri`. It works once: a second use fails and revokes the token the first one got. Answers ' +
+      'carry `Cache-Control: no-store`; any origin may call it (CORS).',
+    security: noAuth,
+    requestBody: formBody('OAuthTokenRequest'),
+    responses: {
+      200: answer('An ordinary user token.', 'OAuthToken'),
+      400: oauthError(
+        '`invalid_grant`: the code is unknown, expired or used, or the redirect URI or verifier does not match. ' +
+          '`invalid_client`: not the known client. `invalid_request`: a parameter is missing or repeated.',
+        OAUTH_ERROR_CODES,
+      ),
+      415: formOnly,
     },
   },
-  '/oauth/token': {
-    post: {
-      operationId: 'exchangeAuthorizationCode',
-      summary: 'Exchange an authorization code for a token (OAuth 2.1, PKCE)',
-      description:
-        'The code comes from the authorize page (`authorizationEndpoint` of the discovery document) through ' +
-        '`redirect_uri`. It works once: a second use fails and revokes the token the first one got. Answers ' +
-        'carry `Cache-Control: no-store`; any origin may call it (CORS).',
-      security: noAuth,
-      requestBody: formBody('OAuthTokenRequest'),
-      responses: {
-        200: answer('An ordinary user token.', 'OAuthToken'),
-        400: oauthError(
-          '`invalid_grant`: the code is unknown, expired or used, or the redirect URI or verifier does not match. ' +
-            '`invalid_client`: not the known client. `invalid_request`: a parameter is missing or repeated.',
-          OAUTH_ERROR_CODES,
-        ),
-        415: formOnly,
-      },
+  revokeToken: {
+    summary: 'Revoke a token (RFC 7009)',
+    description:
+      'The token stops working at once and live channels opened with it close with 4401. The answer is the ' +
+      'same whether the token was valid, unknown or already revoked. Any origin may call it (CORS).',
+    security: noAuth,
+    requestBody: formBody('OAuthRevokeRequest'),
+    responses: {
+      200: noContent('The token, if it was one, no longer works.'),
+      400: oauthError('No `token` parameter, or more than one.', ['invalid_request']),
+      415: formOnly,
     },
   },
-  '/oauth/revoke': {
-    post: {
-      operationId: 'revokeToken',
-      summary: 'Revoke a token (RFC 7009)',
-      description:
-        'The token stops working at once and live channels opened with it close with 4401. The answer is the ' +
-        'same whether the token was valid, unknown or already revoked. Any origin may call it (CORS).',
-      security: noAuth,
-      requestBody: formBody('OAuthRevokeRequest'),
-      responses: {
-        200: noContent('The token, if it was one, no longer works.'),
-        400: oauthError('No `token` parameter, or more than one.', ['invalid_request']),
-        415: formOnly,
-      },
+  getMe: {
+    summary: 'The profile of the token’s owner',
+    description:
+      'Who the token belongs to, as an app learns after signing in (the shape of `getProfile`, with `self` true).',
+    security: bearer,
+    responses: {
+      200: answer('The caller’s own profile.', 'Profile'),
+      401: unauthenticated,
     },
   },
-  '/me': {
-    get: {
-      operationId: 'getMe',
-      summary: 'The profile of the token’s owner',
-      description:
-        'Who the token belongs to, as an app learns after signing in (the shape of `getProfile`, with `self` true).',
-      security: bearer,
-      responses: {
-        200: answer('The caller’s own profile.', 'Profile'),
-        401: unauthenticated,
-      },
+  getProfile: {
+    summary: 'A profile',
+    description: '`following`, `followedBy` and `self` are present only on an authenticated request.',
+    security: optionalBearer,
+    responses: {
+      200: answer('The profile.', 'Profile'),
+      401: unauthenticated,
+      404: userNotFound,
     },
   },
-  '/user/{username}': {
-    parameters: [usernameParameter],
-    get: {
-      operationId: 'getProfile',
-      summary: 'A profile',
-      description: '`following`, `followedBy` and `self` are present only on an authenticated request.',
-      security: optionalBearer,
-      responses: {
-        200: answer('The profile.', 'Profile'),
-        401: unauthenticated,
-        404: userNotFound,
-      },
+  followUser: {
+    summary: 'Follow a user',
+    description:
+      'A new follow puts a `follow` notification into the followed user’s inbox, at most once per ' +
+      `follower and followed user in ${LIMITS.followNoticeHours} hours.`,
+    security: bearer,
+    responses: {
+      204: noContent('Now following.'),
+      400: problem('Already following, or following yourself.', ['already_following', 'cannot_follow_self']),
+      401: unauthenticated,
+      404: userNotFound,
+      415: strayBodyType,
+      429: followLimited,
     },
   },
-  '/user/{username}/follow': {
-    parameters: [usernameParameter],
-    post: {
-      operationId: 'followUser',
-      summary: 'Follow a user',
-      description:
-        'A new follow puts a `follow` notification into the followed user’s inbox, at most once per ' +
-        `follower and followed user in ${LIMITS.followNoticeHours} hours.`,
-      security: bearer,
-      responses: {
-        204: noContent('Now following.'),
-        400: problem('Already following, or following yourself.', ['already_following', 'cannot_follow_self']),
-        401: unauthenticated,
-        404: userNotFound,
-        415: strayBodyType,
-        429: followLimited,
-      },
-    },
-    delete: {
-      operationId: 'unfollowUser',
-      summary: 'Unfollow a user',
-      security: bearer,
-      responses: {
-        204: noContent('No longer following.'),
-        400: problem('Not following, or yourself.', ['not_following', 'cannot_follow_self']),
-        401: unauthenticated,
-        404: userNotFound,
-        415: strayBodyType,
-        429: followLimited,
-      },
+  unfollowUser: {
+    summary: 'Unfollow a user',
+    security: bearer,
+    responses: {
+      204: noContent('No longer following.'),
+      400: problem('Not following, or yourself.', ['not_following', 'cannot_follow_self']),
+      401: unauthenticated,
+      404: userNotFound,
+      415: strayBodyType,
+      429: followLimited,
     },
   },
-  '/user/{username}/report': {
-    parameters: [usernameParameter],
-    post: {
-      operationId: 'reportUser',
-      summary: 'Report a user',
-      security: bearer,
-      requestBody: body('ReportBody'),
-      responses: {
-        201: answer('The report was received.', 'ReportResult'),
-        400: problem('A bad reason or comment, or yourself.', ['invalid_report', 'cannot_report_self']),
-        401: unauthenticated,
-        404: userNotFound,
-        415: unsupportedMediaType,
-        429: problem(`More than ${LIMITS.reportsPerHour} reports in an hour.`, ['rate_limited'], retryAfter),
-      },
+  reportUser: {
+    summary: 'Report a user',
+    security: bearer,
+    requestBody: body('ReportBody'),
+    responses: {
+      201: answer('The report was received.', 'ReportResult'),
+      400: problem('A bad reason or comment, or yourself.', ['invalid_report', 'cannot_report_self']),
+      401: unauthenticated,
+      404: userNotFound,
+      415: unsupportedMediaType,
+      429: problem(`More than ${LIMITS.reportsPerHour} reports in an hour.`, ['rate_limited'], retryAfter),
     },
   },
-  [DISCOVERY_PATH]: {
-    servers: [SITE_SERVER],
-    get: {
-      operationId: 'discoverService',
-      summary: 'Where the API and the site are, and how to sign in',
-      description:
-        'On the site origin, not under the API base URL: a client finds it from any address of the service a ' +
-        'person types. Sign-in is OAuth 2.1 with PKCE (S256 only): open `authorizationEndpoint` (an HTML page) ' +
-        'with `response_type=code`, `client_id`, `redirect_uri`, `code_challenge`, `code_challenge_method=S256`, ' +
-        '`state` and `scope`, then exchange the code at `tokenEndpoint`. Any origin may read it (CORS).',
-      security: noAuth,
-      responses: {
-        200: answer('The discovery document.', 'Discovery'),
-      },
+  discoverService: {
+    summary: 'Where the API and the site are, and how to sign in',
+    description:
+      'On the site origin, not under the API base URL: a client finds it from any address of the service a ' +
+      'person types. Sign-in is OAuth 2.1 with PKCE (S256 only): open `authorizationEndpoint` (an HTML page) ' +
+      'with `response_type=code`, `client_id`, `redirect_uri`, `code_challenge`, `code_challenge_method=S256`, ' +
+      '`state` and `scope`, then exchange the code at `tokenEndpoint`. Any origin may read it (CORS).',
+    security: noAuth,
+    responses: {
+      200: answer('The discovery document.', 'Discovery'),
     },
   },
-  '/openapi.json': {
-    get: {
-      operationId: 'getOpenApiDocument',
-      summary: 'This document',
-      security: noAuth,
-      responses: {
-        200: { description: 'The OpenAPI document.', content: { 'application/json': { schema: { type: 'object' } } } },
-      },
+  getOpenApiDocument: {
+    summary: 'This document',
+    security: noAuth,
+    responses: {
+      200: { description: 'The OpenAPI document.', content: { 'application/json': { schema: { type: 'object' } } } },
     },
   },
 };
+
+/**
+ * The documented routes of `ROUTES`, in its order, with OpenAPI's `{name}` for a `:name` parameter
+ * (each described once under `components.parameters`).
+ */
+function documentedPaths(): Record<string, PathItem> {
+  const paths: Record<string, PathItem> = {};
+  for (const { path, site, methods } of ROUTES as readonly Route[]) {
+    const documented = Object.entries(methods).filter(([, method]) => method.operationId !== undefined);
+    if (documented.length === 0) continue;
+    const item: PathItem = {};
+    if (site) item.servers = [SITE_SERVER];
+    const parameters = [...path.matchAll(/:(\w+)/g)].map(([, name]) => ({ $ref: `#/components/parameters/${name}` }));
+    if (parameters.length > 0) item.parameters = parameters;
+    for (const [method, { operationId }] of documented) {
+      const id = operationId as OperationId;
+      item[method.toLowerCase() as Lowercase<Method>] = { operationId: id, ...operations[id] };
+    }
+    paths[path.replace(/:(\w+)/g, '{$1}')] = item;
+  }
+  return paths;
+}
 
 export function buildOpenApiDocument() {
   return {
@@ -646,7 +601,7 @@ export function buildOpenApiDocument() {
         'a body sent as anything but `application/json` answers 415 `unsupported_media_type`.',
     },
     servers: [{ url: 'http://127.0.0.1:8787/api', description: 'The reference service, run locally' }],
-    paths,
+    paths: documentedPaths(),
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer' },
