@@ -1,23 +1,21 @@
 import type { UndoOffer } from '../../lib/messaging';
 import { lazyComponent } from './lazy-component';
+import type { ToastProps } from './toast';
 
 // A toast follows an action, whose code loads after the first row too: its words load with it.
 const Toast = lazyComponent(() => import('./toast').then((module) => module.Toast));
-
-export interface ToastProps {
-  offer: UndoOffer | null;
-  /** The name of the account an action on a whole inbox took, when the person has several. */
-  account: string | null;
-  undoing: boolean;
-  onUndo(): void;
-}
 
 /**
  * What the last action did, with Undo. The region is always there and polite, so a screen reader
  * hears each new toast without focus moving; it sits outside the list, so the list can change
  * under it.
  */
-export function UndoToast({ offer, account, undoing, onUndo }: ToastProps) {
+export function UndoToast({
+  offer,
+  account,
+  undoing,
+  onUndo,
+}: Omit<ToastProps, 'offer'> & { offer: UndoOffer | null }) {
   return (
     <div class="toast-region" role="status" aria-live="polite">
       {offer && <Toast key={offer.expiresAt} offer={offer} account={account} undoing={undoing} onUndo={onUndo} />}

@@ -23,6 +23,7 @@ import { broadcast, type ConnectionStatus } from '../messaging';
 import { oneAtATime } from '../one-at-a-time';
 import { PING_MAX_MS, PING_MIN_MS, reconnectDelay } from '../poll-schedule';
 import type { Session } from './api-session';
+import { type Clock, realClock } from './clock';
 import type { Notifier } from './notifier';
 import { hasApiPermission } from './permissions';
 import type { Poller } from './poller';
@@ -34,19 +35,6 @@ export const LIVE_ALARM_PREFIX = 'live-reconnect:';
 export const liveAlarmName = (accountId: string) => `${LIVE_ALARM_PREFIX}${accountId}`;
 /** A ping not answered within this is a channel the network lost without telling. */
 export const PONG_TIMEOUT_MS = 10_000;
-
-/** Time as the live channel sees it: the real clock by default, a hand-driven one in tests. */
-export interface Clock {
-  now(): number;
-  setTimeout(run: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (run, ms) => globalThis.setTimeout(run, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /**
  * Firefox's MV3 background is an event page, unloaded after about 30 s without extension events

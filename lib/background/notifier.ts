@@ -19,7 +19,7 @@ import { openableUrl } from '../links';
 import { isQuiet, quietHoursEnd } from '../quiet-hours';
 import { localTimeZone, type Settings } from '../settings';
 import { storedItem, storedKey } from '../stored';
-import { type Clock, realClock } from './live';
+import { type Clock, realClock } from './clock';
 import { perAccountItem } from './stored-items';
 
 const MAX_LISTED = 5;

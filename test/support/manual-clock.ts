@@ -1,4 +1,4 @@
-import type { Clock } from '../../lib/background/live';
+import type { Clock } from '../../lib/background/clock';
 
 /** A clock that moves only when the test moves it, running every timer that falls due on the way. */
 export function manualClock(start = Date.now()) {
