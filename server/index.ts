@@ -19,8 +19,9 @@ import { createUndoTokens } from './api/undo-token';
 import { API_PREFIX, createApp } from './app';
 import { parseTrustProxy } from './client-address';
 import { capConnectionsPerClient } from './connections';
-import { type Database, type DatabaseOption, describeDatabase, openDatabase } from './db/database';
+import type { Database } from './db/database';
 import { migrate } from './db/migrations';
+import { type DatabaseOption, describeDatabase, openDatabase } from './db/open';
 import { listenForLiveEvents } from './live/events';
 import { createLiveHub } from './live/hub';
 import { createLiveLimiter, DEFAULT_LIVE_LIMITS, type LiveLimits } from './live/limits';
@@ -33,7 +34,8 @@ import { seedDemoData, setDemoPasswords } from './seed/seed';
 import { serviceKey } from './store/keys';
 
 export type { NotificationInput, ServiceAdmin } from './admin';
-export type { Database, DatabaseOption } from './db/database';
+export type { Database } from './db/database';
+export type { DatabaseOption } from './db/open';
 export { DEFAULT_LIVE_LIMITS, type LiveLimits } from './live/limits';
 export { DEMO_PASSWORD, DEMO_USERNAME } from './seed/demo-data';
 

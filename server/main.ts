@@ -13,9 +13,9 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createAdmin } from './admin';
 import { parseTrustProxy } from './client-address';
-import type { Database, DatabaseOption } from './db/database';
-import { openDatabase } from './db/database';
+import type { Database } from './db/database';
 import { migrate } from './db/migrations';
+import { type DatabaseOption, openDatabase } from './db/open';
 import { DataFolderInUseError } from './db/pglite';
 import {
   curlExample,

@@ -6,8 +6,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createAdmin, type ServiceAdmin } from '../../../server/admin';
-import { type DatabaseOption, openDatabase, type Queryable } from '../../../server/db/database';
+import type { Queryable } from '../../../server/db/database';
 import { migrate } from '../../../server/db/migrations';
+import { type DatabaseOption, openDatabase } from '../../../server/db/open';
 
 const MAIN = resolve('server/main.ts');
 

@@ -1,0 +1,36 @@
+/**
+ * Where the service keeps its data, and opening it: the backend's module is loaded only when
+ * asked for, so a service on PostgreSQL never loads PGlite.
+ */
+import type { Database } from './database';
+
+/** Where the service keeps its data. */
+export type DatabaseOption =
+  /** PGlite in memory: gone when the service stops. */
+  | { memory: true }
+  /** PGlite with its files in a folder, created when missing. One process at a time. */
+  | { dataDir: string }
+  /**
+   * A PostgreSQL server. With `schema`, every table lives in that schema (created when missing),
+   * so several services can share one database; `dropSchemaOnClose` removes it when the service stops.
+   */
+  | { url: string; schema?: string; dropSchemaOnClose?: boolean };
+
+export async function openDatabase(option: DatabaseOption): Promise<Database> {
+  if ('url' in option) {
+    const { openPostgres } = await import('./postgres');
+    return openPostgres(option);
+  }
+  const { openPglite } = await import('./pglite');
+  return openPglite('dataDir' in option ? option.dataDir : null);
+}
+
+/** The wording of a database option for logs, without a password. */
+export function describeDatabase(option: DatabaseOption): string {
+  if ('memory' in option) return 'PGlite in memory';
+  if ('dataDir' in option) return `PGlite in ${option.dataDir}`;
+  const url = new URL(option.url);
+  url.password = '';
+  const where = `${url.host}${url.pathname}`;
+  return `PostgreSQL at ${where}${option.schema ? ` (schema ${option.schema})` : ''}`;
+}
