@@ -1,9 +1,9 @@
-import { startProfileFrame } from '../../components/profile/start';
+import { startButtonsFramePage } from '../../components/profile/buttons-frame-page';
 import '../../components/profile/profile.css';
 import { askPlain } from '../../lib/ask-plain';
 import { claimsFrom, layoutMessage } from '../../lib/profile/frame-messages';
 
-void startProfileFrame({
+void startButtonsFramePage({
   document,
   ask: askPlain,
   tell: (layout, siteOrigin) => window.parent.postMessage(layoutMessage(layout), siteOrigin),

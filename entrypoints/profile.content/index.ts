@@ -2,7 +2,7 @@ import { browser } from 'wxt/browser';
 import { defineContentScript } from 'wxt/utils/define-content-script';
 import { askPlain } from '../../lib/ask-plain';
 import { PROFILE_FRAME_PAGE } from '../../lib/messaging';
-import { startProfileButtons } from '../../lib/profile/buttons-frame';
+import { placeButtonsFrame } from '../../lib/profile/place-buttons-frame';
 
 /**
  * Registered by the background for the configured site once the person grants it, so it has
@@ -17,7 +17,7 @@ export default defineContentScript({
     const extensionOrigin = new URL(browser.runtime.getURL('/')).origin;
     // How a refusal failed does not matter here, so the typed errors stay out of this script.
     const start = (url: string) => askPlain('profile.start', { url });
-    const page = await startProfileButtons({ document, start, signal: ctx.signal, frameUrl, extensionOrigin });
+    const page = await placeButtonsFrame({ document, start, signal: ctx.signal, frameUrl, extensionOrigin });
     if (!page) return;
     // The Navigation API announces a URL change before the URL has changed; look once it has.
     ctx.addEventListener(window, 'wxt:locationchange', () => queueMicrotask(page.check));

@@ -8,7 +8,7 @@ import { clearInboxCache } from '../inbox-cache';
 import { accounts, updateAccount } from './account-store';
 import { createSession, type Session } from './api-session';
 import type { Clock } from './clock';
-import { createLiveUpdates, type LiveUpdates } from './live';
+import { createLiveUpdates, type LiveUpdates } from './live-channel';
 import { createNotifier, type Notifier } from './notifier';
 import { createPoller, type Poller } from './poller';
 import { renderAccounts, type StatusWriter, statusWriter } from './status-writer';

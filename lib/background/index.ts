@@ -11,7 +11,7 @@ import { accounts } from './account-store';
 import type { Clock } from './clock';
 import { syncProfileScript } from './content-script';
 import { registerHandlers } from './handlers';
-import { canHoldChannel, LIVE_ALARM_PREFIX } from './live';
+import { canHoldChannel, LIVE_ALARM_PREFIX } from './live-channel';
 import { ALERT_FLUSH_ALARM_PREFIX, createDigest, isDigest, notificationAccount, QUIET_HOURS_ALARM } from './notifier';
 import { POLL_ALARM_PREFIX, pollAlarmName } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';

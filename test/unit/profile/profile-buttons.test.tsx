@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { waitFor, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startButtonsFramePage } from '../../../components/profile/buttons-frame-page';
 import { profileButtons } from '../../../components/profile/profile-buttons';
-import { startProfileFrame } from '../../../components/profile/start';
 import { NetworkError } from '../../../lib/api/errors';
 import type { ClickGuard } from '../../../lib/profile/click-guard';
 import type { FrameLayout } from '../../../lib/profile/frame-messages';
@@ -28,7 +28,7 @@ async function open(username = 'bob') {
   background.state.shows = username;
   document.body.innerHTML = '<div id="app"></div>';
   layouts = [];
-  await startProfileFrame({
+  await startButtonsFramePage({
     document,
     ask: background.ask,
     tell: (layout) => layouts.push(layout),
@@ -136,7 +136,7 @@ describe('what the buttons show', () => {
     const claims = ['posted by the page', 'also the page'];
     background.state.shows = 'bob';
     document.body.innerHTML = '<div id="app"></div>';
-    await startProfileFrame({
+    await startButtonsFramePage({
       document,
       ask: background.ask,
       tell: (layout) => layouts.push(layout),
@@ -151,7 +151,7 @@ describe('what the buttons show', () => {
     layouts = [];
     document.body.innerHTML = '<div id="app"></div>';
     let tries = 0;
-    await startProfileFrame({
+    await startButtonsFramePage({
       document,
       ask: background.ask,
       tell: (layout) => layouts.push(layout),

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { startBackground } from '../../../lib/background';
-import { liveAlarmName, PONG_TIMEOUT_MS } from '../../../lib/background/live';
+import { liveAlarmName, PONG_TIMEOUT_MS } from '../../../lib/background/live-channel';
 import { ALERT_WINDOW_MS, notifierStateItem } from '../../../lib/background/notifier';
 import { pollAlarmName } from '../../../lib/background/poller';
 import { liveModeItem, statusItem } from '../../../lib/background/stored-items';

@@ -11,7 +11,7 @@ import { claimMessage, isReady, readLayout } from './frame-messages';
 import { type ProfilePage, watchProfilePage } from './page';
 import { createShadowHost } from './shadow-host';
 
-export interface StartOptions {
+export interface PlaceFrameOptions {
   document: Document;
   /** Asks the background for the site's settings (`profile.start`); a refusal rejects. */
   start(url: string): Promise<ProfilePageStart>;
@@ -27,14 +27,14 @@ interface Frame {
   state: 'loading' | 'shown' | 'none';
 }
 
-/** Starts the buttons; resolves to the page watcher, or null when this page gets none. */
-export async function startProfileButtons({
+/** Places the buttons' frame in the page; resolves to the page watcher, or null when this page gets none. */
+export async function placeButtonsFrame({
   document,
   start: askStart,
   signal,
   frameUrl,
   extensionOrigin,
-}: StartOptions): Promise<ProfilePage | null> {
+}: PlaceFrameOptions): Promise<ProfilePage | null> {
   let start: ProfilePageStart;
   try {
     const { origin, pathname } = document.location;

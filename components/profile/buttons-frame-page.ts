@@ -15,7 +15,7 @@ import { profileButtons } from './profile-buttons';
 /** Claims the frame tries before it gives up: a page that posts more only keeps its buttons off. */
 const MAX_CLAIMS = 20;
 
-export interface FrameOptions {
+export interface FramePageOptions {
   document: Document;
   ask: Ask;
   /** Tells the page's content script, on the site's origin, the frame's layout. */
@@ -29,14 +29,14 @@ export interface FrameOptions {
 }
 
 /** Starts the buttons in the frame; resolves once they know what to show. */
-export async function startProfileFrame({
+export async function startButtonsFramePage({
   document,
   ask,
   tell,
   nextClaim,
   signal = new AbortController().signal,
   guard = guardClicks({ document, signal }),
-}: FrameOptions): Promise<void> {
+}: FramePageOptions): Promise<void> {
   document.documentElement.lang = uiLanguage();
   let start: ProfileFrameStart | undefined;
   // The page may post claims of its own first; the background takes only the content script's.
