@@ -11,7 +11,9 @@ const LOOPBACK = ['http://127.0.0.1/*', 'http://localhost/*'];
 
 /**
  * The oldest browsers it runs in. Chrome 116 is the first whose extension APIs all answer with
- * promises (notifications last), which the background relies on without a polyfill.
+ * promises (notifications last), which the background relies on without a polyfill: WXT's
+ * webextension-polyfill module would add 2,741 B gzip to the background, 2,865 B to the popup's
+ * first load and 5,539 B to the in-page buttons.
  */
 const MINIMUM_CHROME = 116;
 const MINIMUM_FIREFOX = 142;

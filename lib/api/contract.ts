@@ -99,7 +99,7 @@ export const ActorSchema = v.object({
 /**
  * A notification. `snoozedUntil` is when a snoozed one wakes (null when not snoozed); `sortedAt`
  * is the later of `createdAt` and the moment it last woke, what the inbox is ordered by. A
- * service of the first wave sends neither: the notification is then not snoozed and sorts by
+ * service without snooze sends neither: the notification is then not snoozed and sorts by
  * `createdAt`.
  */
 export const NotificationSchema = v.pipe(
@@ -137,7 +137,7 @@ export const ByTypeSchema = v.object({
 } satisfies Record<NotificationType, typeof Count>);
 export type ByType = v.InferOutput<typeof ByTypeSchema>;
 
-/** Answer of GET /inbox/count. A service of the first wave sends no `byType`. */
+/** Answer of GET /inbox/count. A service without counts by type sends no `byType`. */
 export const CountSchema = v.object({ count: Count, byType: v.optional(ByTypeSchema) });
 export type CountResult = v.InferOutput<typeof CountSchema>;
 

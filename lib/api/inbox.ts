@@ -39,7 +39,7 @@ export type CountCheck =
   | {
       changed: true;
       count: number;
-      /** The unread count of each type; left out by a service of the first wave. */
+      /** The unread count of each type; left out by a service without counts by type. */
       byType?: ByType;
       etag: string | null;
       pollInterval: number | null;
