@@ -16,10 +16,10 @@ import { oauthHandlers } from './api/oauth';
 import { operatorHandlers } from './api/operator';
 import { ProblemError, problemResponse } from './api/problem';
 import { userHandlers } from './api/users';
-import { discoveryDocument } from './oauth/discovery';
 import openApiDocument from './openapi.json' with { type: 'json' };
 import { type Method, ROUTES, type Route, type RouteHandlers, type RouteMethod } from './route-table';
 import { authorizeHandlers } from './site/authorize';
+import { discoveryDocument } from './site/discovery';
 import { notFoundHtml, siteHandlers } from './site/routes';
 
 export const API_PREFIX = '/api';

@@ -11,8 +11,8 @@ import type { liveHandlers } from './api/live';
 import type { oauthHandlers } from './api/oauth';
 import type { operatorHandlers } from './api/operator';
 import type { userHandlers } from './api/users';
-import { AUTHORIZE_PATH } from './oauth/discovery';
 import type { authorizeHandlers } from './site/authorize';
+import { AUTHORIZE_PATH } from './site/discovery';
 import type { siteHandlers } from './site/routes';
 
 export type Method = 'GET' | 'POST' | 'DELETE';

@@ -3,7 +3,7 @@
  * site are, and how to sign in. Served on the site origin at `DISCOVERY_PATH`.
  */
 import { type Discovery, OAUTH_CLIENT_ID, OAUTH_SCOPES } from '../../lib/api/oauth-contract';
-import { SITE_NAME } from '../site/pages';
+import { SITE_NAME } from './pages';
 
 export const AUTHORIZE_PATH = '/oauth/authorize';
 
