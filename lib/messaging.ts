@@ -1,6 +1,6 @@
 /**
  * The one protocol between the background and every other context. The background answers
- * each message (see `lib/background/handlers.ts`); popup, options and the profile content script
+ * each message (see `lib/background/handlers/`); popup, options and the profile content script
  * only ever ask. Failures cross as the client library's typed errors, revived on arrival, so a
  * caller can tell `already_following` from a network failure.
  */

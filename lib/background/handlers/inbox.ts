@@ -1,0 +1,79 @@
+/** The popup's inbox: its pages, triage and undo, and the status the badge shows. */
+import { writeCachedFirstPage } from '../../inbox-cache';
+import { INBOX_PAGE_SIZE, type TriageResult } from '../../messaging';
+import type { Handlers } from '../message-gate';
+import { statusItem, unreadByTypeItem } from '../stored-items';
+import {
+  deleteNotifications,
+  lastUndo,
+  markRead,
+  markUnread,
+  snooze,
+  type TriageAccount,
+  undoLast,
+  unsnooze,
+} from '../triage';
+import { type HandlerContext, runtimeOf, signedIn } from './context';
+
+type InboxMessage = Extract<keyof Handlers, `inbox.${string}` | `status.${string}`>;
+
+export function inboxHandlers({ runtimes }: HandlerContext): Pick<Handlers, InboxMessage> {
+  async function triage(
+    request: { account: string },
+    act: (account: TriageAccount) => Promise<TriageResult>,
+  ): Promise<TriageResult> {
+    const { runtime, client } = await signedIn(runtimes, request.account);
+    const result = await act({ id: runtime.id, client, status: runtime.status });
+    runtime.confirmCount();
+    return result;
+  }
+
+  return {
+    async 'inbox.fetch'({ account, cursor, unreadOnly, types }) {
+      const { client } = await signedIn(runtimes, account);
+      const filter = types && types.length > 0 ? { types } : {};
+      const page = await client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, unreadOnly, ...filter });
+      // The cache holds the whole inbox's first page, what the popup paints before any answer.
+      if (cursor === null && !filter.types) await writeCachedFirstPage(account, unreadOnly, page);
+      return { data: page.data.map((item) => ({ ...item, account })), cursor: page.cursor };
+    },
+    async 'inbox.countByType'({ account }) {
+      const { client } = await signedIn(runtimes, account);
+      const byType = await client.inbox.countByType();
+      await unreadByTypeItem(account).setValue(byType);
+      return byType;
+    },
+    'inbox.markRead': (request) => triage(request, (account) => markRead(account, request)),
+    'inbox.delete': (request) => triage(request, (account) => deleteNotifications(account, request)),
+    'inbox.markUnread': (request) => triage(request, (account) => markUnread(account, request)),
+    'inbox.snooze': (request) => triage(request, (account) => snooze(account, request)),
+    async 'inbox.unsnooze'(request) {
+      const { runtime, client } = await signedIn(runtimes, request.account);
+      const count = await unsnooze({ id: runtime.id, client, status: runtime.status }, request);
+      // They come back unread: only the service knows the count they make.
+      const status = await runtime.poller.poll();
+      return { success: true, count, unreadCount: status.kind === 'ok' ? status.count : null, undo: null };
+    },
+    async 'inbox.fetchSnoozed'({ account, cursor }) {
+      const { client } = await signedIn(runtimes, account);
+      return client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, snoozed: true });
+    },
+    async 'inbox.undo'() {
+      const { accounts: undone, count } = await undoLast(async (id) => (await signedIn(runtimes, id)).client);
+      // The badge follows at once: only the service knows how many of those put back are unread.
+      const statuses = await Promise.all(undone.map(async (id) => (await runtimeOf(runtimes, id)).poller.poll()));
+      const status = statuses.length === 1 ? statuses[0] : null;
+      return { count, unreadCount: status?.kind === 'ok' ? status.count : null };
+    },
+    'inbox.lastUndo': () => lastUndo(),
+    'status.get': () => statusItem.getValue(),
+    async 'status.refresh'() {
+      await runtimes.sync();
+      await Promise.all(runtimes.all().map((runtime) => runtime.poller.poll()));
+      return statusItem.getValue();
+    },
+    async 'status.account'({ account }) {
+      return (await runtimeOf(runtimes, account)).status.get();
+    },
+  };
+}

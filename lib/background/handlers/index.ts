@@ -1,0 +1,28 @@
+/**
+ * The background's answer to every message of the protocol, one group of handlers per area it
+ * serves. Each message passes the gate (`message-gate.ts`) before its handler runs.
+ */
+import { messaging } from '../../messaging';
+import { answer, type Handlers, MESSAGE_TYPES } from '../message-gate';
+import { accountHandlers } from './accounts';
+import type { HandlerContext } from './context';
+import { inboxHandlers } from './inbox';
+import { profileHandlers } from './profile';
+import { settingsHandlers } from './settings';
+
+export type { HandlerContext };
+
+export function createHandlers(ctx: HandlerContext): Handlers {
+  return { ...inboxHandlers(ctx), ...accountHandlers(ctx), ...settingsHandlers(ctx), ...profileHandlers(ctx) };
+}
+
+/** Answers every message of the protocol until `signal` aborts. */
+export function registerHandlers(ctx: HandlerContext, signal?: AbortSignal): void {
+  const handlers = createHandlers(ctx);
+  for (const type of MESSAGE_TYPES) {
+    const remove = messaging.onMessage(type, (message) =>
+      answer(handlers, ctx.extension, type, message.data, message.sender),
+    );
+    signal?.addEventListener('abort', remove, { once: true });
+  }
+}

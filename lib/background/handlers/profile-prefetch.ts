@@ -1,0 +1,36 @@
+/**
+ * The profile fetched when a tab's content script starts, kept until that tab's buttons' frame
+ * asks for it: the request is on its way while the page loads the frame.
+ */
+import type { ProfileAnswer } from '../../messaging';
+import type { AccountRuntime } from '../account-runtime';
+import { plain } from '../message-gate';
+
+/** How long a prefetched profile waits for its frame; one older is fetched again. */
+const PREFETCH_MS = 10_000;
+
+export const profileAnswer = (runtime: AccountRuntime, username: string): Promise<ProfileAnswer> =>
+  runtime.session.client().then(({ client }) =>
+    client
+      .user(username)
+      .get()
+      .then(
+        (profile): ProfileAnswer => ({ ok: true, profile }),
+        (error): ProfileAnswer => ({ ok: false, error: plain(error, runtime).toJSON() }),
+      ),
+  );
+
+/** One profile a tab, so they stay few; `key` names the account and the person. */
+export function createPrefetch() {
+  const prefetched = new Map<number | undefined, { key: string; at: number; answer: Promise<ProfileAnswer> }>();
+  return {
+    put(tabId: number | undefined, key: string, answer: Promise<ProfileAnswer>) {
+      prefetched.set(tabId, { key, at: Date.now(), answer });
+    },
+    take(tabId: number | undefined, key: string): Promise<ProfileAnswer> | null {
+      const entry = prefetched.get(tabId);
+      prefetched.delete(tabId);
+      return entry?.key === key && Date.now() - entry.at <= PREFETCH_MS ? entry.answer : null;
+    },
+  };
+}

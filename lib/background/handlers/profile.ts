@@ -1,0 +1,102 @@
+/** The in-page buttons: where they may act, the profile they show, following and reporting. */
+import { accountLabel, DEFAULT_ADDRESSES } from '../../account-addresses';
+import type { Account } from '../../accounts';
+import type { ProfileAccount } from '../../messaging';
+import { isSiteUrl, usernameFromUrl } from '../../profile-url';
+import type { AccountRuntime, Runtimes } from '../account-runtime';
+import { accounts } from '../account-store';
+import { type Asker, forbidden, type Handlers } from '../message-gate';
+import { claimFrame, newClaim } from '../profile-frames';
+import { type HandlerContext, runtimeOf, signedIn } from './context';
+import { createPrefetch, profileAnswer } from './profile-prefetch';
+
+type ProfileMessage = Extract<keyof Handlers, `profile.${string}`>;
+
+/**
+ * An in-page button acts only as an account whose site the page is on: a content script on one
+ * site can never act as an account of another. And only on the profile the page shows now: a
+ * page that changed its address under the buttons acts on nothing.
+ */
+async function onAccountSite(runtimes: Runtimes, id: string, sender: Asker, username: string) {
+  const runtime = await runtimeOf(runtimes, id);
+  const account = await runtime.session.account();
+  if (sender?.kind === 'profile' || sender?.kind === 'frame') {
+    if (!account || !isSiteUrl(sender.url, account)) throw forbidden('Not that account’s site.');
+    if (usernameFromUrl(sender.url, account)?.toLowerCase() !== username.toLowerCase()) {
+      throw forbidden('This tab does not show that profile.');
+    }
+  }
+  return runtime;
+}
+
+async function profileAccount(runtimes: Runtimes, id: string, sender: Asker, username: string) {
+  await onAccountSite(runtimes, id, sender, username);
+  return (await signedIn(runtimes, id)).client;
+}
+
+export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, ProfileMessage> {
+  const prefetch = createPrefetch();
+
+  return {
+    async 'profile.start'({ url, account: wanted }, sender) {
+      await runtimes.sync();
+      const onSite: { runtime: AccountRuntime; account: Account; signedIn: boolean }[] = [];
+      for (const account of await accounts()) {
+        const runtime = runtimes.get(account.id);
+        if (!runtime || !isSiteUrl(url, account)) continue;
+        if (sender?.kind === 'profile' && !isSiteUrl(sender.url, account)) continue;
+        onSite.push({ runtime, account, signedIn: (await runtime.session.token()) !== null });
+      }
+      const signedInHere = onSite.filter((entry) => entry.signedIn);
+      const chosen = signedInHere.find((entry) => entry.account.id === wanted) ?? signedInHere[0] ?? onSite[0] ?? null;
+      const shape = chosen?.account ?? DEFAULT_ADDRESSES;
+      const username = usernameFromUrl(url, shape);
+      const config = {
+        signedIn: chosen?.signedIn ?? false,
+        siteOrigin: shape.siteOrigin,
+        profilePath: shape.profilePath,
+        profileAnchor: shape.profileAnchor,
+        account: chosen?.account.id ?? null,
+        accounts: signedInHere.map(({ account }) => ({ id: account.id, label: accountLabel(account) })),
+      };
+      if (username !== null && chosen !== null) {
+        const key = `${chosen.account.id} ${username.toLowerCase()}`;
+        prefetch.put(sender?.tabId, key, profileAnswer(chosen.runtime, username));
+      }
+      const tabId = sender?.tabId;
+      return { config, claim: tabId === undefined ? '' : await newClaim(tabId, config.account) };
+    },
+    async 'profile.frame'({ claim }, sender) {
+      const { tabId, frameId } = sender ?? {};
+      const id = tabId === undefined || frameId === undefined ? undefined : await claimFrame(tabId, frameId, claim);
+      if (id === undefined) throw forbidden('This frame is not the tab’s buttons.');
+      if (id === null || !sender) return null;
+      const runtime = await runtimeOf(runtimes, id);
+      const account = await runtime.session.account();
+      const username = account && isSiteUrl(sender.url, account) ? usernameFromUrl(sender.url, account) : null;
+      if (!account || username === null) return null;
+      const answer = await (prefetch.take(tabId, `${id} ${username.toLowerCase()}`) ??
+        profileAnswer(runtime, username));
+      const here: ProfileAccount[] = [];
+      for (const other of await accounts()) {
+        const token = isSiteUrl(sender.url, other) ? await runtimes.get(other.id)?.session.token() : null;
+        if (token) here.push({ id: other.id, label: accountLabel(other) });
+      }
+      return { username, answer, account: id, siteOrigin: account.siteOrigin, accounts: here };
+    },
+    async 'profile.get'({ account, username }, sender) {
+      // A profile reads without a token too: signed out, it shows who the person is, without buttons.
+      const runtime = await onAccountSite(runtimes, account, sender, username);
+      return (await runtime.session.client()).client.user(username).get();
+    },
+    async 'profile.follow'({ account, username }, sender) {
+      await (await profileAccount(runtimes, account, sender, username)).user(username).follow();
+    },
+    async 'profile.unfollow'({ account, username }, sender) {
+      await (await profileAccount(runtimes, account, sender, username)).user(username).unfollow();
+    },
+    async 'profile.report'({ account, username, reason, comment }, sender) {
+      return (await profileAccount(runtimes, account, sender, username)).user(username).report(reason, comment);
+    },
+  };
+}
