@@ -45,11 +45,15 @@ export interface RuntimeOptions {
   random?: () => number;
   isOnline?: () => boolean;
   retries?: number;
+  /** Aborting it stops every account's live channel and timers; what they stored stays. */
+  signal?: AbortSignal;
 }
 
+/** One account's parts, running until `options.signal` aborts. */
 export function createAccountRuntime(id: string, options: RuntimeOptions = {}): AccountRuntime {
+  const { signal } = options;
   const session = createSession(id, { fetch: options.fetch, WebSocket: options.WebSocket, retries: options.retries });
-  const notifier = createNotifier(id, async () => (await session.client()).client, options.clock);
+  const notifier = createNotifier(id, async () => (await session.client()).client, { clock: options.clock, signal });
   let live: LiveUpdates | undefined;
   let identified = false;
   async function identify(again = false): Promise<void> {
@@ -83,6 +87,7 @@ export function createAccountRuntime(id: string, options: RuntimeOptions = {}): 
     clock: options.clock,
     random: options.random,
     supported: options.liveSupported ?? false,
+    signal,
   });
   const confirmCount = () => {
     if (!live?.isLive()) void poller.poll();
@@ -95,18 +100,20 @@ export interface Runtimes {
   all(): AccountRuntime[];
   /** Starts the accounts added since, stops those removed; the ids of the accounts started. */
   sync(): Promise<string[]>;
-  stop(): void;
 }
 
+/** The accounts' runtimes, each running until it is removed or `options.signal` aborts. */
 export function createRuntimes(options: RuntimeOptions = {}): Runtimes {
   const running = new Map<string, AccountRuntime>();
+  const stops = new Map<string, AbortController>();
   let syncing: Promise<string[]> = Promise.resolve([]);
   /** The accounts the badge was last drawn for by a sync. */
   let drawnFor: string | null = null;
 
   async function stopAccount(runtime: AccountRuntime) {
     running.delete(runtime.id);
-    runtime.live.stop();
+    stops.get(runtime.id)?.abort();
+    stops.delete(runtime.id);
     await Promise.all([
       runtime.poller.stop(),
       runtime.notifier.reset(),
@@ -122,8 +129,11 @@ export function createRuntimes(options: RuntimeOptions = {}): Runtimes {
     for (const runtime of [...running.values()]) if (!ids.has(runtime.id)) await stopAccount(runtime);
     const started: string[] = [];
     for (const account of current) {
-      if (running.has(account.id)) continue;
-      running.set(account.id, createAccountRuntime(account.id, options));
+      if (running.has(account.id) || options.signal?.aborted) continue;
+      const stop = new AbortController();
+      options.signal?.addEventListener('abort', () => stop.abort(), { once: true, signal: stop.signal });
+      stops.set(account.id, stop);
+      running.set(account.id, createAccountRuntime(account.id, { ...options, signal: stop.signal }));
       started.push(account.id);
     }
     // Every change of an account's status draws the badge itself; a sync draws it only when the
@@ -143,9 +153,6 @@ export function createRuntimes(options: RuntimeOptions = {}): Runtimes {
       // One after another: two changes close together must not start an account twice.
       syncing = syncing.catch(() => []).then(sync);
       return syncing;
-    },
-    stop() {
-      for (const runtime of running.values()) runtime.live.stop();
     },
   };
 }

@@ -43,6 +43,7 @@ function restrictStorageToTrustedContexts() {
 
 export function startBackground(options: BackgroundOptions = {}) {
   const WebSocket = options.WebSocket ?? (globalThis.WebSocket as WebSocketConstructor | undefined);
+  const signal = options.signal ?? new AbortController().signal;
   const runtimes = createRuntimes({
     fetch: options.fetch,
     WebSocket,
@@ -51,10 +52,10 @@ export function startBackground(options: BackgroundOptions = {}) {
     now: options.now,
     random: options.random,
     isOnline: options.isOnline,
+    signal,
   });
   const digest = createDigest(options.clock);
   const extension = { id: browser.runtime.id, baseUrl: browser.runtime.getURL('/') };
-  const signal = options.signal ?? new AbortController().signal;
   const listen = <A extends unknown[]>(
     event: { addListener(l: (...a: A) => void): void; removeListener(l: (...a: A) => void): void } | undefined,
     listener: (...a: A) => void,
@@ -164,7 +165,6 @@ export function startBackground(options: BackgroundOptions = {}) {
   restrictStorageToTrustedContexts();
 
   void wake();
-  signal.addEventListener('abort', () => runtimes.stop(), { once: true });
 
   return { runtimes };
 }

@@ -25,7 +25,7 @@ import { PING_MAX_MS, PING_MIN_MS, reconnectDelay } from '../poll-schedule';
 import type { Session } from './api-session';
 import { type Clock, realClock } from './clock';
 import type { Notifier } from './notifier';
-import { hasApiPermission } from './permissions';
+import { hasApiPermission } from '../permissions';
 import type { Poller } from './poller';
 import { statusWriter } from './status-writer';
 import { unreadByTypeItem } from './stored-items';
@@ -53,6 +53,8 @@ export interface LiveOptions {
   random?: () => number;
   /** Whether this background can hold the channel; see `canHoldChannel`. */
   supported: boolean;
+  /** Aborting it closes the channel for good: no attempt, no reconnection follows. */
+  signal?: AbortSignal;
 }
 
 export interface LiveUpdates {
@@ -64,7 +66,6 @@ export interface LiveUpdates {
   connect(): Promise<void>;
   /** The reconnection alarm fired. */
   onAlarm(): void;
-  stop(): void;
 }
 
 /**
@@ -106,7 +107,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
   let reconnectTimer: unknown = null;
   let pingTimer: unknown = null;
   let pongTimer: unknown = null;
-  let stopped = false;
+  const stopped = () => options.signal?.aborted ?? false;
 
   const clear = (timer: unknown) => {
     if (timer !== null) clock.clearTimeout(timer);
@@ -248,7 +249,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
       if (!token || !(await hasApiPermission(settings))) return null;
       connectingFor = accountKey(settings.apiBaseUrl, token);
       const opened = await client.inbox.live();
-      if (current !== generation || stopped) {
+      if (current !== generation || stopped()) {
         opened.close();
         return null;
       }
@@ -261,7 +262,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
   }
 
   async function connect(): Promise<void> {
-    if (stopped || !options.supported || channel || reconnectTimer !== null) return;
+    if (stopped() || !options.supported || channel || reconnectTimer !== null) return;
     if (connecting !== null) {
       if (connecting !== generation) reopen = true;
       return;
@@ -306,6 +307,15 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
     await connect();
   }
 
+  options.signal?.addEventListener(
+    'abort',
+    () => {
+      disconnect();
+      cancelReconnect();
+    },
+    { once: true },
+  );
+
   return {
     isLive: () => live,
     follow: (status) => void follow(status),
@@ -319,11 +329,6 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
       clear(reconnectTimer);
       reconnectTimer = reconnectAt = null;
       void connect();
-    },
-    stop() {
-      stopped = true;
-      disconnect();
-      cancelReconnect();
     },
   };
 }

@@ -196,15 +196,29 @@ export function createDigest(clock: Clock = realClock): Digest {
   };
 }
 
+export interface NotifierOptions {
+  clock?: Clock;
+  /**
+   * Aborts when the account stops running here. What is to show stays stored, and its alarm
+   * set, for the next to run the account.
+   */
+  signal?: AbortSignal;
+}
+
 export function createNotifier(
   accountId: string,
   getClient: () => Promise<Client>,
-  clock: Clock = realClock,
+  { clock = realClock, signal }: NotifierOptions = {},
 ): Notifier {
   const stateItem = notifierStateItem(accountId);
   const flushAlarm = alertFlushAlarmName(accountId);
   let flushTimer: unknown = null;
   const serial = serialQueue();
+  const stopFlushTimer = () => {
+    if (flushTimer !== null) clock.clearTimeout(flushTimer);
+    flushTimer = null;
+  };
+  signal?.addEventListener('abort', stopFlushTimer, { once: true });
 
   async function show(
     id: string,
@@ -237,14 +251,16 @@ export function createNotifier(
   }
 
   function scheduleFlush(at: number): void {
-    if (flushTimer !== null) clock.clearTimeout(flushTimer);
-    flushTimer = clock.setTimeout(
-      () => {
-        flushTimer = null;
-        void serial(flush);
-      },
-      Math.max(0, at - clock.now()),
-    );
+    stopFlushTimer();
+    if (!signal?.aborted) {
+      flushTimer = clock.setTimeout(
+        () => {
+          flushTimer = null;
+          void serial(flush);
+        },
+        Math.max(0, at - clock.now()),
+      );
+    }
     // The timer is lost if the browser stops the worker meanwhile; the alarm wakes it again.
     void browser.alarms.create(flushAlarm, { when: at });
   }
@@ -352,8 +368,7 @@ export function createNotifier(
     onFlushAlarm: () => serial(flush),
 
     async reset() {
-      if (flushTimer !== null) clock.clearTimeout(flushTimer);
-      flushTimer = null;
+      stopFlushTimer();
       await Promise.all([stateItem.removeValue(), browser.alarms.clear(flushAlarm)]);
     },
   };

@@ -40,7 +40,7 @@ function setup(account = ACCOUNT) {
   const clock = manualClock(START);
   const session = createSession(account, { fetch: recordingFetch().fetch, retries: 0 });
   const getClient = async () => (await session.client()).client;
-  return { clock, getClient, notifier: createNotifier(account, getClient, clock), digest: createDigest(clock) };
+  return { clock, getClient, notifier: createNotifier(account, getClient, { clock }), digest: createDigest(clock) };
 }
 
 const ALERT_FLUSH_ALARM = alertFlushAlarmName(ACCOUNT);
@@ -101,7 +101,7 @@ describe('desktop alerts', () => {
     await first.notifier.onArrival(arrival('mention'), on);
     // A new worker: the first one's timer is gone, its state and alarm are not.
     const clock = manualClock(START + ALERT_WINDOW_MS + 1_000);
-    const restarted = createNotifier(ACCOUNT, first.getClient, clock);
+    const restarted = createNotifier(ACCOUNT, first.getClient, { clock });
     fakeBrowser.alarms.onAlarm.addListener((fired) => {
       if (fired.name === ALERT_FLUSH_ALARM) void restarted.onFlushAlarm();
     });

@@ -6,7 +6,7 @@ import { ALERT_WINDOW_MS, notifierStateItem } from '../../../lib/background/noti
 import { pollAlarmName } from '../../../lib/background/poller';
 import { liveModeItem, statusItem } from '../../../lib/background/stored-items';
 import { messaging, removeBroadcastListeners } from '../../../lib/messaging';
-import { onBroadcast } from '../../../lib/on-broadcast';
+import { onBroadcast } from '../../../lib/messaging/on-broadcast';
 import { LIVE_SAFETY_NET_SECONDS, PING_MAX_MS } from '../../../lib/poll-schedule';
 import { updateSettings } from '../../../lib/settings';
 import { ACCOUNT, badge, signedIn, storedToken } from '../../support/background';
@@ -210,6 +210,25 @@ describe('the live channel in the background', () => {
     await markOneRead();
     await until(() => polls() === checks + 1);
     await until(async () => (await badge()).text === '2');
+  });
+
+  it('closes every channel for good when the background stops, and asks for no ticket after', async () => {
+    await startLive(3);
+    running.abort();
+    await until(() => service.open === 0);
+    clock.advance(10 * 60_000);
+    await settle();
+    expect(tickets()).toBe(1);
+    expect(await fakeBrowser.alarms.get(liveAlarmName(ACCOUNT))).toBeUndefined();
+  });
+
+  it('closes the channel of an account that is removed', async () => {
+    await startLive(3);
+    await deliver('accounts.remove', { account: ACCOUNT }, optionsSender);
+    await until(() => service.open === 0);
+    clock.advance(10 * 60_000);
+    await settle();
+    expect(tickets()).toBe(1);
   });
 
   it('pings every 20–25 s and stays open while the service answers', async () => {
