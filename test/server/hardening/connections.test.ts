@@ -30,6 +30,17 @@ async function silentClient(port: number, from: string, part = ''): Promise<Sock
   return socket;
 }
 
+/** What the service writes to a paused socket from now until it ends its side. */
+async function readToEnd(socket: Socket): Promise<string> {
+  let received = '';
+  socket.on('data', (chunk) => {
+    received += chunk;
+  });
+  socket.resume();
+  await new Promise((resolve) => socket.once('end', resolve));
+  return received;
+}
+
 /** Everything the service writes to a new connection from `from` that sends nothing, until it closes it. */
 async function firstWords(port: number, from: string): Promise<string> {
   const socket = connect({ port, host: '127.0.0.1', localAddress: from });
@@ -124,12 +135,7 @@ describe('connections that send nothing, or part of a request, and never read', 
     // The service's side is gone: not only ended, while the client's side stays open.
     expect(await until(async () => (await openConnections(service)) === 0, HEADERS_TIMEOUT_MS + 5_000)).toBe(true);
     expect(socket.destroyed).toBe(false);
-    socket.resume();
-    let received = '';
-    socket.on('data', (chunk) => {
-      received += chunk;
-    });
-    await new Promise((resolve) => socket.once('end', resolve));
+    const received = await readToEnd(socket);
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
   });
 
@@ -142,12 +148,7 @@ describe('connections that send nothing, or part of a request, and never read', 
     const socket = await silentClient(service.server.port, ATTACKER, head);
     expect(await until(async () => (await openConnections(service)) === 0, HEADERS_TIMEOUT_MS + 5_000)).toBe(true);
     expect(socket.destroyed).toBe(false);
-    socket.resume();
-    let received = '';
-    socket.on('data', (chunk) => {
-      received += chunk;
-    });
-    await new Promise((resolve) => socket.once('end', resolve));
+    const received = await readToEnd(socket);
     expect(received).toMatch(/^HTTP\/1\.1 413 /);
   });
 });

@@ -20,6 +20,20 @@ function failingWith(error: Error & { code?: string }): Database {
 
 const withCode = (message: string, code: string) => Object.assign(new Error(message), { code });
 
+/** The service's app on `db`, with no live channels. */
+function appOn(db: Database) {
+  return createApp({
+    db,
+    cursors: createCursors(Buffer.alloc(32)),
+    undoTokens: createUndoTokens(Buffer.alloc(32)),
+    formTokens: createFormTokens(Buffer.alloc(32)),
+    now: Date.now,
+    origin: () => 'http://127.0.0.1',
+    pollIntervalSeconds: 30,
+    trustProxy: TRUST_NO_PROXY,
+  });
+}
+
 describe('a database that fails', () => {
   it.each([
     ['the server ending the connection', withCode('terminating connection due to administrator command', '57P01')],
@@ -32,16 +46,7 @@ describe('a database that fails', () => {
     ['no connection in time', new Error('timeout exceeded when trying to connect')],
     ['a connection attempt that timed out', new Error('Connection terminated due to connection timeout')],
   ])('answers 503 with Retry-After for %s', async (_, error) => {
-    const app = createApp({
-      db: failingWith(error),
-      cursors: createCursors(Buffer.alloc(32)),
-      undoTokens: createUndoTokens(Buffer.alloc(32)),
-      formTokens: createFormTokens(Buffer.alloc(32)),
-      now: Date.now,
-      origin: () => 'http://127.0.0.1',
-      pollIntervalSeconds: 30,
-      trustProxy: TRUST_NO_PROXY,
-    });
+    const app = appOn(failingWith(error));
     const response = await app.request('/api/inbox/count', {
       headers: { authorization: 'Bearer aaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb' },
     });
@@ -51,16 +56,7 @@ describe('a database that fails', () => {
   });
 
   it('answers 500 for a failure that is not about reaching the database', async () => {
-    const app = createApp({
-      db: failingWith(new TypeError('x is not a function')),
-      cursors: createCursors(Buffer.alloc(32)),
-      undoTokens: createUndoTokens(Buffer.alloc(32)),
-      formTokens: createFormTokens(Buffer.alloc(32)),
-      now: Date.now,
-      origin: () => 'http://127.0.0.1',
-      pollIntervalSeconds: 30,
-      trustProxy: TRUST_NO_PROXY,
-    });
+    const app = appOn(failingWith(new TypeError('x is not a function')));
     const errors: unknown[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => errors.push(args);
