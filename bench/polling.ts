@@ -40,7 +40,7 @@ async function extensionModules() {
     import('../lib/background/poller'),
     import('../lib/background/api-session'),
     import('../lib/settings'),
-    import('../lib/background/permissions'),
+    import('../lib/permissions'),
     import('../lib/background/account-store'),
   ]);
   const { settingsItem } = await import('../lib/background/stored-items');

@@ -9,14 +9,9 @@ import type { Account } from '../../lib/accounts';
 import type { Discovery } from '../../lib/api/oauth-contract';
 import { t } from '../../lib/i18n';
 import { ask } from '../../lib/messaging';
-import {
-  accountFailureText,
-  addWithToken,
-  type Notice,
-  requestAccountPermissions,
-  testConnectionNotice,
-} from '../../lib/options';
-import { settingsErrorText } from '../../lib/settings';
+import { accountFailureText, addWithToken, requestAccountPermissions } from '../../lib/options/accounts';
+import { testConnectionNotice } from '../../lib/options/connection-test';
+import type { Notice } from '../../lib/options/notice';
 import {
   addWithSignIn,
   authorize,
@@ -25,7 +20,8 @@ import {
   requestServicePermission,
   SignInError,
   serviceAddress,
-} from '../../lib/sign-in';
+} from '../../lib/options/sign-in';
+import { settingsErrorText } from '../../lib/settings';
 import { Field } from './field';
 
 interface AddAccountProps {

@@ -1,7 +1,7 @@
 import { useId } from 'preact/hooks';
 import type { NotificationType } from '../../lib/api/contract';
 import { type MessageKey, t, uiLanguage } from '../../lib/i18n';
-import type { Draft } from '../../lib/options';
+import type { Draft } from '../../lib/options/settings-form';
 import { localTimeZone, type QuietHours } from '../../lib/settings';
 import { Check } from './field';
 

@@ -2,16 +2,9 @@ import type { FunctionComponent, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ACCOUNTS, type Account } from '../../lib/accounts';
 import { t } from '../../lib/i18n';
-import {
-  type Draft,
-  fromDraft,
-  type Notice,
-  removeAccount,
-  requestPermissions,
-  saveOptions,
-  signOut,
-  toDraft,
-} from '../../lib/options';
+import { removeAccount, signOut } from '../../lib/options/accounts';
+import type { Notice } from '../../lib/options/notice';
+import { type Draft, fromDraft, requestPermissions, saveOptions, toDraft } from '../../lib/options/settings-form';
 import {
   getSettings,
   MIN_POLL_INTERVAL_SECONDS,

@@ -1,6 +1,6 @@
 import { startButtonsFramePage } from '../../components/profile/buttons-frame-page';
 import '../../components/profile/profile.css';
-import { askPlain } from '../../lib/ask-plain';
+import { askPlain } from '../../lib/messaging/ask-plain';
 import { claimsFrom, layoutMessage } from '../../lib/profile/frame-messages';
 
 void startButtonsFramePage({

@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
 import { defineContentScript } from 'wxt/utils/define-content-script';
-import { askPlain } from '../../lib/ask-plain';
+import { askPlain } from '../../lib/messaging/ask-plain';
 import { PROFILE_FRAME_PAGE } from '../../lib/messaging';
 import { placeButtonsFrame } from '../../lib/profile/place-buttons-frame';
 

@@ -2,7 +2,7 @@ import { browser } from 'wxt/browser';
 import { createClient } from '../api';
 import { FAILURES, failureCode, failureKind } from '../failure';
 import type { ConnectionTest } from '../messaging';
-import { originPattern } from './permissions';
+import { originPattern } from '../permissions';
 
 export interface ConnectionTestOptions {
   apiBaseUrl: string;

@@ -5,7 +5,7 @@
 import { browser } from 'wxt/browser';
 import { siteMatchPattern } from '../profile-url';
 import type { Settings } from '../settings';
-import { hasSitePermission } from './permissions';
+import { hasSitePermission } from '../permissions';
 
 export const PROFILE_SCRIPT_ID = 'profile';
 export const PROFILE_SCRIPT_FILE = 'content-scripts/profile.js';

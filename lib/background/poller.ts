@@ -13,7 +13,7 @@ import { oneAtATime } from '../one-at-a-time';
 import { LIVE_SAFETY_NET_SECONDS, nextPollDelay, regularInterval } from '../poll-schedule';
 import type { Settings } from '../settings';
 import type { Session } from './api-session';
-import { hasApiPermission } from './permissions';
+import { hasApiPermission } from '../permissions';
 import { statusWriter } from './status-writer';
 import { perAccountItem } from './stored-items';
 

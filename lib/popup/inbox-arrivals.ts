@@ -3,7 +3,7 @@
  * instead of being put into the list, so no row moves under the person's pointer; loading them
  * is the person's choice.
  */
-import { onBroadcast } from '../on-broadcast';
+import { onBroadcast } from '../messaging/on-broadcast';
 import type { Paging } from './inbox-paging';
 import type { StateCell } from './inbox-state';
 

@@ -4,7 +4,7 @@
  * changing once its signal aborts (the page moved on to another profile).
  */
 import type { Profile } from '../api/contract';
-import type { askPlain } from '../ask-plain';
+import type { askPlain } from '../messaging/ask-plain';
 import { failureCode, failureKind } from '../failure';
 import { t } from '../i18n';
 import { type ProfileAnswer, profileFrom } from '../messaging';

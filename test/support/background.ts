@@ -3,7 +3,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { DEFAULT_ADDRESSES } from '../../lib/account-addresses';
 import type { AccountAddresses } from '../../lib/accounts';
 import { addAccount } from '../../lib/background/account-store';
-import { originPattern } from '../../lib/background/permissions';
+import { originPattern } from '../../lib/permissions';
 import { pollAlarmName } from '../../lib/background/poller';
 import { accountsItem, settingsItem } from '../../lib/background/stored-items';
 import { DEFAULT_SETTINGS, type Settings } from '../../lib/settings';

@@ -28,7 +28,7 @@ import { statusKindFor } from '../../lib/background/poller';
 import { badgeFor } from '../../lib/badge';
 import { FAILURES, type FailureKind, failureKind } from '../../lib/failure';
 import type { ConnectionProblem, ConnectionStatus, StatusKind } from '../../lib/messaging';
-import { connectionTestText } from '../../lib/options';
+import { connectionTestText } from '../../lib/options/connection-test';
 
 import {
   describeInboxProblem,
@@ -293,6 +293,8 @@ describe('failure kinds', () => {
 
   it('has words in every context for every kind', () => {
     const covered = new Set(Object.values(rows).map((row) => row.kind));
-    expect([...covered].sort()).toEqual((Object.keys(FAILURES) as FailureKind[]).filter((kind) => kind !== 'offline').sort());
+    expect([...covered].sort()).toEqual(
+      (Object.keys(FAILURES) as FailureKind[]).filter((kind) => kind !== 'offline').sort(),
+    );
   });
 });

@@ -7,7 +7,7 @@ import { settingsErrorText } from '../../settings';
 import type { AccountRuntime } from '../account-runtime';
 import { accounts, addAccount, removeAccount } from '../account-store';
 import type { Handlers } from '../message-gate';
-import { giveBackPermissions } from '../permissions';
+import { giveBackPermissions } from '../../permissions';
 import { unreadByTypeItem } from '../stored-items';
 import { checkToken, identity } from '../token-check';
 import { lastUndoItem } from '../triage';

@@ -11,7 +11,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { LIMITS, NOTIFICATION_TYPES, type Notification, type NotificationType } from '../../../lib/api/contract';
 import { reviveError } from '../../../lib/api/errors';
 import { forgetToken } from '../../../lib/background/account-store';
-import { hasApiPermission, originPattern } from '../../../lib/background/permissions';
+import { hasApiPermission, originPattern } from '../../../lib/permissions';
 import { serviceOrder } from '../../../lib/inbox-order';
 import { type MessageData, type MessageReturn, type MessageType, messaging } from '../../../lib/messaging';
 import { getSettings } from '../../../lib/settings';

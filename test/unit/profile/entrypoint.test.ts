@@ -10,7 +10,7 @@ import { type ProfileBackground, profileBackground } from './profile-background'
 
 const background = vi.hoisted(() => ({ current: null as ProfileBackground | null }));
 
-vi.mock('../../../lib/ask-plain', () => ({
+vi.mock('../../../lib/messaging/ask-plain', () => ({
   askPlain: (...args: Parameters<ProfileBackground['ask']>) => background.current?.ask(...args),
 }));
 

@@ -1,70 +1,22 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { listAccounts } from '../../../lib/accounts';
-import { messaging } from '../../../lib/messaging';
-import {
-  addWithToken,
-  changedSettings,
-  removeAccount,
-  saveOptions,
-  signOut,
-  testConnectionNotice,
-} from '../../../lib/options';
-import { DEFAULT_SETTINGS, getSettings, updateSettings } from '../../../lib/settings';
+import { addWithToken, removeAccount, signOut } from '../../../lib/options/accounts';
 import { ACCOUNT, anotherAccount, signedIn, storedToken } from '../../support/background';
-import { installFakePermissions } from '../../support/fake-apis';
 import { profileFixture } from '../../support/fixtures';
-import { answerMessages, optionsSender, sendMessagesAs } from '../../support/messages';
-import { json, problem, recordingFetch } from '../../support/recording-fetch';
+import { json, problem, type recordingFetch } from '../../support/recording-fetch';
+import { background as answering, openOptionsPage, SOCIAL } from './options-background';
 
-const SOCIAL = {
-  apiBaseUrl: 'https://api.example.social/v1',
-  siteOrigin: 'https://example.social',
-  profilePath: '/@:username',
-  profileAnchor: 'main',
-};
-
-describe('options flow', () => {
+describe('the options page’s account actions', () => {
   let wire: ReturnType<typeof recordingFetch>;
 
   function background(...replies: Parameters<typeof recordingFetch>) {
-    messaging.removeAllListeners();
-    wire = recordingFetch(...replies);
-    answerMessages(wire.fetch);
+    wire = answering(...replies);
   }
 
   beforeEach(() => {
-    fakeBrowser.reset();
-    installFakePermissions();
-    sendMessagesAs(optionsSender);
+    openOptionsPage();
     background(json({ count: 2 }));
-  });
-
-  it('writes only the settings changed on the page', () => {
-    const next = { ...DEFAULT_SETTINGS, pollIntervalSeconds: 90 };
-    expect(changedSettings(next, DEFAULT_SETTINGS)).toEqual({ pollIntervalSeconds: 90 });
-  });
-
-  it('saves the checking settings, keeping desktop notifications off without their permission', async () => {
-    await updateSettings({ unreadOnly: true });
-    const next = { ...DEFAULT_SETTINGS, pollIntervalSeconds: 90, desktopNotifications: true };
-    const outcome = await saveOptions({ next, loaded: DEFAULT_SETTINGS, granting: Promise.resolve(false) });
-    expect(outcome.notice).toEqual({
-      tone: 'error',
-      lines: ['Saved.', expect.stringContaining('Desktop notifications stay off')],
-    });
-    expect(await getSettings()).toMatchObject({
-      pollIntervalSeconds: 90,
-      unreadOnly: true,
-      desktopNotifications: false,
-    });
-  });
-
-  it('says in words why settings could not be saved', async () => {
-    const next = { ...DEFAULT_SETTINGS, pollIntervalSeconds: 5 };
-    const outcome = await saveOptions({ next, loaded: DEFAULT_SETTINGS, granting: Promise.resolve(true) });
-    expect(outcome.notice).toEqual({ tone: 'error', lines: ['Enter a whole number of seconds, at least 30.'] });
-    expect(await getSettings()).toEqual(DEFAULT_SETTINGS);
   });
 
   it('adds an account with a pasted token only once its origins are granted and the service takes the token', async () => {
@@ -125,14 +77,5 @@ describe('options flow', () => {
     expect(await fakeBrowser.permissions.contains({ origins: ['https://api.example.social/*'] })).toBe(false);
     expect((await listAccounts()).map((account) => account.id)).toEqual([ACCOUNT]);
     expect(await storedToken('social')).toBeNull();
-  });
-
-  it('tells the person to wait when the service turns a connection test away as too many requests', async () => {
-    await fakeBrowser.permissions.request({ origins: ['https://api.example.social/*'] });
-    background(problem(429, 'rate_limited', { 'retry-after': '30' }));
-    const notice = await testConnectionNotice(SOCIAL.apiBaseUrl, 'tok', Promise.resolve(true));
-    expect(notice.tone).toBe('error');
-    expect(notice.lines[0]).toMatch(/busy/);
-    expect(notice.lines[0]).not.toMatch(/not like the Inbox service/);
   });
 });

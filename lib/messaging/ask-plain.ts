@@ -4,13 +4,13 @@
  * sender and its error serializer, which were in each of the two scripts: 1,837 B gzip saved
  * between them (the content script 4,877 → 3,968 B, the frame the rest). This sends the very
  * message its `sendMessage` sends and reads the answer the same way, so the background's
- * `messaging.onMessage` handlers answer it unchanged (`test/unit/ask-plain.test.ts` holds the two
- * to one shape). A failure arrives as it crossed: an Error with the typed error's fields but not
+ * `messaging.onMessage` handlers answer it unchanged (`test/unit/messaging/ask-plain.test.ts`
+ * holds the two to one shape). A failure arrives as it crossed: an Error with the typed error's fields but not
  * its class, which `lib/failure.ts` classifies as well.
  */
 import { browser } from 'wxt/browser';
-import { crossedError } from './api/errors';
-import type { MessageData, MessageReturn, MessageType } from './messaging';
+import { crossedError } from '../api/errors';
+import type { MessageData, MessageReturn, MessageType } from '.';
 
 /** What the library's handlers answer: the value, or the error as its fields. */
 interface Answer {

@@ -1,11 +1,11 @@
 /**
- * The shape each broadcast of `lib/messaging.ts` must have to be heard. Apart, so a page that
+ * The shape each broadcast of `lib/messaging` must have to be heard. Apart, so a page that
  * listens loads the validation library with its first broadcast rather than when it opens.
  */
 import type { GetDataType } from '@webext-core/messaging';
 import * as v from 'valibot';
-import { UUID_PATTERN } from './api/contract';
-import { type BroadcastMap, MAX_ARRIVED_IDS } from './messaging';
+import { UUID_PATTERN } from '../api/contract';
+import { type BroadcastMap, MAX_ARRIVED_IDS } from '.';
 
 const broadcastSchemas: { [T in keyof BroadcastMap]: v.GenericSchema<unknown, GetDataType<BroadcastMap[T]>> } = {
   'inbox.arrived': v.object({

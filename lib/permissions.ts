@@ -1,6 +1,6 @@
 import { browser } from 'wxt/browser';
-import { siteMatchPattern } from '../profile-url';
-import type { Settings } from '../settings';
+import { siteMatchPattern } from './profile-url';
+import type { Settings } from './settings';
 
 /** The match pattern covering an address's host (any port: not every browser can name one). */
 export function originPattern(address: string): string {

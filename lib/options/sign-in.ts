@@ -5,14 +5,15 @@
  * verifier only this page knows. Loaded only when the person adds an account.
  */
 import { browser } from 'wxt/browser';
-import { accountLabel, DEFAULT_ADDRESSES } from './account-addresses';
-import { ApiError } from './api/errors';
-import { discover, exchangeCode } from './api/oauth';
-import type { Discovery } from './api/oauth-contract';
-import { t } from './i18n';
-import { isPrivateAddress } from './links';
-import { ask } from './messaging';
-import { accountFailureText, missingPermissionText, type Notice, requestAccountPermissions } from './options';
+import { accountLabel, DEFAULT_ADDRESSES } from '../account-addresses';
+import { ApiError } from '../api/errors';
+import { discover, exchangeCode } from '../api/oauth';
+import type { Discovery } from '../api/oauth-contract';
+import { t } from '../i18n';
+import { isPrivateAddress } from '../links';
+import { ask } from '../messaging';
+import { accountFailureText, missingPermissionText, requestAccountPermissions } from './accounts';
+import type { Notice } from './notice';
 
 const base64url = (bytes: Uint8Array) =>
   btoa(String.fromCharCode(...bytes))

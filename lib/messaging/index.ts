@@ -5,7 +5,7 @@
  * caller can tell `already_following` from a network failure.
  */
 import { defineExtensionMessaging, type GetDataType, type GetReturnType } from '@webext-core/messaging';
-import type { Account } from './accounts';
+import type { Account } from '../accounts';
 import type {
   ByType,
   IdsSelection,
@@ -15,8 +15,8 @@ import type {
   Profile,
   ReportReason,
   ReportResult,
-} from './api/contract';
-import { type ApiError, crossedError, reviveError } from './api/errors';
+} from '../api/contract';
+import { type ApiError, crossedError, reviveError } from '../api/errors';
 
 /** What the toolbar badge shows, and what the popup needs to choose its state. */
 export type StatusKind =
@@ -338,7 +338,7 @@ export interface BroadcastMap {
   'inbox.arrived'(arrival: { ids: string[] }): void;
 }
 
-/** The channel broadcasts travel on; `lib/on-broadcast.ts` hears them. */
+/** The channel broadcasts travel on; `on-broadcast.ts` hears them. */
 export const broadcasts = /* @__PURE__ */ defineExtensionMessaging<BroadcastMap>({ logger: quiet });
 
 /** Tells every open extension page; none being open is not a failure. */

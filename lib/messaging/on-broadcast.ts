@@ -1,11 +1,11 @@
 /**
- * Hearing the broadcasts of `lib/messaging.ts` in an extension page. The shape check's code
+ * Hearing the broadcasts of `lib/messaging` in an extension page. The shape check's code
  * (`broadcast-schemas.ts`, with the validation library) loads with the first broadcast rather
  * than when the page opens; the listener is in place from the start, so none is missed.
  */
 import type { GetDataType } from '@webext-core/messaging';
 import { browser } from 'wxt/browser';
-import { type BroadcastMap, broadcasts } from './messaging';
+import { type BroadcastMap, broadcasts } from '.';
 
 let schemas: Promise<typeof import('./broadcast-schemas')> | null = null;
 

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { NotFoundError, RateLimitedError } from '../../lib/api/errors';
-import { askPlain } from '../../lib/ask-plain';
-import { failureCode, failureKind } from '../../lib/failure';
-import { messaging } from '../../lib/messaging';
-import { profileTabSender, sendMessagesAs } from './../support/messages';
+import { NotFoundError, RateLimitedError } from '../../../lib/api/errors';
+import { askPlain } from '../../../lib/messaging/ask-plain';
+import { failureCode, failureKind } from '../../../lib/failure';
+import { messaging } from '../../../lib/messaging';
+import { profileTabSender, sendMessagesAs } from '../../support/messages';
 
 /** Every message the background's listeners were given, as they were given it. */
 let delivered: unknown[];

@@ -1,0 +1,41 @@
+/** The options page's connection test: asking the background, and the words for what it found. */
+import { t, tn } from '../i18n';
+import { ask, type ConnectionProblem, type ConnectionTest } from '../messaging';
+import { actionFailureText, type Notice } from './notice';
+
+export function connectionTestText(result: ConnectionTest, apiBaseUrl: string): string {
+  if (result.ok) return tn('options_test_ok', result.unreadCount);
+  return connectionProblemText(result.problem, result.detail, apiBaseUrl);
+}
+
+export function connectionProblemText(problem: ConnectionProblem, detail: string, apiBaseUrl: string): string {
+  switch (problem) {
+    case 'invalidAddress':
+      return t('options_test_invalidAddress');
+    case 'permissionDenied':
+      return t('options_test_permissionDenied', detail);
+    case 'unreachable':
+      return t('options_test_unreachable', apiBaseUrl);
+    case 'timeout':
+      return t('options_test_timeout', apiBaseUrl);
+    case 'noToken':
+      return t('options_test_noToken');
+    case 'unauthorized':
+      return t('options_test_unauthorized');
+    case 'rateLimited':
+      return t('options_test_rateLimited', apiBaseUrl);
+    case 'notThisService':
+      return t('options_test_notThisService', apiBaseUrl);
+  }
+}
+
+/** Tests an address and token without saving them, once the person answered the permission prompt. */
+export async function testConnectionNotice(apiBaseUrl: string, token: string, granting: Promise<boolean>) {
+  await granting.catch(() => false);
+  try {
+    const result = await ask('connection.test', { apiBaseUrl, token: token.trim() || null });
+    return { tone: result.ok ? 'info' : 'error', lines: [connectionTestText(result, apiBaseUrl)] } satisfies Notice;
+  } catch (error) {
+    return { tone: 'error', lines: [actionFailureText(error)] } satisfies Notice;
+  }
+}
