@@ -62,9 +62,14 @@ export async function writeStored<T>(stored: StoredKey<T>, value: T | null): Pro
 
 /**
  * Calls `listener` with each new value under the key and the one before (the fallback where
- * there is none); a write of the same value is no change. Returns how to stop.
+ * there is none), until `signal` aborts; a write of the same value is no change.
  */
-export function watchStored<T>(stored: StoredKey<T>, listener: (value: T, previous: T) => void): () => void {
+export function watchStored<T>(
+  stored: StoredKey<T>,
+  listener: (value: T, previous: T) => void,
+  signal: AbortSignal,
+): void {
+  if (signal.aborted) return;
   const { area, name } = where(stored);
   const onChanged = (changes: Record<string, { newValue?: unknown; oldValue?: unknown }>) => {
     const change = changes[name];
@@ -72,21 +77,24 @@ export function watchStored<T>(stored: StoredKey<T>, listener: (value: T, previo
     listener((change.newValue ?? stored.fallback) as T, (change.oldValue ?? stored.fallback) as T);
   };
   area.onChanged.addListener(onChanged);
-  return () => area.onChanged.removeListener(onChanged);
+  signal.addEventListener('abort', () => area.onChanged.removeListener(onChanged), { once: true });
 }
 
-/** Calls `listener` with the value under the key now, then as `watchStored` does; returns how to stop. */
-export function followStored<T>(stored: StoredKey<T>, listener: (value: T) => void): () => void {
+/** Calls `listener` with the value under the key now, then as `watchStored` does, until `signal` aborts. */
+export function followStored<T>(stored: StoredKey<T>, listener: (value: T) => void, signal: AbortSignal): void {
   let changed = false;
-  const stop = watchStored(stored, (value) => {
-    changed = true;
-    listener(value);
-  });
+  watchStored(
+    stored,
+    (value) => {
+      changed = true;
+      listener(value);
+    },
+    signal,
+  );
   void readStored(stored).then(([value]) => {
     // A change heard while reading is newer than what was read.
-    if (!changed) listener(value);
+    if (!changed && !signal.aborted) listener(value);
   });
-  return stop;
 }
 
 /** A key with its reading, writing and watching at hand, for code that keeps coming back to one value. */
@@ -94,7 +102,7 @@ export interface StoredItem<T> extends StoredKey<T> {
   getValue(): Promise<T>;
   setValue(value: T): Promise<void>;
   removeValue(): Promise<void>;
-  watch(listener: (value: T, previous: T) => void): () => void;
+  watch(listener: (value: T, previous: T) => void, signal: AbortSignal): void;
 }
 
 export function storedItem<T>(stored: StoredKey<T>): StoredItem<T> {
@@ -103,6 +111,6 @@ export function storedItem<T>(stored: StoredKey<T>): StoredItem<T> {
     getValue: async () => readOne(stored),
     setValue: (value) => writeStored(stored, value),
     removeValue: () => writeStored(stored, null),
-    watch: (listener) => watchStored(stored, listener),
+    watch: (listener, signal) => watchStored(stored, listener, signal),
   };
 }

@@ -12,12 +12,15 @@ function useStatuses(accounts: readonly Account[]): Record<string, ConnectionSta
   const [statuses, setStatuses] = useState<Record<string, ConnectionStatus>>({});
   const ids = accounts.map((account) => account.id).join(' ');
   useEffect(() => {
-    const unwatch = accounts.map((account) =>
-      followStored(accountStatusKey(account.id), (status) => setStatuses((all) => ({ ...all, [account.id]: status }))),
-    );
-    return () => {
-      for (const stop of unwatch) stop();
-    };
+    const watching = new AbortController();
+    for (const account of accounts) {
+      followStored(
+        accountStatusKey(account.id),
+        (status) => setStatuses((all) => ({ ...all, [account.id]: status })),
+        watching.signal,
+      );
+    }
+    return () => watching.abort();
     // The same accounts keep their watches: only another list of ids needs new ones.
   }, [ids]);
   return statuses;

@@ -37,7 +37,9 @@ export function OptionsPage() {
       setCurrent(settings);
       setDraft(toDraft(settings));
     });
-    return followStored(ACCOUNTS, (value) => setAccounts(value ?? []));
+    const leaving = new AbortController();
+    followStored(ACCOUNTS, (value) => setAccounts(value ?? []), leaving.signal);
+    return () => leaving.abort();
   }, []);
 
   if (!current || !draft || !accounts) return <main class="options" aria-busy="true" />;

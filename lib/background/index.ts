@@ -126,11 +126,11 @@ export function startBackground(options: BackgroundOptions = {}) {
     void refresh();
   });
   listen(browser.permissions?.onRemoved, () => void refresh());
-  const unwatchSettings = settingsItem.watch((next) => {
+  settingsItem.watch((next) => {
     void digest.onSettings(normalizeSettings(next)).catch(() => undefined);
     void refresh();
-  });
-  const unwatchAccounts = accountsItem.watch((next, previous) => {
+  }, signal);
+  accountsItem.watch((next, previous) => {
     // Learning who an account is changes only names: the tooltip says them, nothing is checked again.
     const where = (list: typeof next) =>
       JSON.stringify((list ?? []).map((a) => [a.id, a.apiBaseUrl, a.siteOrigin, a.profilePath, a.profileAnchor]));
@@ -155,9 +155,7 @@ export function startBackground(options: BackgroundOptions = {}) {
       }
       await refresh();
     })();
-  });
-  signal.addEventListener('abort', unwatchSettings, { once: true });
-  signal.addEventListener('abort', unwatchAccounts, { once: true });
+  }, signal);
   const onConnectivity = () => void Promise.all(runtimes.all().map((runtime) => runtime.poller.poll()));
   globalThis.addEventListener?.('online', onConnectivity, { signal });
   globalThis.addEventListener?.('offline', onConnectivity, { signal });

@@ -153,31 +153,31 @@ export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore 
       const cached = await paging.cachedFirstPage(read);
       if (cached && !signal.aborted && get().account === account) paging.paint(cached);
       void readByType();
-      const unwatch: (() => void)[] = [];
       // The switcher's counts follow each account's status; what is on show follows its own.
       for (const each of accounts) {
-        unwatch.push(
-          watchStored(accountStatusKey(each.id), (value) => {
+        watchStored(
+          accountStatusKey(each.id),
+          (value) => {
             set({ accounts: get().accounts.map((tab) => (tab.id === each.id ? { ...tab, status: value } : tab)) });
             if (get().account === each.id) status.apply(value);
             if (shownIds().includes(each.id)) refreshByType();
-          }),
-          watchStored(unreadByTypeKey(each.id), () => {
+          },
+          signal,
+        );
+        watchStored(
+          unreadByTypeKey(each.id),
+          () => {
             if (shownIds().includes(each.id)) void readByType();
-          }),
+          },
+          signal,
         );
       }
-      unwatch.push(
-        watchStored(STATUS, (value) => {
+      watchStored(
+        STATUS,
+        (value) => {
           if (get().account === ALL_ACCOUNTS || !get().account) status.apply(value);
-        }),
-      );
-      signal.addEventListener(
-        'abort',
-        () => {
-          for (const stop of unwatch) stop();
         },
-        { once: true },
+        signal,
       );
       refreshByType();
       arrivals.listen(signal);

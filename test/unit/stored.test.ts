@@ -49,12 +49,13 @@ describe('stored values', () => {
 
   it('tells a watcher of each change with the value before, not of a write of the same value', async () => {
     const heard: [number, number][] = [];
-    const stop = watchStored(COUNT, (value, previous) => heard.push([value, previous]));
+    const watching = new AbortController();
+    watchStored(COUNT, (value, previous) => heard.push([value, previous]), watching.signal);
     await writeStored(COUNT, 1);
     await writeStored(COUNT, 1);
     await writeStored(NAMES, ['ada']);
     await storedItem(COUNT).removeValue();
-    stop();
+    watching.abort();
     await writeStored(COUNT, 5);
     expect(heard).toEqual([
       [1, 0],
@@ -65,10 +66,11 @@ describe('stored values', () => {
   it('follows a value from what is stored now through each change', async () => {
     await writeStored(COUNT, 2);
     const heard: number[] = [];
-    const stop = followStored(COUNT, (value) => heard.push(value));
+    const following = new AbortController();
+    followStored(COUNT, (value) => heard.push(value), following.signal);
     await expect.poll(() => heard).toEqual([2]);
     await writeStored(COUNT, 4);
-    stop();
+    following.abort();
     await writeStored(COUNT, 6);
     expect(heard).toEqual([2, 4]);
   });
