@@ -13,6 +13,12 @@ const TYPE_LABEL: Record<NotificationType, MessageKey> = {
   system: 'options_alertType_system',
 };
 
+/** The two ends of the quiet hours, each a time field. */
+const QUIET_ENDS = [
+  { end: 'start', name: 'quietHours', label: 'options_quietHoursFrom' },
+  { end: 'end', name: 'quietHoursEnd', label: 'options_quietHoursTo' },
+] as const;
+
 /** Monday first, as most of the world's calendars start the week. */
 const WEEK = [1, 2, 3, 4, 5, 6, 0];
 
@@ -57,28 +63,19 @@ export function AlertSettings({ draft, error, onChange }: Props) {
         onChange={(enabled) => setQuiet({ enabled })}
       />
       <div class="quiet-hours" data-invalid={Boolean(error)}>
-        <label>
-          {t('options_quietHoursFrom')}
-          <input
-            type="time"
-            name="quietHours"
-            value={quiet.start}
-            aria-invalid={Boolean(error)}
-            aria-describedby={described}
-            onInput={(event) => setQuiet({ start: event.currentTarget.value })}
-          />
-        </label>
-        <label>
-          {t('options_quietHoursTo')}
-          <input
-            type="time"
-            name="quietHoursEnd"
-            value={quiet.end}
-            aria-invalid={Boolean(error)}
-            aria-describedby={described}
-            onInput={(event) => setQuiet({ end: event.currentTarget.value })}
-          />
-        </label>
+        {QUIET_ENDS.map(({ end, name, label }) => (
+          <label key={name}>
+            {t(label)}
+            <input
+              type="time"
+              name={name}
+              value={quiet[end]}
+              aria-invalid={Boolean(error)}
+              aria-describedby={described}
+              onInput={(event) => setQuiet({ [end]: event.currentTarget.value })}
+            />
+          </label>
+        ))}
         <fieldset class="inline days">
           <legend>{t('options_quietHoursDays')}</legend>
           {WEEK.map((day) => (

@@ -21,6 +21,9 @@ import { Check, Field } from './field';
 
 type Adder = FunctionComponent<Parameters<typeof AddAccountComponent>[0]>;
 
+/** The settings that are a switch, each labelled `options_<name>`. */
+const SWITCHES = ['desktopNotifications', 'unreadOnly', 'groupNotifications', 'markReadOnOpen'] as const;
+
 export function OptionsPage() {
   const [current, setCurrent] = useState<Settings | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
@@ -139,30 +142,9 @@ export function OptionsPage() {
             error={error('pollIntervalSeconds')}
             onInput={edit('pollIntervalSeconds')}
           />
-          <Check
-            name="desktopNotifications"
-            label={t('options_desktopNotifications')}
-            checked={draft.desktopNotifications}
-            onChange={edit('desktopNotifications')}
-          />
-          <Check
-            name="unreadOnly"
-            label={t('options_unreadOnly')}
-            checked={draft.unreadOnly}
-            onChange={edit('unreadOnly')}
-          />
-          <Check
-            name="groupNotifications"
-            label={t('options_groupNotifications')}
-            checked={draft.groupNotifications}
-            onChange={edit('groupNotifications')}
-          />
-          <Check
-            name="markReadOnOpen"
-            label={t('options_markReadOnOpen')}
-            checked={draft.markReadOnOpen}
-            onChange={edit('markReadOnOpen')}
-          />
+          {SWITCHES.map((name) => (
+            <Check key={name} name={name} label={t(`options_${name}`)} checked={draft[name]} onChange={edit(name)} />
+          ))}
         </fieldset>
         <AlertSettings draft={draft} error={error('quietHours')} onChange={change} />
         <div class="actions">
