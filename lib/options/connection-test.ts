@@ -8,25 +8,9 @@ export function connectionTestText(result: ConnectionTest, apiBaseUrl: string): 
   return connectionProblemText(result.problem, result.detail, apiBaseUrl);
 }
 
+/** The words for each problem are `options_test_<problem>`; all but one name the address tested. */
 export function connectionProblemText(problem: ConnectionProblem, detail: string, apiBaseUrl: string): string {
-  switch (problem) {
-    case 'invalidAddress':
-      return t('options_test_invalidAddress');
-    case 'permissionDenied':
-      return t('options_test_permissionDenied', detail);
-    case 'unreachable':
-      return t('options_test_unreachable', apiBaseUrl);
-    case 'timeout':
-      return t('options_test_timeout', apiBaseUrl);
-    case 'noToken':
-      return t('options_test_noToken');
-    case 'unauthorized':
-      return t('options_test_unauthorized');
-    case 'rateLimited':
-      return t('options_test_rateLimited', apiBaseUrl);
-    case 'notThisService':
-      return t('options_test_notThisService', apiBaseUrl);
-  }
+  return t(`options_test_${problem}`, problem === 'permissionDenied' ? detail : apiBaseUrl);
 }
 
 /** Tests an address and token without saving them, once the person answered the permission prompt. */
