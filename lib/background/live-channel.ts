@@ -21,11 +21,11 @@ import {
 import { retryAfter } from '../failure';
 import { broadcast, type ConnectionStatus } from '../messaging';
 import { oneAtATime } from '../one-at-a-time';
+import { hasApiPermission } from '../permissions';
 import { PING_MAX_MS, PING_MIN_MS, reconnectDelay } from '../poll-schedule';
 import type { Session } from './api-session';
 import { type Clock, realClock } from './clock';
 import type { Notifier } from './notifier';
-import { hasApiPermission } from '../permissions';
 import type { Poller } from './poller';
 import { statusWriter } from './status-writer';
 import { unreadByTypeItem } from './stored-items';
@@ -90,7 +90,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
   const clock = options.clock ?? realClock;
   const random = options.random ?? Math.random;
   const LIVE_ALARM = liveAlarmName(session.accountId);
-  const { get: getStatus, set: setStatus, setLiveMode, getLiveMode } = statusWriter(session.accountId);
+  const { get: getStatus, set: setStatus, showLiveCount, setLiveMode, getLiveMode } = statusWriter(session.accountId);
   let channel: LiveChannel | null = null;
   /** The address and token the channel was opened for: another sign-in needs another channel. */
   let openedFor: string | null = null;
@@ -201,7 +201,7 @@ export function createLiveUpdates(options: LiveOptions): LiveUpdates {
     if (!becameLive && shown.kind === 'ok' && shown.count === count) return;
     const nextCheckAt = becameLive ? await poller.slowDown() : shown.nextCheckAt;
     await setLiveMode('live');
-    await setStatus({ kind: 'ok', count, checkedAt: clock.now(), nextCheckAt, detail: null });
+    await showLiveCount({ kind: 'ok', count, checkedAt: clock.now(), nextCheckAt, detail: null });
   });
 
   async function onNotification(notification: Notification) {

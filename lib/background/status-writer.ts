@@ -34,19 +34,28 @@ export interface StatusWriter {
   /** Records whether the account's count is live, and says so in the tooltip. */
   setLiveMode(mode: LiveMode): Promise<void>;
   getLiveMode(): Promise<LiveMode>;
-  /** Shows a new unread count at once, as after a triage action, keeping the status otherwise. */
+  /** Shows a new unread count at once, as after a triage action, keeping the status otherwise; the same count writes nothing. */
   showCount(count: number): Promise<ConnectionStatus>;
+  /** Shows a count the live channel brought, as `set` does, and counts it (see `liveCounts`). */
+  showLiveCount(status: ConnectionStatus): Promise<ConnectionStatus>;
   /**
    * How many times this worker has written the account's status. A check that finds the number
    * moved while its request was out knows a newer count came meanwhile (a live frame, a triage
    * answer), and keeps it rather than its own.
    */
   writes(): number;
+  /**
+   * How many counts the live channel has shown for the account in this worker. The service
+   * sends its count after every change: an action that finds the number moved while its request
+   * was out knows the count on show may already hold the change.
+   */
+  liveCounts(): number;
   /** Forgets the account's status, as when it is removed. */
   clear(): Promise<void>;
 }
 
 const writesByAccount = new Map<string, number>();
+const liveCountsByAccount = new Map<string, number>();
 
 export function statusWriter(accountId: string): StatusWriter {
   const status = accountStatusItem(accountId);
@@ -66,10 +75,16 @@ export function statusWriter(accountId: string): StatusWriter {
     },
     getLiveMode: () => liveMode.getValue(),
     writes: () => writesByAccount.get(accountId) ?? 0,
+    liveCounts: () => liveCountsByAccount.get(accountId) ?? 0,
     async showCount(count) {
       const current = await status.getValue();
-      if (current.kind !== 'ok') return current;
-      return writer.set({ ...current, count: Math.max(0, count) });
+      const next = Math.max(0, count);
+      if (current.kind !== 'ok' || current.count === next) return current;
+      return writer.set({ ...current, count: next });
+    },
+    showLiveCount(next) {
+      liveCountsByAccount.set(accountId, writer.liveCounts() + 1);
+      return writer.set(next);
     },
     async clear() {
       await Promise.all([status.removeValue(), liveMode.removeValue()]);

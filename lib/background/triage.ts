@@ -105,29 +105,31 @@ function withoutTokens({ parts: _, ...offer }: LastUndo): UndoOffer {
 const okCount = (status: { kind: string; count: number | null }) => (status.kind === 'ok' ? status.count : null);
 
 /**
- * Shows the count the action leaves, worked out from the count on show. A count written while
- * the action was out (the live channel's frame for this very change, or a check) is newer than
- * the one the action started from: it stays, and what confirms counts next corrects it if need be.
+ * Shows the count the action leaves: none for all, or the count on show moved by what the action
+ * changed. A live count that came while the action was out may already hold the change (the
+ * service sends one after it): it stays, and the channel's next count corrects it if need be.
  */
 async function showAfter(
   writer: StatusWriter,
-  writesBefore: number,
-  after: (before: number) => number,
+  liveCountsBefore: number,
+  ids: IdsSelection,
+  moved: (before: number) => number,
 ): Promise<ConnectionStatus> {
   const current = await writer.get();
-  if (writer.writes() !== writesBefore) return current;
-  return writer.showCount(after(current.count ?? 0));
+  if (ids === 'all') return writer.showCount(0);
+  if (writer.liveCounts() !== liveCountsBefore) return current;
+  return writer.showCount(moved(current.count ?? 0));
 }
 
 export async function markRead(
   { id, client, status: writer }: TriageAccount,
   { ids, join }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
-  const writes = writer.writes();
+  const live = writer.liveCounts();
   const sent = await inBatches(ids, client.inbox.markRead);
   const undo = await offerUndo(id, 'markRead', ids, sent, { join });
   await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markRead', ids, unreadOnly));
-  const status = await showAfter(writer, writes, (before) => (ids === 'all' ? 0 : before - sent.count));
+  const status = await showAfter(writer, live, ids, (before) => before - sent.count);
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
@@ -136,11 +138,11 @@ export async function markUnread(
   { ids, join }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
   if (ids === 'all') throw new InvalidArgumentError('invalid_ids', 'Mark unread takes a list of ids, never "all".');
-  const writes = writer.writes();
+  const live = writer.liveCounts();
   const sent = await inBatches(ids, client.inbox.markUnread);
   const undo = await offerUndo(id, 'markUnread', ids, sent, { join });
   await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markUnread', ids, unreadOnly));
-  const status = await showAfter(writer, writes, (before) => before + sent.count);
+  const status = await showAfter(writer, live, ids, (before) => before + sent.count);
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
@@ -153,12 +155,12 @@ async function takenOut(
   action: 'delete' | 'snooze',
   ids: IdsSelection,
   unread: number | undefined,
-  sent: { count: number; writes: number },
+  sent: { count: number; live: number },
   undo: UndoOffer | null,
 ): Promise<TriageResult> {
   await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, action, ids, unreadOnly));
   const gone = Math.min(sent.count, Math.max(0, Math.floor(unread ?? 0)));
-  const status = await showAfter(writer, sent.writes, (before) => (ids === 'all' ? 0 : before - gone));
+  const status = await showAfter(writer, sent.live, ids, (before) => before - gone);
   return { success: true, count: sent.count, unreadCount: okCount(status), undo };
 }
 
@@ -166,10 +168,10 @@ export async function deleteNotifications(
   account: TriageAccount,
   { ids, unread, join }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
-  const writes = account.status.writes();
+  const live = account.status.liveCounts();
   const sent = await inBatches(ids, account.client.inbox.delete);
   const undo = await offerUndo(account.id, 'delete', ids, sent, { join });
-  return takenOut(account, 'delete', ids, unread, { ...sent, writes }, undo);
+  return takenOut(account, 'delete', ids, unread, { ...sent, live }, undo);
 }
 
 /** Snoozed notifications leave the inbox and the count until they wake; the service wakes them. */
@@ -177,10 +179,10 @@ export async function snooze(
   account: TriageAccount,
   { ids, until, unread, join }: Selection<SnoozeRequest>,
 ): Promise<TriageResult> {
-  const writes = account.status.writes();
+  const live = account.status.liveCounts();
   const sent = await inBatches(ids, (batch) => account.client.inbox.snooze(batch, until));
   const undo = await offerUndo(account.id, 'snooze', ids, sent, { until, join });
-  return takenOut(account, 'snooze', ids, unread, { ...sent, writes }, undo);
+  return takenOut(account, 'snooze', ids, unread, { ...sent, live }, undo);
 }
 
 /**

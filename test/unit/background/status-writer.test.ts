@@ -59,4 +59,23 @@ describe('the status writer', () => {
     expect(writer.writes()).toBe(before + 2);
     expect(statusWriter('another-account').writes()).toBe(0);
   });
+
+  it('writes nothing when a count shown at once is the count on show already', async () => {
+    const writer = statusWriter(ACCOUNT);
+    await writer.set(ok(3));
+    const before = writer.writes();
+    await writer.showCount(3);
+    expect(writer.writes()).toBe(before);
+    await writer.showCount(2);
+    expect(writer.writes()).toBe(before + 1);
+  });
+
+  it('counts the live channel’s counts apart, so a triage action can tell one came while it waited', async () => {
+    const writer = statusWriter(ACCOUNT);
+    const before = writer.liveCounts();
+    await writer.showLiveCount(ok(4));
+    await writer.set(ok(5));
+    expect(writer.liveCounts()).toBe(before + 1);
+    expect((await badge()).text).toBe('5');
+  });
 });
