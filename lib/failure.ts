@@ -104,7 +104,7 @@ export const FAILURES: Readonly<Record<FailureKind, FailureWords>> = {
     profile: 'rate_limited',
     report: 'rate_limited',
   },
-  serverError: { ...BY_CODE, badge: 'unreachable', reason: 'server', profile: 'service' },
+  serverError: { ...BY_CODE, badge: 'unreachable', reason: 'server', test: 'serverError', profile: 'service' },
   notThisService: { ...BY_CODE, profile: 'service' },
   notFound: { ...BY_CODE, profile: 'user_not_found' },
   followSelf: { ...BY_CODE, profile: 'follow_self' },

@@ -140,6 +140,7 @@ export type ConnectionProblem =
   | 'noToken'
   | 'unauthorized'
   | 'rateLimited'
+  | 'serverError'
   | 'notThisService';
 
 export type ConnectionTest =

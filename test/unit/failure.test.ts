@@ -162,7 +162,7 @@ const rows: Record<string, Row> = {
     kind: 'serverError',
     badge: 'unreachable',
     popup: 'failed',
-    options: 'notThisService',
+    options: 'serverError',
   },
   InvalidArgumentError: {
     error: new InvalidArgumentError('invalid_base_url', SAID),

@@ -15,4 +15,13 @@ describe('the options page’s connection test', () => {
     expect(notice.lines[0]).toMatch(/busy/);
     expect(notice.lines[0]).not.toMatch(/not like the Inbox service/);
   });
+
+  it('says the service has a problem of its own when it answers the test with a server error', async () => {
+    await fakeBrowser.permissions.request({ origins: ['https://api.example.social/*'] });
+    background(problem(503, 'service_unavailable', { 'retry-after': '5' }));
+    const notice = await testConnectionNotice(SOCIAL.apiBaseUrl, 'tok', Promise.resolve(true));
+    expect(notice.tone).toBe('error');
+    expect(notice.lines[0]).toMatch(/has a problem of its own/);
+    expect(notice.lines[0]).not.toMatch(/not like the Inbox service/);
+  });
 });
