@@ -4,10 +4,10 @@
  * changing once its signal aborts (the page moved on to another profile).
  */
 import type { Profile } from '../api/contract';
-import type { askPlain } from '../messaging/ask-plain';
 import { failureCode, failureKind } from '../failure';
 import { t } from '../i18n';
 import { type ProfileAnswer, profileFrom } from '../messaging';
+import type { askPlain } from '../messaging/ask-plain';
 import { actionFor, type FollowState, followChanged, followFailed, followState, startFollowChange } from './follow';
 import { boundComment, emptyReport, type ReportForm } from './report';
 
@@ -45,7 +45,8 @@ export interface ProfileSession {
   readonly account: string;
   readonly username: string;
   readonly view: SessionView;
-  subscribe(listener: () => void): () => void;
+  /** Calls `listener` after each change of the view, until the session's signal aborts. */
+  subscribe(listener: () => void): void;
   load(): Promise<void>;
   toggleFollow(): Promise<void>;
   openReport(): void;
@@ -79,6 +80,7 @@ export function createProfileSession(
   let given = first;
   let view: SessionView = { kind: 'loading' };
   const listeners = new Set<() => void>();
+  signal.addEventListener('abort', () => listeners.clear(), { once: true });
 
   const set = (next: SessionView) => {
     if (signal.aborted) return;
@@ -99,8 +101,7 @@ export function createProfileSession(
       return view;
     },
     subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      if (!signal.aborted) listeners.add(listener);
     },
 
     async load() {
