@@ -155,14 +155,14 @@ describe('the live channel in the background', () => {
   /** The popup marks one unread notification read. */
   const markOneRead = () => deliver('inbox.markRead', { account: ACCOUNT, ids: [uuid(1)], unread: 1 }, popupSender);
 
-  /** The counts written to the account's status from now on. */
-  function countWrites(): unknown[] {
-    const statusKey = `connectionStatus:${ACCOUNT}`;
-    const written: unknown[] = [];
+  /** The counts written from now on to the account's status and to the status of all accounts, as `key count`. */
+  function countWrites(): string[] {
+    const keys = [`connectionStatus:${ACCOUNT}`, 'connectionStatus'];
+    const written: string[] = [];
     const { set } = fakeBrowser.storage.local;
     vi.spyOn(fakeBrowser.storage.local, 'set').mockImplementation(async (items) => {
       const record = items as Record<string, { count?: number }>;
-      if (statusKey in record) written.push(record[statusKey]?.count);
+      for (const key of keys) if (key in record) written.push(`${key} ${record[key]?.count}`);
       return set(items);
     });
     return written;
@@ -178,7 +178,7 @@ describe('the live channel in the background', () => {
     expect(value?.unreadCount).toBe(2);
     await until(async () => (await badge()).text === '2');
     await settle();
-    expect(written).toEqual([2]);
+    expect(written).toEqual([`connectionStatus:${ACCOUNT} 2`, 'connectionStatus 2']);
     expect(polls()).toBe(checks);
   });
 
@@ -197,7 +197,7 @@ describe('the live channel in the background', () => {
     expect(answer.value?.unreadCount).toBe(2);
     await settle();
     expect((await badge()).text).toBe('2');
-    expect(written).toEqual([2]);
+    expect(written).toEqual([`connectionStatus:${ACCOUNT} 2`, 'connectionStatus 2']);
     expect(polls()).toBe(checks);
   });
 
