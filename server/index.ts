@@ -32,6 +32,7 @@ import { createFormTokens } from './oauth/form-token';
 import { type DemoActivity, startDemoActivity } from './seed/demo-activity';
 import { seedDemoData, setDemoPasswords } from './seed/seed';
 import { serviceKey } from './store/keys';
+import type { SignInLimits } from './store/sign-in';
 
 export type { NotificationInput, ServiceAdmin } from './admin';
 export type { Database } from './db/database';
@@ -123,6 +124,8 @@ export interface ServerOptions {
    * one the per-client limits count. Default none: the header is never believed.
    */
   trustProxy?: readonly string[];
+  /** The sign-in form's limits where they differ from `DEFAULT_SIGN_IN_LIMITS` (`server/store/sign-in.ts`). */
+  signIn?: Partial<SignInLimits>;
 }
 
 export interface Snoozes {
@@ -243,6 +246,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       pollIntervalSeconds: options.pollIntervalSeconds ?? DEFAULT_POLL_INTERVAL_SECONDS,
       trustProxy,
       liveLimiter,
+      signIn: options.signIn,
       log,
       closing: () => closing !== undefined,
     });

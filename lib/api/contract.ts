@@ -42,8 +42,10 @@ export const LIMITS = {
   snoozeMaxSeconds: 365 * 24 * 60 * 60,
   /** Seconds an OAuth authorization code stays valid; it works once. */
   oauthCodeSeconds: 60,
-  /** Wrong passwords for one username within `signInWindowMinutes` before the sign-in form says to wait. */
-  signInAttempts: 5,
+  /** Wrong passwords from one client address within `signInWindowMinutes` before the sign-in form says to wait. */
+  signInFailuresPerClient: 20,
+  /** Wrong passwords from one client address for one username within `signInWindowMinutes`, likewise. */
+  signInFailuresPerClientUsername: 5,
   signInWindowMinutes: 15,
 } as const;
 

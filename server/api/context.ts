@@ -2,6 +2,7 @@ import type { TrustProxy } from '../client-address';
 import type { Database } from '../db/database';
 import type { LiveLimiter } from '../live/limits';
 import type { FormTokens } from '../oauth/form-token';
+import type { SignInLimits } from '../store/sign-in';
 import type { Cursors } from './cursor';
 import type { UndoTokens } from './undo-token';
 
@@ -19,6 +20,8 @@ export interface ApiDeps {
   pollIntervalSeconds: number;
   /** Which peers are proxies whose `X-Forwarded-For` names the client (`--trust-proxy`); none by default. */
   trustProxy: TrustProxy;
+  /** The sign-in form's limits where they differ from `DEFAULT_SIGN_IN_LIMITS`. */
+  signIn?: Partial<SignInLimits>;
   /** Live tickets and channels per user; left out by an app served without live channels. */
   liveLimiter?: LiveLimiter;
 }

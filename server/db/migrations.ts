@@ -389,6 +389,17 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
       'CREATE INDEX sign_in_attempts_key_idx ON sign_in_attempts (username_key, attempted_at)',
     ],
   },
+  {
+    version: 9,
+    name: 'sign-in attempts counted per client address',
+    statements: [
+      // Attempts from before were counted per username alone; they leave the window within 15 minutes.
+      "ALTER TABLE sign_in_attempts ADD COLUMN client_key text NOT NULL DEFAULT ''",
+      'DROP INDEX sign_in_attempts_key_idx',
+      'CREATE INDEX sign_in_attempts_client_idx ON sign_in_attempts (client_key, attempted_at)',
+      'CREATE INDEX sign_in_attempts_time_idx ON sign_in_attempts (attempted_at)',
+    ],
+  },
 ];
 
 /** Applies the missing migrations; safe to run at every start, and by several services at once. */

@@ -31,6 +31,13 @@ export interface AuthorizeForm {
   errors?: readonly FormError[];
 }
 
+/** Past the sign-in limits of this client; the same words whether the username exists or not. */
+export const waitMessage = (seconds: number) =>
+  `Too many attempts, try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
+
+/** Too many people are signing in on this instance right now; nothing was checked. */
+export const busyMessage = 'Signing in is busy right now, try again in a few seconds.';
+
 const hidden = (name: string, value: string | null) =>
   value === null ? '' : `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 

@@ -9,14 +9,21 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
 import { createFactory, createMiddleware } from 'hono/factory';
 import { HTTPException } from 'hono/http-exception';
-import { LIMITS } from '../../lib/api/contract';
 import type { ApiDeps } from '../api/context';
+import { requestClient } from '../client-address';
 import { type AuthorizeRequest, checkAuthorizeRequest, GRANTED_SCOPE, redirectWith } from '../oauth/client';
 import { FORM_NONCE_PATTERN, FORM_TOKEN_SECONDS, newFormNonce } from '../oauth/form-token';
 import { issueCode } from '../store/oauth-codes';
-import { PASSWORD_MAX_LENGTH } from '../store/passwords';
-import { signIn } from '../store/sign-in';
-import { type AuthorizeForm, authorizeErrorPage, authorizePage, type FormError } from './authorize-page';
+import { createPasswordChecks, PASSWORD_MAX_LENGTH } from '../store/passwords';
+import { DEFAULT_SIGN_IN_LIMITS, signIn } from '../store/sign-in';
+import {
+  type AuthorizeForm,
+  authorizeErrorPage,
+  authorizePage,
+  busyMessage,
+  type FormError,
+  waitMessage,
+} from './authorize-page';
 import { formPagePolicy } from './pages';
 import { html } from './routes';
 
@@ -25,6 +32,9 @@ const NONCE_COOKIE = 'authorize_form';
 const USERNAME_FIELD_MAX = 64;
 
 export function authorizeHandlers(deps: ApiDeps) {
+  const limits = { ...DEFAULT_SIGN_IN_LIMITS, ...deps.signIn };
+  const checks = createPasswordChecks(limits);
+
   /** The cookie value the form token is bound to: the browser's own, or a new one it now keeps. */
   function formNonce(c: Context): string {
     const kept = getCookie(c, NONCE_COOKIE);
@@ -93,16 +103,15 @@ export function authorizeHandlers(deps: ApiDeps) {
     if (!username) missing.push({ field: 'username', message: 'Enter your username.' });
     if (!password) missing.push({ field: 'password', message: 'Enter your password.' });
     if (missing.length > 0) return showForm(c, { request, username, errors: missing }, 400);
+    const client = requestClient(c, deps.trustProxy);
     const result =
       password.length > PASSWORD_MAX_LENGTH
         ? ({ kind: 'refused' } as const)
-        : await signIn(deps.db, username, password, new Date(deps.now()));
-    if (result.kind === 'wait') {
-      c.header('retry-after', String(result.minutes * 60));
-      const message =
-        `Too many wrong passwords for this username in the last ${LIMITS.signInWindowMinutes} minutes. ` +
-        `Wait ${result.minutes === 1 ? 'a minute' : `${result.minutes} minutes`}, then try again.`;
-      return showForm(c, { request, username, errors: [{ field: 'password', message }] }, 429);
+        : await signIn(deps.db, checks, { client, username, password }, new Date(deps.now()), limits);
+    if (result.kind === 'wait' || result.kind === 'busy') {
+      c.header('retry-after', String(result.seconds));
+      const message = result.kind === 'wait' ? waitMessage(result.seconds) : busyMessage;
+      return showForm(c, { request, username, errors: [{ message }] }, 429);
     }
     if (result.kind === 'refused') {
       const errors = [{ field: 'password' as const, message: 'The username or password is not right.' }];

@@ -47,6 +47,100 @@ export async function passwordMatches(stored: string | null, password: string): 
   return timingSafeEqual(given, expected) && stored !== null && HASH_PATTERN.test(stored);
 }
 
+/** How many password checks one instance runs at once, and how many may wait and how long. */
+export interface CheckQueueLimits {
+  atOnce: number;
+  waiting: number;
+  waitMs: number;
+}
+
+/**
+ * Two at once leave the rest of libuv's four threads, and the cores, to the API's own work; a
+ * check that cannot start within two seconds is not worth the person's wait.
+ */
+export const DEFAULT_CHECK_QUEUE: CheckQueueLimits = { atOnce: 2, waiting: 20, waitMs: 2000 };
+
+/** Too many password checks are running or waiting: this one was not made. */
+export class PasswordChecksBusyError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Password checks are busy; try again in ${retryAfterSeconds} seconds.`);
+    this.name = 'PasswordChecksBusyError';
+  }
+}
+
+export interface PasswordChecks {
+  /** `passwordMatches` in its turn; throws `PasswordChecksBusyError` when the queue is full or the turn is too long in coming. */
+  check(stored: string | null, password: string): Promise<boolean>;
+  readonly running: number;
+  readonly waiting: number;
+  /** Whether a check now would be refused at once: the caller can spare itself the work before it. */
+  readonly full: boolean;
+  /** What a refused check tells its caller to wait. */
+  readonly retryAfterSeconds: number;
+}
+
+/**
+ * Password checks with bounded concurrency, so that a spray of sign-ins from many addresses spends
+ * at most `atOnce` threads on scrypt and is answered "busy" beyond that, unchecked.
+ */
+export function createPasswordChecks(limits: CheckQueueLimits = DEFAULT_CHECK_QUEUE): PasswordChecks {
+  let running = 0;
+  const queue: Array<() => void> = [];
+  const retryAfterSeconds = Math.ceil(limits.waitMs / 1000) + 1;
+  const busy = () => new PasswordChecksBusyError(retryAfterSeconds);
+
+  function startWaiting() {
+    while (running < limits.atOnce) {
+      const start = queue.shift();
+      if (!start) return;
+      start();
+    }
+  }
+
+  function turn(): Promise<void> {
+    if (running < limits.atOnce && queue.length === 0) {
+      running += 1;
+      return Promise.resolve();
+    }
+    if (queue.length >= limits.waiting) return Promise.reject(busy());
+    return new Promise((resolve, reject) => {
+      const start = () => {
+        clearTimeout(timer);
+        running += 1;
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        queue.splice(queue.indexOf(start), 1);
+        reject(busy());
+      }, limits.waitMs);
+      timer.unref();
+      queue.push(start);
+    });
+  }
+
+  return {
+    async check(stored, password) {
+      await turn();
+      try {
+        return await passwordMatches(stored, password);
+      } finally {
+        running -= 1;
+        startWaiting();
+      }
+    },
+    get running() {
+      return running;
+    },
+    get waiting() {
+      return queue.length;
+    },
+    get full() {
+      return running >= limits.atOnce && queue.length >= limits.waiting;
+    },
+    retryAfterSeconds,
+  };
+}
+
 export async function setPassword(db: Queryable, userId: number, password: string): Promise<void> {
   await setPasswords(db, [userId], password);
 }

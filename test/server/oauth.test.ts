@@ -30,7 +30,8 @@ describe.each(BACKENDS)('signing in through OAuth on %s', (backend) => {
   let clock = Date.now();
 
   beforeAll(async () => {
-    service = await startTestService({ backend, now: () => clock });
+    // Through a proxy on 127.0.0.1, so that tests can sign in from addresses of their own.
+    service = await startTestService({ backend, now: () => clock, trustProxy: ['127.0.0.1'] });
   });
   afterAll(() => service?.close());
 
@@ -172,6 +173,9 @@ describe.each(BACKENDS)('signing in through OAuth on %s', (backend) => {
       { code_challenge: null },
       { code_challenge: 'short' },
       { code_challenge: `${pkce.challenge}=` },
+      { code_challenge: pkce.challenge.slice(0, 42) },
+      { code_challenge: `${pkce.challenge}A` },
+      { code_challenge: `${pkce.challenge.slice(0, 42)}+` },
       { code_challenge_method: null },
       { code_challenge_method: 'plain' },
       { code_challenge_method: 's256' },
@@ -292,6 +296,11 @@ describe.each(BACKENDS)('signing in through OAuth on %s', (backend) => {
     for (const name of ['code', 'redirect_uri', 'code_verifier'] as const) {
       await expectOAuthError(await postForm(service, '/oauth/token', without(name)), 400, 'invalid_request');
     }
+    // RFC 7636 §4.1: 43 to 128 unreserved characters.
+    for (const codeVerifier of ['a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(42)}+`, `${'a'.repeat(42)}=`]) {
+      const answer = await postForm(service, '/oauth/token', { ...good, code_verifier: codeVerifier });
+      await expectOAuthError(answer, 400, 'invalid_request');
+    }
     const repeated = new URLSearchParams(good);
     repeated.append('code', code);
     const twice = await fetch(`${service.apiBaseUrl}/oauth/token`, {
@@ -372,29 +381,40 @@ describe.each(BACKENDS)('signing in through OAuth on %s', (backend) => {
     expect(answers[0]).toBe(answers[1]);
   });
 
-  it('makes the form say to wait after five wrong passwords for a username, existing or not', async () => {
+  it('makes the form say to wait after five wrong passwords for a username from one address, existing or not', async () => {
     const ivy = await personWithPassword('ivy');
+    const from = { 'x-forwarded-for': '203.0.113.5' };
     const waits: string[] = [];
     for (const username of [ivy.username, 'no_such_person_here']) {
       const page = await openAuthorize(service, authorizeParams(newPkce()));
-      for (let i = 0; i < LIMITS.signInAttempts; i++) {
-        expect((await submitAuthorize(service, page, { username, password: `guess ${i}` })).status).toBe(400);
+      for (let i = 0; i < LIMITS.signInFailuresPerClientUsername; i++) {
+        const answer = await submitAuthorize(service, page, { username, password: `guess ${i}` }, from);
+        expect(answer.status).toBe(400);
       }
-      const refused = await submitAuthorize(service, page, { username, password: PASSWORD });
+      const refused = await submitAuthorize(service, page, { username, password: PASSWORD }, from);
       expect(refused.status).toBe(429);
       expect(refused.headers.get('location')).toBeNull();
       expect(Number(refused.headers.get('retry-after'))).toBe(LIMITS.signInWindowMinutes * 60);
       waits.push((await refused.text()).replace(/value="[^"]*"/g, ''));
     }
-    expect(waits[0]).toContain('Wait 15 minutes, then try again.');
+    expect(waits[0]).toContain(`Too many attempts, try again in ${LIMITS.signInWindowMinutes * 60} seconds.`);
     expect(waits[0]).toBe(waits[1]);
-    // Another username is not held up.
+    // Another username from that address is not held up, nor the same one from another address.
     const jo = await personWithPassword('jo');
-    expect((await authorizationCode(service, { username: jo.username, password: PASSWORD })).code).toBeTruthy();
+    const page = await openAuthorize(service, authorizeParams(newPkce()));
+    expect((await submitAuthorize(service, page, { username: jo.username, password: PASSWORD }, from)).status).toBe(
+      303,
+    );
+    const elsewhere = { 'x-forwarded-for': '198.51.100.7' };
+    const again = await openAuthorize(service, authorizeParams(newPkce()));
+    const owner = await submitAuthorize(service, again, { username: ivy.username, password: PASSWORD }, elsewhere);
+    expect(owner.status).toBe(303);
 
     clock += LIMITS.signInWindowMinutes * 60_000;
-    const { code } = await authorizationCode(service, { username: ivy.username, password: PASSWORD });
-    expect(code).toBeTruthy();
+    const last = await openAuthorize(service, authorizeParams(newPkce()));
+    expect((await submitAuthorize(service, last, { username: ivy.username, password: PASSWORD }, from)).status).toBe(
+      303,
+    );
   });
 
   it('takes the form only from the page it served: a missing or foreign cookie or token, or another origin, is refused', async () => {
@@ -556,10 +576,10 @@ describe.skipIf(!BACKENDS.includes('postgres'))('signing in through two services
     expect(answers.map((response) => response.status).sort()).toEqual([200, 400]);
   });
 
-  it('counts wrong passwords for a username across both', async () => {
+  it('counts wrong passwords from one address for a username across both', async () => {
     const user = await a.newUser('counted');
     await a.server.admin.setPassword(user.username, PASSWORD);
-    for (let i = 0; i < LIMITS.signInAttempts; i++) {
+    for (let i = 0; i < LIMITS.signInFailuresPerClientUsername; i++) {
       const service = i % 2 === 0 ? a : b;
       const page = await openAuthorize(service, authorizeParams(newPkce()));
       expect((await submitAuthorize(service, page, { username: user.username, password: `no ${i}` })).status).toBe(400);
