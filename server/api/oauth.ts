@@ -9,6 +9,9 @@ import { redeemCode } from '../store/oauth-codes';
 import { revokeToken } from '../store/tokens';
 import type { ApiDeps } from './context';
 
+/** RFC 7636 §4.1: 43 to 128 unreserved characters. */
+const CODE_VERIFIER_PATTERN = /^[A-Za-z0-9._~-]{43,128}$/;
+
 /** A token answer or error must never be cached (RFC 6749 §5.1). */
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
@@ -44,6 +47,9 @@ export function oauthHandlers(deps: ApiDeps) {
     const missing = (['code', 'redirect_uri', 'code_verifier'] as const).filter((name) => !form.get(name));
     if (!code || !redirectUri || !codeVerifier) {
       return oauthError(c, 400, 'invalid_request', `Missing: ${missing.join(', ')}.`);
+    }
+    if (!CODE_VERIFIER_PATTERN.test(codeVerifier)) {
+      return oauthError(c, 400, 'invalid_request', 'code_verifier must be 43 to 128 of A-Z a-z 0-9 - . _ ~.');
     }
     const issued = await redeemCode(deps.db, { code, clientId, redirectUri, codeVerifier }, new Date(deps.now()));
     if (!issued) {
