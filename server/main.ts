@@ -11,6 +11,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { LIMITS } from '../lib/api/contract';
 import { createAdmin } from './admin';
 import { parseTrustProxy } from './client-address';
 import type { Database } from './db/database';
@@ -27,7 +28,7 @@ import {
   startServer,
 } from './index';
 import { DEMO_PASSWORD, DEMO_PEOPLE, DEMO_USERNAME } from './seed/demo-data';
-import { PASSWORD_MAX_LENGTH } from './store/passwords';
+import { DEFAULT_CHECK_QUEUE, PASSWORD_MAX_LENGTH } from './store/passwords';
 
 const USAGE = `Usage: npm run server -- [options]
        npm run server -- token USERNAME
@@ -61,6 +62,9 @@ Options:
                       client they name in X-Forwarded-For is the one counted
   --public-origin URL the address people reach the service at, when a proxy
                       stands in front (default http://HOST:PORT)
+  --sign-in-failures N wrong passwords from one client address in 15 minutes
+                      before the sign-in form says to wait (default ${LIMITS.signInFailuresPerClient})
+  --password-checks N password checks one instance runs at once (default ${DEFAULT_CHECK_QUEUE.atOnce})
   --quiet             no line per request
 
 DATABASE_URL=postgres://… uses that PostgreSQL database instead of PGlite.`;
@@ -87,6 +91,8 @@ function parse(argv: string[]) {
       'trust-proxy': { type: 'string', multiple: true },
       'public-origin': { type: 'string' },
       'max-channels-per-user': { type: 'string' },
+      'sign-in-failures': { type: 'string' },
+      'password-checks': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -124,6 +130,8 @@ function parse(argv: string[]) {
     maxConnections: number('max-connections', values['max-connections'], 1, 10_000_000),
     maxConnectionsPerClient: number('max-connections-per-client', values['max-connections-per-client'], 1, 10_000_000),
     maxChannelsPerUser: number('max-channels-per-user', values['max-channels-per-user'], 1, 10_000_000),
+    signInFailures: number('sign-in-failures', values['sign-in-failures'], 1, 1_000_000),
+    passwordChecks: number('password-checks', values['password-checks'], 1, 64),
   };
 }
 
@@ -189,6 +197,10 @@ async function serve(options: ReturnType<typeof parse>): Promise<void> {
       ...(options.maxConnectionsPerClient ? { maxConnectionsPerClient: options.maxConnectionsPerClient } : {}),
     },
     ...(options.maxChannelsPerUser ? { live: { maxChannelsPerUser: options.maxChannelsPerUser } } : {}),
+    signIn: {
+      ...(options.signInFailures ? { failuresPerClient: options.signInFailures } : {}),
+      ...(options.passwordChecks ? { atOnce: options.passwordChecks } : {}),
+    },
   });
 
   let stopping = false;
