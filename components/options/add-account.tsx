@@ -9,8 +9,8 @@ import type { Account } from '../../lib/accounts';
 import type { Discovery } from '../../lib/api/oauth-contract';
 import { t } from '../../lib/i18n';
 import { ask } from '../../lib/messaging';
-import { accountFailureText, addWithToken, requestAccountPermissions } from '../../lib/options/accounts';
-import { testConnectionNotice } from '../../lib/options/connection-test';
+import { accountFailureText, addWithToken, requestAccountPermissions } from '../../lib/options/account-actions';
+import { testConnectionNotice } from '../../lib/options/connection-test-notice';
 import type { Notice } from '../../lib/options/notice';
 import {
   addWithSignIn,

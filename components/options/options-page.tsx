@@ -2,7 +2,7 @@ import type { FunctionComponent, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ACCOUNTS, type Account } from '../../lib/accounts';
 import { t } from '../../lib/i18n';
-import { removeAccount, signOut } from '../../lib/options/accounts';
+import { removeAccount, signOut } from '../../lib/options/account-actions';
 import type { Notice } from '../../lib/options/notice';
 import { type Draft, fromDraft, requestPermissions, saveOptions, toDraft } from '../../lib/options/settings-form';
 import {

@@ -12,7 +12,7 @@ import type { Discovery } from '../api/oauth-contract';
 import { t } from '../i18n';
 import { isPrivateAddress } from '../links';
 import { ask } from '../messaging';
-import { accountFailureText, missingPermissionText, requestAccountPermissions } from './accounts';
+import { accountFailureText, missingPermissionText, requestAccountPermissions } from './account-actions';
 import type { Notice } from './notice';
 
 const base64url = (bytes: Uint8Array) =>

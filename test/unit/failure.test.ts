@@ -28,7 +28,7 @@ import { statusKindFor } from '../../lib/background/poller';
 import { badgeFor } from '../../lib/badge';
 import { FAILURES, type FailureKind, failureKind } from '../../lib/failure';
 import type { ConnectionProblem, ConnectionStatus, StatusKind } from '../../lib/messaging';
-import { connectionTestText } from '../../lib/options/connection-test';
+import { connectionTestText } from '../../lib/options/connection-test-notice';
 
 import {
   describeInboxProblem,

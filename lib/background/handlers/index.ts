@@ -4,11 +4,11 @@
  */
 import { messaging } from '../../messaging';
 import { answer, type Handlers, MESSAGE_TYPES } from '../message-gate';
-import { accountHandlers } from './accounts';
+import { accountHandlers } from './account-messages';
 import type { HandlerContext } from './context';
-import { inboxHandlers } from './inbox';
-import { profileHandlers } from './profile';
-import { settingsHandlers } from './settings';
+import { inboxHandlers } from './inbox-messages';
+import { profileHandlers } from './profile-messages';
+import { settingsHandlers } from './settings-messages';
 
 export type { HandlerContext };
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { listAccounts } from '../../../lib/accounts';
-import { addWithToken, removeAccount, signOut } from '../../../lib/options/accounts';
+import { addWithToken, removeAccount, signOut } from '../../../lib/options/account-actions';
 import { ACCOUNT, anotherAccount, signedIn, storedToken } from '../../support/background';
 import { profileFixture } from '../../support/fixtures';
 import { json, problem, type recordingFetch } from '../../support/recording-fetch';

@@ -11,7 +11,7 @@ import { t } from '../i18n';
 import { ask, type NewAccountRequest } from '../messaging';
 import { originPattern } from '../permissions';
 import type { Settings } from '../settings';
-import { connectionProblemText } from './connection-test';
+import { connectionProblemText } from './connection-test-notice';
 import { actionFailureText, type Notice } from './notice';
 
 /** The host permissions an account needs: its API's origin and its site's. */

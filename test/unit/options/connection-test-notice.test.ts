@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { testConnectionNotice } from '../../../lib/options/connection-test';
+import { testConnectionNotice } from '../../../lib/options/connection-test-notice';
 import { problem } from '../../support/recording-fetch';
 import { background, openOptionsPage, SOCIAL } from './options-background';
 
