@@ -1,23 +1,11 @@
 /**
  * The schema, as numbered migrations. Each runs once, in order, with its version recorded; a
  * service start applies whatever is missing in one transaction. Never edit a migration that has
- * shipped: add the next one.
+ * shipped: add the next one. Each is literal SQL, never built from the contract's constants: a
+ * database migrated by an older release must end up as one made from empty, so a new notification
+ * type or report reason is a new migration.
  */
-import { NOTIFICATION_TYPES, REPORT_REASONS } from '../../lib/api/contract';
 import type { Database } from './database';
-
-const quoteList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(', ');
-
-/** The columns of `unread_counts` that count each type, in the contract's order of types. */
-export const TYPE_COUNT_COLUMNS = NOTIFICATION_TYPES.map((type) => `unread_${type}`);
-/** What the unread counts count: unread rows still in the inbox, not snoozed. */
-const COUNTED = 'NOT read AND deleted_at IS NULL AND snoozed_until IS NULL';
-const countsByType = NOTIFICATION_TYPES.map(
-  (type) => `count(*) FILTER (WHERE type = '${type}') AS unread_${type}`,
-).join(', ');
-/** `json_build_object` arguments of the counts by type, from a row of `unread_counts` called `row`. */
-export const byTypeJson = (row: string) =>
-  NOTIFICATION_TYPES.map((type) => `'${type}', ${row}.unread_${type}`).join(', ');
 
 export const MIGRATIONS: readonly { version: number; name: string; statements: readonly string[] }[] = [
   {
@@ -55,7 +43,7 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
       CREATE TABLE notifications (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         user_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
-        type text NOT NULL CHECK (type IN (${quoteList(NOTIFICATION_TYPES)})),
+        type text NOT NULL CHECK (type IN ('follow', 'mention', 'reply', 'like', 'system')),
         actor_id integer REFERENCES users ON DELETE SET NULL,
         text text NOT NULL,
         path text CHECK (path LIKE '/%'),
@@ -72,7 +60,7 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         reporter_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
         reported_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
-        reason text NOT NULL CHECK (reason IN (${quoteList(REPORT_REASONS)})),
+        reason text NOT NULL CHECK (reason IN ('spam', 'harassment', 'impersonation', 'inappropriate', 'other')),
         comment text NOT NULL,
         created_at timestamptz(3) NOT NULL DEFAULT now()
       );
@@ -291,25 +279,27 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
       // What every instance's wake loop asks: the soonest wake time of anyone, and what is due.
       `CREATE INDEX notifications_wake_idx ON notifications (snoozed_until)
        WHERE deleted_at IS NULL AND snoozed_until IS NOT NULL`,
-      ...TYPE_COUNT_COLUMNS.map(
-        (column) => `ALTER TABLE unread_counts ADD COLUMN ${column} integer NOT NULL DEFAULT 0 CHECK (${column} >= 0)`,
-      ),
-      `UPDATE unread_counts AS c SET ${TYPE_COUNT_COLUMNS.map((column) => `${column} = t.${column}`).join(', ')}
-       FROM (SELECT user_id, ${countsByType} FROM notifications WHERE NOT read AND deleted_at IS NULL GROUP BY user_id) AS t
+      'ALTER TABLE unread_counts ADD COLUMN unread_follow integer NOT NULL DEFAULT 0 CHECK (unread_follow >= 0)',
+      'ALTER TABLE unread_counts ADD COLUMN unread_mention integer NOT NULL DEFAULT 0 CHECK (unread_mention >= 0)',
+      'ALTER TABLE unread_counts ADD COLUMN unread_reply integer NOT NULL DEFAULT 0 CHECK (unread_reply >= 0)',
+      'ALTER TABLE unread_counts ADD COLUMN unread_like integer NOT NULL DEFAULT 0 CHECK (unread_like >= 0)',
+      'ALTER TABLE unread_counts ADD COLUMN unread_system integer NOT NULL DEFAULT 0 CHECK (unread_system >= 0)',
+      `UPDATE unread_counts AS c SET unread_follow = t.unread_follow, unread_mention = t.unread_mention, unread_reply = t.unread_reply, unread_like = t.unread_like, unread_system = t.unread_system
+       FROM (SELECT user_id, count(*) FILTER (WHERE type = 'follow') AS unread_follow, count(*) FILTER (WHERE type = 'mention') AS unread_mention, count(*) FILTER (WHERE type = 'reply') AS unread_reply, count(*) FILTER (WHERE type = 'like') AS unread_like, count(*) FILTER (WHERE type = 'system') AS unread_system FROM notifications WHERE NOT read AND deleted_at IS NULL GROUP BY user_id) AS t
        WHERE c.user_id = t.user_id`,
       `CREATE OR REPLACE FUNCTION unread_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP IN ('INSERT', 'UPDATE') THEN
-          INSERT INTO unread_counts AS c (user_id, unread, ${TYPE_COUNT_COLUMNS.join(', ')})
-          SELECT user_id, count(*), ${countsByType} FROM new_rows WHERE ${COUNTED} GROUP BY user_id ORDER BY user_id
+          INSERT INTO unread_counts AS c (user_id, unread, unread_follow, unread_mention, unread_reply, unread_like, unread_system)
+          SELECT user_id, count(*), count(*) FILTER (WHERE type = 'follow') AS unread_follow, count(*) FILTER (WHERE type = 'mention') AS unread_mention, count(*) FILTER (WHERE type = 'reply') AS unread_reply, count(*) FILTER (WHERE type = 'like') AS unread_like, count(*) FILTER (WHERE type = 'system') AS unread_system FROM new_rows WHERE NOT read AND deleted_at IS NULL AND snoozed_until IS NULL GROUP BY user_id ORDER BY user_id
           ON CONFLICT (user_id) DO UPDATE SET unread = c.unread + excluded.unread,
-            ${TYPE_COUNT_COLUMNS.map((column) => `${column} = c.${column} + excluded.${column}`).join(', ')};
+            unread_follow = c.unread_follow + excluded.unread_follow, unread_mention = c.unread_mention + excluded.unread_mention, unread_reply = c.unread_reply + excluded.unread_reply, unread_like = c.unread_like + excluded.unread_like, unread_system = c.unread_system + excluded.unread_system;
         END IF;
         IF TG_OP IN ('UPDATE', 'DELETE') THEN
           UPDATE unread_counts AS c SET unread = c.unread - gone.n,
-            ${TYPE_COUNT_COLUMNS.map((column) => `${column} = c.${column} - gone.${column}`).join(', ')}
+            unread_follow = c.unread_follow - gone.unread_follow, unread_mention = c.unread_mention - gone.unread_mention, unread_reply = c.unread_reply - gone.unread_reply, unread_like = c.unread_like - gone.unread_like, unread_system = c.unread_system - gone.unread_system
           FROM (
-            SELECT user_id, count(*) AS n, ${countsByType} FROM old_rows WHERE ${COUNTED} GROUP BY user_id
+            SELECT user_id, count(*) AS n, count(*) FILTER (WHERE type = 'follow') AS unread_follow, count(*) FILTER (WHERE type = 'mention') AS unread_mention, count(*) FILTER (WHERE type = 'reply') AS unread_reply, count(*) FILTER (WHERE type = 'like') AS unread_like, count(*) FILTER (WHERE type = 'system') AS unread_system FROM old_rows WHERE NOT read AND deleted_at IS NULL AND snoozed_until IS NULL GROUP BY user_id
           ) AS gone
           WHERE c.user_id = gone.user_id;
         END IF;
@@ -323,7 +313,7 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
         SELECT * INTO now_counts FROM unread_counts WHERE user_id = NEW.user_id;
         IF FOUND THEN
           PERFORM pg_notify(live_channel(TG_TABLE_SCHEMA), json_build_object('kind', 'count', 'user', NEW.user_id,
-            'count', now_counts.unread, 'byType', json_build_object(${byTypeJson('now_counts')}))::text);
+            'count', now_counts.unread, 'byType', json_build_object('follow', now_counts.unread_follow, 'mention', now_counts.unread_mention, 'reply', now_counts.unread_reply, 'like', now_counts.unread_like, 'system', now_counts.unread_system))::text);
         END IF;
         RETURN NULL;
       END

@@ -7,7 +7,6 @@ import {
   type NotificationType,
 } from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
-import { byTypeJson } from '../db/migrations';
 import { isoText, toIso } from '../db/values';
 import { authenticatedBatch, type TokenOwner } from './tokens';
 
@@ -208,6 +207,12 @@ export const NO_UNREAD: UnreadCounts = {
   unread: 0,
   byType: Object.fromEntries(NOTIFICATION_TYPES.map((type) => [type, 0])) as ByType,
 };
+
+/**
+ * `json_build_object` arguments of the counts by type, from a row of `unread_counts` called `row`:
+ * each type's count is its column `unread_<type>`.
+ */
+const byTypeJson = (row: string) => NOTIFICATION_TYPES.map((type) => `'${type}', ${row}.unread_${type}`).join(', ');
 
 /** The counts of `user` from its one row of `unread_counts`. */
 export const UNREAD_COUNTS = (user: string) =>

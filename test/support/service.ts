@@ -83,7 +83,7 @@ export function uniqueUsername(prefix = 'user'): string {
   return `${prefix.slice(0, 16)}_${counter}${randomBytes(4).toString('hex')}`.slice(0, 30);
 }
 
-function databaseFor(backend: Backend, options: TestServiceOptions): DatabaseOption {
+export function databaseFor(backend: Backend, options: TestServiceOptions): DatabaseOption {
   if (backend === 'pglite') return options.dataDir ? { dataDir: options.dataDir } : { memory: true };
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('The postgres backend needs DATABASE_URL.');
