@@ -1,9 +1,9 @@
 import type { TrustProxy } from '../client-address';
 import type { Database } from '../db/database';
-import type { LiveLimiter } from '../live/limits';
 import type { FormTokens } from '../oauth/form-token';
 import type { SignInLimits } from '../store/sign-in';
 import type { Cursors } from './cursor';
+import type { ProblemError } from './problem';
 import type { UndoTokens } from './undo-token';
 
 /** What the API's handlers need from the running service. */
@@ -22,6 +22,9 @@ export interface ApiDeps {
   trustProxy: TrustProxy;
   /** The sign-in form's limits where they differ from `DEFAULT_SIGN_IN_LIMITS`. */
   signIn?: Partial<SignInLimits>;
-  /** Live tickets and channels per user; left out by an app served without live channels. */
-  liveLimiter?: LiveLimiter;
+  /**
+   * Why a user may not take a live ticket now, or null (`server/live/limits.ts`); left out by an
+   * app served without live channels.
+   */
+  liveLimiter?: { refuseTicket(userId: number): ProblemError | null };
 }
