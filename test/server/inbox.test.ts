@@ -1,19 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestError, type Notification, UnauthenticatedError } from '../../lib/api';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
+import { expectInvalidIds, problemOf } from './support/problem';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
 /** A triage answer for `count` changed notifications: an undo token exactly when something changed. */
 const changed = (count: number) => ({ success: true, count, undo: count === 0 ? null : expect.any(String) });
-
-async function problemOf(response: Response) {
-  expect(response.headers.get('content-type')).toBe('application/problem+json');
-  const body = await response.json();
-  expect(body).toMatchObject({ type: 'about:blank', status: response.status });
-  expect(typeof body.title).toBe('string');
-  return body as { code: string; detail: string };
-}
 
 async function walk(user: TestUser, options: { limit: number; unreadOnly?: boolean }, between?: () => Promise<void>) {
   const seen: Notification[] = [];
@@ -420,16 +413,7 @@ describe.each(BACKENDS)('inbox on %s', (backend) => {
         ['501 ids', JSON.stringify({ ids: uuids(501) })],
         ['a string body', '"all"'],
       ];
-      for (const [name, body] of bodies) {
-        const response = await service.request(path, {
-          method: 'POST',
-          token: user.token,
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-        expect(response.status, name).toBe(400);
-        expect((await problemOf(response)).code, name).toBe('invalid_ids');
-      }
+      await expectInvalidIds(service, user.token, path, bodies);
     });
   });
 });

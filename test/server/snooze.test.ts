@@ -3,6 +3,7 @@ import { InvalidArgumentError, InvalidUntilError, type Notification, type Notifi
 import { BACKENDS, sharedStore, startTestService, type TestService, type TestUser } from '../support/service';
 import { until as eventually } from '../support/until';
 import { openLive } from './support/live';
+import { problemOf } from './support/problem';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const hoursAhead = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
@@ -19,11 +20,6 @@ const WAKE_SOON_SKEW_MS = -58_500;
  * (2 s by default). It stays a valid snooze for `leadMs` less 1.5 s.
  */
 const soon = (leadMs = 2_000) => new Date(Date.now() + leadMs).toISOString();
-
-async function problemOf(response: Response) {
-  expect(response.headers.get('content-type')).toBe('application/problem+json');
-  return (await response.json()) as { code: string; status: number };
-}
 
 /** Every id a listing (`query`, as sent) shows the user, page after page. */
 async function idsOf(service: TestService, user: TestUser, query = ''): Promise<string[]> {

@@ -3,13 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidUndoError, type Notification, UndoExpiredError } from '../../lib/api';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
 import { openLive } from './support/live';
+import { expectInvalidIds, problemOf } from './support/problem';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
-
-async function problemOf(response: Response) {
-  expect(response.headers.get('content-type')).toBe('application/problem+json');
-  return (await response.json()) as { code: string; detail: string; status: number };
-}
 
 /** The whole inbox as the user sees it: id → read. */
 async function inboxOf(user: TestUser): Promise<Map<string, boolean>> {
@@ -72,7 +68,7 @@ describe.each(BACKENDS)('undo and mark unread on %s', (backend) => {
       const { user } = await userWith('unreadids', []);
       const uuids = (n: number) => Array.from({ length: n }, () => crypto.randomUUID());
       expect((await user.client.inbox.markUnread(uuids(500))).count).toBe(0);
-      for (const body of [
+      const bodies = [
         '{"ids":"all"}',
         '{"ids":"ALL"}',
         '',
@@ -81,16 +77,13 @@ describe.each(BACKENDS)('undo and mark unread on %s', (backend) => {
         '{}',
         '{"ids":["nope"]}',
         JSON.stringify({ ids: uuids(501) }),
-      ]) {
-        const response = await service.request('/inbox/unread', {
-          method: 'POST',
-          token: user.token,
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-        expect(response.status, body).toBe(400);
-        expect((await problemOf(response)).code, body).toBe('invalid_ids');
-      }
+      ];
+      await expectInvalidIds(
+        service,
+        user.token,
+        '/inbox/unread',
+        bodies.map((body) => [body, body] as const),
+      );
     });
   });
 
