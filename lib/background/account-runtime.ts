@@ -115,7 +115,7 @@ export function createRuntimes(options: RuntimeOptions = {}): Runtimes {
     stops.get(runtime.id)?.abort();
     stops.delete(runtime.id);
     await Promise.all([
-      runtime.poller.stop(),
+      runtime.poller.forget(),
       runtime.notifier.reset(),
       clearInboxCache(runtime.id),
       unreadByTypeItem(runtime.id).removeValue(),

@@ -10,10 +10,10 @@ import { SIGNED_OUT } from '../connection-status';
 import { FAILURES, failureCode, failureKind } from '../failure';
 import type { ConnectionStatus, StatusKind } from '../messaging';
 import { oneAtATime } from '../one-at-a-time';
+import { hasApiPermission } from '../permissions';
 import { LIVE_SAFETY_NET_SECONDS, nextPollDelay, regularInterval } from '../poll-schedule';
 import type { Settings } from '../settings';
 import type { Session } from './api-session';
-import { hasApiPermission } from '../permissions';
 import { statusWriter } from './status-writer';
 import { perAccountItem } from './stored-items';
 
@@ -180,8 +180,8 @@ export function createPoller(options: PollerOptions) {
     async reset(): Promise<void> {
       await stateItem.setValue(FRESH);
     },
-    /** Stops checking, as when the account is removed: no alarm, no state left. */
-    async stop(): Promise<void> {
+    /** Forgets the account, as when it is removed: no alarm, no state left. */
+    async forget(): Promise<void> {
       await Promise.all([browser.alarms.clear(POLL_ALARM), stateItem.removeValue()]);
     },
   };

@@ -11,14 +11,15 @@ let schemas: Promise<typeof import('./broadcast-schemas')> | null = null;
 
 /**
  * Hears one kind of broadcast from this extension's own contexts, never from a content script
- * (which could send anything), and only in the shape the protocol promises. Broadcasts are heard
- * in the order they came, since each waits for the same load.
+ * (which could send anything), and only in the shape the protocol promises, until `signal`
+ * aborts. Broadcasts are heard in the order they came, since each waits for the same load.
  */
 export function onBroadcast<T extends keyof BroadcastMap>(
   type: T,
   listener: (data: GetDataType<BroadcastMap[T]>) => void,
-): () => void {
-  return broadcasts.onMessage(type, (message) => {
+  signal?: AbortSignal,
+): void {
+  const remove = broadcasts.onMessage(type, (message) => {
     if (message.sender.id !== browser.runtime.id || message.sender.tab) return;
     schemas ??= import('./broadcast-schemas').catch((error: unknown) => {
       schemas = null;
@@ -34,4 +35,5 @@ export function onBroadcast<T extends keyof BroadcastMap>(
       },
     );
   });
+  signal?.addEventListener('abort', remove, { once: true });
 }

@@ -32,8 +32,7 @@ export function createArrivals(cell: StateCell, paging: Paging): Arrivals {
 
   return {
     listen(signal) {
-      const stop = onBroadcast('inbox.arrived', ({ ids }) => note(ids));
-      signal.addEventListener('abort', stop, { once: true });
+      onBroadcast('inbox.arrived', ({ ids }) => note(ids), signal);
     },
     async showArrived() {
       const state = get();
