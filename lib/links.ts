@@ -1,5 +1,3 @@
-import { isLoopback } from './settings';
-
 /**
  * The host a link leads to when it is not the site's own, so a person sees where a link from
  * the service would take them before they follow it; null for the site's own links.
@@ -25,6 +23,12 @@ export function openableUrl(url: string | null): string | null {
   } catch {
     return null;
   }
+}
+
+/** This computer: 127.0.0.0/8, ::1 and localhost, where nothing crosses a network. */
+function isLoopback(url: URL): boolean {
+  const host = url.hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** Whether what goes to this address is kept from the network: https, or plain http to this computer. */

@@ -4,8 +4,10 @@
  * device would arrive without the permission it needs. The token is not a setting: it lives in
  * `lib/background/api-session.ts`, which only the background loads.
  */
+
 import { NOTIFICATION_TYPES, type NotificationType } from './api/notification-types';
 import { type MessageKey, t } from './i18n';
+import { isPrivateAddress } from './links';
 import { readOne, type StoredReader, storedKey, writeStored } from './stored';
 
 /** Quiet hours as set; `lib/quiet-hours.ts` says when they hold. */
@@ -103,17 +105,11 @@ function httpUrl(value: string): URL | null {
   }
 }
 
-/** This computer: 127.0.0.0/8, ::1 and localhost, where nothing crosses a network. */
-export function isLoopback(url: URL): boolean {
-  const host = url.hostname.toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
 /**
  * Plain http carries the token unencrypted: it is accepted only for this computer (the local
  * reference service, tests); any other host needs https.
  */
-const needsHttps = (url: URL) => url.protocol === 'http:' && !isLoopback(url);
+const needsHttps = (url: URL) => !isPrivateAddress(url.href);
 
 /** Why each invalid setting is invalid; empty when all are valid. */
 export function validateSettings(settings: Settings): SettingsErrors {

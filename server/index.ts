@@ -102,7 +102,7 @@ export interface ServerOptions {
   connections?: Partial<ConnectionLimits>;
   /**
    * Live channels and tickets per user on this instance; each left out keeps `DEFAULT_LIVE_LIMITS`.
-   * Channels together hold at most 80 % of `connections.maxConnections` whatever these say.
+   * Channels together hold at most `CHANNEL_SHARE_OF_CONNECTIONS` of `connections.maxConnections` whatever these say.
    */
   live?: Partial<LiveLimits>;
   /**
@@ -230,9 +230,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // came due while no instance ran, before this one answers anything.
     wake = startWakeLoop(db, log);
     await wake.look();
+    const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
     const liveLimiter = createLiveLimiter({
       limits: { ...DEFAULT_LIVE_LIMITS, ...options.live },
-      maxConnections: options.connections?.maxConnections ?? DEFAULT_CONNECTION_LIMITS.maxConnections,
+      maxConnections: limits.maxConnections,
       channels: hub,
       now,
     });
@@ -259,7 +260,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return answer;
     };
     const listener = requireUsableHead(getRequestListener(fetch, { errorHandler: answerUnroutable }));
-    const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
     server = createServer(
       {
         requireHostHeader: false,

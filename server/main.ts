@@ -3,7 +3,8 @@
  *
  *   npm run server [-- --port 8787 --host 127.0.0.1 --data .data | --memory --no-seed --demo-tokens FILE
  *                     --demo-password PASSWORD --max-connections N --max-channels-per-user N
- *                     --max-connections-per-client N --trust-proxy ADDRESSES --public-origin URL]
+ *                     --max-connections-per-client N --trust-proxy ADDRESSES --public-origin URL
+ *                     --sign-in-failures N --password-checks N]
  *   npm run server -- token USERNAME
  *   npm run server -- operator-token
  *
@@ -11,7 +12,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { LIMITS } from '../lib/api/contract';
 import { createAdmin } from './admin';
 import { parseTrustProxy } from './client-address';
 import type { Database } from './db/database';
@@ -27,8 +27,10 @@ import {
   type RunningServer,
   startServer,
 } from './index';
+import { CHANNEL_SHARE_OF_CONNECTIONS } from './live/limits';
 import { DEMO_PASSWORD, DEMO_PEOPLE, DEMO_USERNAME } from './seed/demo-data';
-import { DEFAULT_CHECK_QUEUE, PASSWORD_MAX_LENGTH } from './store/passwords';
+import { PASSWORD_MAX_LENGTH } from './store/passwords';
+import { DEFAULT_SIGN_IN_LIMITS } from './store/sign-in';
 
 const USAGE = `Usage: npm run server -- [options]
        npm run server -- token USERNAME
@@ -51,7 +53,7 @@ Options:
                       (default ${DEFAULT_CONNECTION_LIMITS.maxConnections}; the process's file limit must allow them)
   --max-channels-per-user N
                       live channels one user may have open at once (default ${DEFAULT_LIVE_LIMITS.maxChannelsPerUser});
-                      all channels together take at most 80 % of --max-connections
+                      all channels together take at most ${CHANNEL_SHARE_OF_CONNECTIONS * 100} % of --max-connections
   --max-connections-per-client N
                       open connections from one address at most (an IPv6
                       address's /64); the next is answered 429 and closed
@@ -62,9 +64,9 @@ Options:
                       client they name in X-Forwarded-For is the one counted
   --public-origin URL the address people reach the service at, when a proxy
                       stands in front (default http://HOST:PORT)
-  --sign-in-failures N wrong passwords from one client address in 15 minutes
-                      before the sign-in form says to wait (default ${LIMITS.signInFailuresPerClient})
-  --password-checks N password checks one instance runs at once (default ${DEFAULT_CHECK_QUEUE.atOnce})
+  --sign-in-failures N wrong passwords from one client address in ${DEFAULT_SIGN_IN_LIMITS.windowMinutes} minutes
+                      before the sign-in form says to wait (default ${DEFAULT_SIGN_IN_LIMITS.failuresPerClient})
+  --password-checks N password checks one instance runs at once (default ${DEFAULT_SIGN_IN_LIMITS.atOnce})
   --quiet             no line per request
 
 DATABASE_URL=postgres://… uses that PostgreSQL database instead of PGlite.`;

@@ -61,7 +61,7 @@ export function answerUnparsable(log?: (line: string) => void) {
  * How long a connection may stay after an error answer whose request never arrived whole, when
  * the client does not take the answer: the service has no reason to keep it any longer.
  */
-export const ANSWER_GRACE_MS = 2_000;
+const ANSWER_GRACE_MS = 2_000;
 
 /** A problem as the bytes of a whole HTTP/1.1 answer that closes its connection. */
 export function problemHttp(problem: ProblemError): string {

@@ -58,6 +58,7 @@ import {
   OAuthTokenRequestSchema,
   OAuthTokenSchema,
 } from '../lib/api/oauth-contract';
+import { CHANNEL_SHARE_OF_CONNECTIONS } from './live/limits';
 import { type Method, type OperationId, ROUTES, type Route } from './route-table';
 
 /** The contract's schemas the document names, under the names it gives them. */
@@ -381,7 +382,9 @@ const operations: Record<OperationId, Operation> = {
     summary: 'A ticket to open the live channel with',
     description:
       `Single-use, valid for ${LIMITS.liveTicketSeconds} s, bound to the caller and the token that asked ` +
-      'for it. A browser cannot put a token on a WebSocket, and a token never goes into a URL.',
+      'for it. A browser cannot put a token on a WebSocket, and a token never goes into a URL. While the ' +
+      'instance’s live channels are full (see `openLiveChannel`), it is a 503 `service_unavailable` with ' +
+      'Retry-After instead.',
     security: bearer,
     responses: {
       201: answer('The ticket.', 'LiveTicket'),
@@ -408,7 +411,7 @@ const operations: Record<OperationId, Operation> = {
       `a ping or not JSON, or frames too often; 1009 for a frame over ${LIMITS.liveFrameMaxBytes} bytes; ` +
       '4401 when the token is revoked or its user deleted; 1001 when the service stops or the channel ' +
       'was idle; 1013 when the service lost its database for a moment (reconnect with a new ticket). ' +
-      'Live channels hold at most 80 % of an instance’s connections, the rest being kept for requests: past ' +
+      `Live channels hold at most ${CHANNEL_SHARE_OF_CONNECTIONS * 100} % of an instance’s connections, the rest being kept for requests: past ` +
       'that, and while the instance cannot hear its database, the upgrade is a 503 `service_unavailable` ' +
       'with Retry-After, and the ticket is still good.',
     security: noAuth,

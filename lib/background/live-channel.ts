@@ -73,7 +73,7 @@ export interface LiveUpdates {
  * asked for a wait, that wait plus up to half of it again, so that the clients it told the same
  * do not all come back at one moment.
  */
-export function reconnectWait(failures: number, retryAfterSeconds: number | null, random: () => number): number {
+function reconnectWait(failures: number, retryAfterSeconds: number | null, random: () => number): number {
   const backoff = reconnectDelay(failures, random);
   if (!retryAfterSeconds || retryAfterSeconds <= 0) return backoff;
   const asked = retryAfterSeconds * 1000;

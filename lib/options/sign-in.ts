@@ -70,7 +70,7 @@ export async function findService(
  * Whether the password, the code and the token stay off the network unencrypted: every address
  * the service names is https, or plain http on this computer, as for addresses a person types.
  */
-export function signsInPrivately(discovery: Discovery): boolean {
+function signsInPrivately(discovery: Discovery): boolean {
   const { siteOrigin, apiBaseUrl, authorizationEndpoint, tokenEndpoint, revocationEndpoint } = discovery;
   return [siteOrigin, apiBaseUrl, authorizationEndpoint, tokenEndpoint, revocationEndpoint].every(isPrivateAddress);
 }

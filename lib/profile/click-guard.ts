@@ -1,10 +1,11 @@
 /**
- * Clickjacking: the page may cover the buttons' frame with something that lets clicks through, or
- * make it transparent, or slide it under the pointer just before a click. A click from a pointer
- * acts only on a frame the person could see, where the browser can tell (Chrome's
- * IntersectionObserver v2, watching the frame's own root element, says whether anything covers,
- * fades or distorts it), and otherwise only once the pointer has rested on the frame a moment.
- * A click from the keyboard (Enter or Space on a focused button) always acts.
+ * Clickjacking: the page may cover the buttons' frame with something that lets clicks through,
+ * make it transparent, or slide it under the pointer just before a click. Where the browser can
+ * tell (Chrome's IntersectionObserver v2, watching the frame's own root element, says whether
+ * anything covers, fades or distorts it), a click from a pointer acts only on a frame seen whole
+ * for a moment; elsewhere only once the pointer has rested on the frame a moment, which also
+ * refuses a frame slid under a moving pointer. A click from the keyboard (Enter or Space on a
+ * focused button) always acts.
  */
 
 /** How long the frame must have been seen whole, or the pointer have rested on it, before a click acts. */
