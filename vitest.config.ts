@@ -3,6 +3,9 @@ import { WxtVitest } from 'wxt/testing/vitest-plugin';
 
 export default defineConfig({
   test: {
+    // Two files at a time, end-to-end ones too (each starts its own service and browser): a
+    // browser test mostly waits on them, and the unit and service files fill those waits.
+    maxWorkers: 2,
     projects: [
       {
         plugins: [WxtVitest()],
@@ -11,6 +14,8 @@ export default defineConfig({
           include: ['test/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
           setupFiles: ['test/support/setup.ts'],
+          // Beside a browser test on a two-core machine, a popup test can take several seconds.
+          testTimeout: 15_000,
         },
       },
       {
@@ -32,7 +37,6 @@ export default defineConfig({
           globalSetup: ['test/e2e/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
-          fileParallelism: false,
         },
       },
       {
