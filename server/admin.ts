@@ -4,6 +4,7 @@
  */
 import type { NotificationType } from '../lib/api/contract';
 import type { Database } from './db/database';
+import { purgeExpiredKeys } from './store/idempotency-keys';
 import { addNotifications, fillInbox } from './store/notifications';
 import { issueOperatorToken } from './store/operator-tokens';
 import { setPassword } from './store/passwords';
@@ -40,7 +41,8 @@ export interface ServiceAdmin {
   fillInbox(username: string, count: number, options?: { read?: boolean; newest?: string }): Promise<number>;
   /**
    * Forgets the triage operations whose undo window has passed and removes for good the
-   * notifications they deleted; the number removed. The service does this every few seconds.
+   * notifications they deleted, and the idempotency keys past their 24 hours; the number of
+   * notifications removed. The service does this every few seconds.
    */
   purgeExpired(): Promise<number>;
 }
@@ -89,6 +91,9 @@ export function createAdmin(db: Database, now: () => number = Date.now): Service
     async fillInbox(username, count, options) {
       return fillInbox(db, (await existing(username)).id, count, options);
     },
-    purgeExpired: () => purgeExpiredOperations(db, new Date(now())),
+    async purgeExpired() {
+      await purgeExpiredKeys(db, new Date(now()));
+      return purgeExpiredOperations(db, new Date(now()));
+    },
   };
 }

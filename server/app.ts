@@ -9,6 +9,7 @@ import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { ApiDeps } from './api/context';
+import { idempotent } from './api/idempotency';
 import { inboxHandlers } from './api/inbox';
 import { liveHandlers } from './api/live';
 import { JSON_MEDIA_TYPE, requireBodyType } from './api/media-type';
@@ -16,6 +17,7 @@ import { oauthHandlers } from './api/oauth';
 import { operatorHandlers } from './api/operator';
 import { ProblemError, problemResponse } from './api/problem';
 import { userHandlers } from './api/users';
+import { scoped } from './db/scoped';
 import openApiDocument from './openapi.json' with { type: 'json' };
 import { type Method, ROUTES, type Route, type RouteHandlers, type RouteMethod } from './route-table';
 import { authorizeHandlers } from './site/authorize';
@@ -58,9 +60,11 @@ function wantsHtml(c: Context): boolean {
   return !c.req.path.startsWith(`${API_PREFIX}/`) && (c.req.header('accept') ?? '').includes('text/html');
 }
 
-export function createApp(options: AppOptions) {
+export function createApp(appOptions: AppOptions) {
   const app = new Hono();
+  const options = { ...appOptions, db: scoped(appOptions.db) };
   const log = options.log;
+  const keyed = idempotent(options);
 
   app.use(async (c, next) => {
     const started = performance.now();
@@ -100,7 +104,8 @@ export function createApp(options: AppOptions) {
 
   /**
    * Registers one route of the table with `handlers`. Every method but GET first checks that a
-   * body, if any, is labelled as the route takes it.
+   * body, if any, is labelled as the route takes it; the API's JSON POST and DELETE routes take an
+   * `Idempotency-Key` (the OAuth form endpoints follow OAuth, whose codes are single-use anyway).
    */
   function route({ path, site, bodyType = JSON_MEDIA_TYPE, methods }: Route, handlers: RouteHandlers) {
     const where = site ? path : `${API_PREFIX}${path}`;
@@ -109,7 +114,9 @@ export function createApp(options: AppOptions) {
     const allowed = entries.map(([method]) => method);
     for (const [method, { handle }] of entries) {
       const chain = [handle(handlers)].flat() as [Handler, ...Handler[]];
+      const takesKey = !site && bodyType === JSON_MEDIA_TYPE && (method === 'POST' || method === 'DELETE');
       if (method === 'GET') app.on(method, where, ...chain);
+      else if (takesKey) app.on(method, where, checkBody, keyed, ...chain);
       else app.on(method, where, checkBody, ...chain);
     }
     const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', ');

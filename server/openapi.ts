@@ -568,13 +568,46 @@ const operations: Record<OperationId, Operation> = {
   },
 };
 
+const idempotencyKeyReused = problem(
+  'The `Idempotency-Key` was used in the last 24 hours for a different method, path or body; nothing was done.',
+  ['idempotency_key_reused'],
+);
+const requestInProgress = problem(
+  'A request with this `Idempotency-Key` is still running; send it again after Retry-After.',
+  ['request_in_progress'],
+  { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'Seconds to wait: 1.' } },
+);
+const replayed = {
+  'Idempotent-Replayed': {
+    schema: { type: 'string', enum: ['true'] },
+    description: 'Present when this is the kept answer of an earlier request with the same `Idempotency-Key`.',
+  },
+};
+
+/**
+ * An API POST or DELETE with `Idempotency-Key`: its kept answers (2xx, 400, 404) may be replays,
+ * and a reused key or one still in use has an answer of its own.
+ */
+function withIdempotencyKey(operation: Operation): Operation {
+  const responses: Record<number, Answer> = {};
+  for (const [status, answered] of Object.entries(operation.responses)) {
+    const kept = Number(status) < 300 || status === '400' || status === '404';
+    responses[Number(status)] = kept ? { ...answered, headers: { ...answered.headers, ...replayed } } : answered;
+  }
+  return {
+    ...operation,
+    parameters: [...(operation.parameters ?? []), { $ref: '#/components/parameters/IdempotencyKey' }],
+    responses: { ...responses, 409: requestInProgress, 422: idempotencyKeyReused },
+  };
+}
+
 /**
  * The documented routes of `ROUTES`, in its order, with OpenAPI's `{name}` for a `:name` parameter
  * (each described once under `components.parameters`).
  */
 function documentedPaths(): Record<string, PathItem> {
   const paths: Record<string, PathItem> = {};
-  for (const { path, site, methods } of ROUTES as readonly Route[]) {
+  for (const { path, site, bodyType, methods } of ROUTES as readonly Route[]) {
     const documented = Object.entries(methods).filter(([, method]) => method.operationId !== undefined);
     if (documented.length === 0) continue;
     const item: PathItem = {};
@@ -583,7 +616,9 @@ function documentedPaths(): Record<string, PathItem> {
     if (parameters.length > 0) item.parameters = parameters;
     for (const [method, { operationId }] of documented) {
       const id = operationId as OperationId;
-      item[method.toLowerCase() as Lowercase<Method>] = { operationId: id, ...operations[id] };
+      const keyed = !site && bodyType === undefined && (method === 'POST' || method === 'DELETE');
+      const operation = keyed ? withIdempotencyKey(operations[id]) : operations[id];
+      item[method.toLowerCase() as Lowercase<Method>] = { operationId: id, ...operation };
     }
     paths[path.replace(/:(\w+)/g, '{$1}')] = item;
   }
@@ -615,6 +650,16 @@ export function buildOpenApiDocument() {
         },
       },
       parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Any 1 to 255 visible ASCII characters, new for each intent and the same on each retry of it. For 24 ' +
+            'hours the same request with the same key gets the first answer again (2xx, 400, 404 or 422), with ' +
+            '`Idempotent-Replayed: true`, and nothing is done twice; 401, 403, 408, 409, 429 and 5xx are not kept.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+        },
         username: {
           name: 'username',
           in: 'path',

@@ -78,6 +78,8 @@ export const ERROR_CODES = [
   'cannot_report_self',
   'rate_limited',
   'too_many_channels',
+  'request_in_progress',
+  'idempotency_key_reused',
   'internal_error',
   'service_unavailable',
 ] as const;

@@ -29,6 +29,8 @@ const TITLES: Record<ErrorCode, string> = {
   cannot_report_self: 'Cannot report yourself',
   rate_limited: 'Too many requests',
   too_many_channels: 'Too many live channels',
+  request_in_progress: 'Request in progress',
+  idempotency_key_reused: 'Idempotency key reused',
   internal_error: 'Internal error',
   service_unavailable: 'Service unavailable',
 };

@@ -390,6 +390,25 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
       'CREATE INDEX sign_in_attempts_time_idx ON sign_in_attempts (attempted_at)',
     ],
   },
+  {
+    version: 10,
+    name: 'idempotency keys',
+    statements: [
+      // Written in the transaction of the request's action, with its answer: a key exists exactly
+      // when its action committed. `caller` is "user:<id>" or "operator:<token id>".
+      `CREATE TABLE idempotency_keys (
+        caller text NOT NULL,
+        key text NOT NULL,
+        digest text NOT NULL,
+        status smallint,
+        headers jsonb,
+        body text,
+        created_at timestamptz(3) NOT NULL,
+        PRIMARY KEY (caller, key)
+      )`,
+      'CREATE INDEX idempotency_keys_created_idx ON idempotency_keys (created_at)',
+    ],
+  },
 ];
 
 /** Applies the missing migrations; safe to run at every start, and by several services at once. */
