@@ -140,6 +140,8 @@ const KIND_BY_ERROR: Readonly<Record<ErrorName, FailureKind | ((fields: CrossedE
   UnauthenticatedError: 'unauthorized',
   RateLimitedError: 'rateLimited',
   TooManyChannelsError: 'rateLimited',
+  RequestInProgressError: 'rateLimited',
+  IdempotencyKeyReusedError: 'invalidRequest',
   NotFoundError: 'notFound',
   UserNotFoundError: 'notFound',
   CannotFollowSelfError: 'followSelf',

@@ -9,7 +9,7 @@ export interface ApiErrorFields {
   status: number;
   code: string;
   detail?: string;
-  /** Seconds the service asked the caller to wait before trying again (429 and 503). */
+  /** Seconds the service asked the caller to wait before trying again (409, 429 and 503). */
   retryAfter?: number;
 }
 
@@ -108,6 +108,16 @@ export class TooManyChannelsError extends RateLimitedError {
   override name = 'TooManyChannelsError';
 }
 
+/** 409: a request with the same `Idempotency-Key` is still running; try again after `retryAfter`. */
+export class RequestInProgressError extends RetryableError {
+  override name = 'RequestInProgressError';
+}
+
+/** 422: the `Idempotency-Key` was used for a different request; nothing was done. */
+export class IdempotencyKeyReusedError extends ApiError {
+  override name = 'IdempotencyKeyReusedError';
+}
+
 /** A 5xx answer. */
 export class ServerError extends RetryableError {
   override name = 'ServerError';
@@ -168,6 +178,8 @@ const NAME_BY_CODE = {
   rate_limited: 'RateLimitedError',
   too_many_channels: 'TooManyChannelsError',
   unsupported_media_type: 'UnsupportedMediaTypeError',
+  request_in_progress: 'RequestInProgressError',
+  idempotency_key_reused: 'IdempotencyKeyReusedError',
 } as const;
 
 function nameByStatus(status: number) {
@@ -227,6 +239,8 @@ const PROBLEM_CLASSES: Record<ProblemErrorName, new (fields: ApiErrorFields) => 
   UserNotFoundError,
   RateLimitedError,
   TooManyChannelsError,
+  RequestInProgressError,
+  IdempotencyKeyReusedError,
   ServerError,
 };
 

@@ -23,8 +23,17 @@ export interface TransportOptions {
   fetch?: typeof globalThis.fetch;
   /** Milliseconds an operation may take, retries and reading the answer included. Default 10 000. */
   timeout?: number;
-  /** How many times an idempotent read is retried after a network failure, 429 or 5xx. Default 2. */
+  /**
+   * How many times a request is retried: a read after a network failure, 408, 429 or 5xx; a
+   * change, with the same `Idempotency-Key`, after a network failure, 408, 502, 503 or 504. Default 2.
+   */
   retries?: number;
+}
+
+/** For a call that changes something: the key it is sent with, the same on every retry. */
+export interface ChangeOptions {
+  /** A key of the caller's own, kept with its intent and reused on every try of it; a fresh one by default. */
+  idempotencyKey?: string;
 }
 
 export interface RequestSpec {
@@ -33,6 +42,7 @@ export interface RequestSpec {
   searchParams?: Record<string, string>;
   json?: unknown;
   headers?: Record<string, string>;
+  idempotencyKey?: string;
 }
 
 export interface RawAnswer {
@@ -155,13 +165,14 @@ function retryWait(error: HTTPError): number | undefined {
 
 /**
  * One HTTP round trip to the API as the contract defines it: Bearer token, problem+json errors
- * mapped to typed errors, JSON answers size-limited and parsed, nothing retried but idempotent
- * reads.
+ * mapped to typed errors, JSON answers size-limited and parsed. A change goes with an
+ * `Idempotency-Key`, so it is retried only where no answer says it was refused, and acts once.
  */
 export function createTransport(options: TransportOptions) {
   const prefixUrl = normalizeBaseUrl(options.baseUrl);
   const timeout = options.timeout ?? 10_000;
   const { token } = options;
+  const limit = options.retries ?? 2;
 
   const http: KyInstance = ky.create({
     prefixUrl,
@@ -171,19 +182,20 @@ export function createTransport(options: TransportOptions) {
     credentials: 'omit',
     redirect: 'error',
     throwHttpErrors: (status) => status !== 304,
-    retry: {
-      limit: options.retries ?? 2,
-      methods: ['get'],
-      statusCodes: [408, 429, 500, 502, 503, 504],
-      afterStatusCodes: [429, 503],
-      maxRetryAfter: MAX_RETRY_WAIT_MS,
-      backoffLimit: 3_000,
-      jitter: true,
-      shouldRetry: ({ error }) => {
-        if (!(error instanceof HTTPError)) return undefined;
-        const wait = retryWait(error);
-        return wait !== undefined && wait > MAX_RETRY_WAIT_MS ? false : undefined;
-      },
+  });
+  // Per request rather than on the instance: ky would add a request's status lists to the instance's.
+  const retry = (changes: boolean) => ({
+    limit,
+    methods: changes ? ['post', 'delete'] : ['get'],
+    statusCodes: changes ? [408, 502, 503, 504] : [408, 429, 500, 502, 503, 504],
+    afterStatusCodes: changes ? [503] : [429, 503],
+    maxRetryAfter: MAX_RETRY_WAIT_MS,
+    backoffLimit: 3_000,
+    jitter: true,
+    shouldRetry: ({ error }: { error: Error }) => {
+      if (!(error instanceof HTTPError)) return undefined;
+      const wait = retryWait(error);
+      return wait !== undefined && wait > MAX_RETRY_WAIT_MS ? false : undefined;
     },
   });
 
@@ -192,8 +204,11 @@ export function createTransport(options: TransportOptions) {
     const headers = new Headers(spec.headers);
     headers.set('accept', 'application/json, application/problem+json');
     if (bearer) headers.set('authorization', `Bearer ${bearer}`);
+    const changes = spec.method !== 'GET';
+    if (changes) headers.set('idempotency-key', spec.idempotencyKey ?? crypto.randomUUID());
     const deadline = AbortSignal.timeout(timeout);
     const kyOptions: KyOptions = {
+      retry: retry(changes),
       method: spec.method,
       searchParams: spec.searchParams,
       json: spec.json,

@@ -19,7 +19,7 @@ import {
   UnsnoozeResultSchema,
 } from './contract';
 import { InvalidArgumentError, InvalidResponseError } from './errors';
-import { parseAnswer, type Transport } from './http';
+import { type ChangeOptions, parseAnswer, type Transport } from './http';
 
 export interface FetchOptions {
   /** Notifications per page, 1 to 100; the service's default (20) when left out. */
@@ -168,18 +168,23 @@ export function createInbox(transport: Transport) {
    * an offset, 60 s to 365 days ahead); a snoozed one gets its wake time moved. Throws
    * InvalidUntilError when the service finds `until` out of bounds.
    */
-  async function snooze(ids: IdsList, until: Date | string): Promise<BulkResult> {
+  async function snooze(ids: IdsList, until: Date | string, options?: ChangeOptions): Promise<BulkResult> {
     const json = { ids: checkIdList(ids), until: untilText(until) };
-    return parseAnswer(BulkResultSchema, await transport.send({ method: 'POST', path: 'inbox/snooze', json }, 'json'));
+    const answer = await transport.send(
+      { method: 'POST', path: 'inbox/snooze', json, idempotencyKey: options?.idempotencyKey },
+      'json',
+    );
+    return parseAnswer(BulkResultSchema, answer);
   }
 
   /** Brings snoozed notifications back now, unread, as if they woke. */
-  async function unsnooze(ids: IdsList): Promise<UnsnoozeResult> {
+  async function unsnooze(ids: IdsList, options?: ChangeOptions): Promise<UnsnoozeResult> {
     const json = { ids: checkIdList(ids) };
-    return parseAnswer(
-      UnsnoozeResultSchema,
-      await transport.send({ method: 'POST', path: 'inbox/unsnooze', json }, 'json'),
+    const answer = await transport.send(
+      { method: 'POST', path: 'inbox/unsnooze', json, idempotencyKey: options?.idempotencyKey },
+      'json',
     );
+    return parseAnswer(UnsnoozeResultSchema, answer);
   }
 
   /**
@@ -199,9 +204,12 @@ export function createInbox(transport: Transport) {
   }
 
   function bulk<Ids>(path: string, check: (ids: Ids) => Ids) {
-    return async (ids: Ids): Promise<BulkResult> => {
+    return async (ids: Ids, options?: ChangeOptions): Promise<BulkResult> => {
       const json = { ids: check(ids) };
-      return parseAnswer(BulkResultSchema, await transport.send({ method: 'POST', path, json }, 'json'));
+      return parseAnswer(
+        BulkResultSchema,
+        await transport.send({ method: 'POST', path, json, idempotencyKey: options?.idempotencyKey }, 'json'),
+      );
     };
   }
 
@@ -209,9 +217,13 @@ export function createInbox(transport: Transport) {
    * Puts back what the triage call that gave `token` changed: once, within 60 seconds. Throws
    * UndoExpiredError after that, InvalidUndoError for a token that is not the caller's.
    */
-  async function undo(token: string): Promise<UndoResult> {
+  async function undo(token: string, options?: ChangeOptions): Promise<UndoResult> {
     const json = { undo: checkUndoToken(token) };
-    return parseAnswer(UndoResultSchema, await transport.send({ method: 'POST', path: 'inbox/undo', json }, 'json'));
+    const answer = await transport.send(
+      { method: 'POST', path: 'inbox/undo', json, idempotencyKey: options?.idempotencyKey },
+      'json',
+    );
+    return parseAnswer(UndoResultSchema, answer);
   }
 
   /** Every page of the inbox, newest first, following each answer's cursor until it is null. */

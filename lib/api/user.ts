@@ -9,7 +9,7 @@ import {
   ReportResultSchema,
 } from './contract';
 import { InvalidArgumentError, InvalidResponseError } from './errors';
-import { parseAnswer, type Transport } from './http';
+import { type ChangeOptions, parseAnswer, type Transport } from './http';
 
 /**
  * A lazy handle on one user. Making it sends nothing; awaiting it fetches the profile (fresh on
@@ -19,9 +19,9 @@ export interface UserHandle extends PromiseLike<Profile> {
   readonly username: string;
   /** Fetches the profile; the same as awaiting the handle. */
   get(): Promise<Profile>;
-  follow(): Promise<void>;
-  unfollow(): Promise<void>;
-  report(reason: ReportReason, comment?: string): Promise<ReportResult>;
+  follow(options?: ChangeOptions): Promise<void>;
+  unfollow(options?: ChangeOptions): Promise<void>;
+  report(reason: ReportReason, comment?: string, options?: ChangeOptions): Promise<ReportResult>;
 }
 
 export function checkUsername(username: string): string {
@@ -57,8 +57,11 @@ export function createUserHandle(transport: Transport, username: string): UserHa
     return parseAnswer(ProfileSchema, await transport.send({ method: 'GET', path }, 'json'));
   }
 
-  async function expectNoContent(method: 'POST' | 'DELETE'): Promise<void> {
-    const answer = await transport.send({ method, path: `${path}/follow` }, 'none');
+  async function expectNoContent(method: 'POST' | 'DELETE', options?: ChangeOptions): Promise<void> {
+    const answer = await transport.send(
+      { method, path: `${path}/follow`, idempotencyKey: options?.idempotencyKey },
+      'none',
+    );
     if (answer.status !== 204) {
       throw new InvalidResponseError(answer.status, `Expected 204 No Content, got ${answer.status}.`);
     }
@@ -69,12 +72,12 @@ export function createUserHandle(transport: Transport, username: string): UserHa
     get,
     // biome-ignore lint/suspicious/noThenProperty: the handle is deliberately awaitable.
     then: (onFulfilled, onRejected) => get().then(onFulfilled, onRejected),
-    follow: () => expectNoContent('POST'),
-    unfollow: () => expectNoContent('DELETE'),
-    async report(reason, comment = '') {
+    follow: (options) => expectNoContent('POST', options),
+    unfollow: (options) => expectNoContent('DELETE', options),
+    async report(reason, comment = '', options) {
       checkReport(reason, comment);
       const answer = await transport.send(
-        { method: 'POST', path: `${path}/report`, json: { reason, comment } },
+        { method: 'POST', path: `${path}/report`, json: { reason, comment }, idempotencyKey: options?.idempotencyKey },
         'json',
       );
       return parseAnswer(ReportResultSchema, answer);

@@ -477,11 +477,15 @@ describe('errors', () => {
     ['delete', (api: ReturnType<typeof createClient>) => api.inbox.delete('all')],
     ['markUnread', (api: ReturnType<typeof createClient>) => api.inbox.markUnread([id(1)])],
     ['undo', (api: ReturnType<typeof createClient>) => api.inbox.undo('u.s')],
-  ])('never re-sends %s, even after a 503', async (_, operation) => {
-    const wire = recordingFetch(problem(503, 'service_unavailable', { 'retry-after': '0' }), noContent());
+  ])('re-sends %s after a 503 with the same Idempotency-Key, at most twice', async (_, operation) => {
+    const unavailable = () => problem(503, 'service_unavailable', { 'retry-after': '0' });
+    const wire = recordingFetch(unavailable(), unavailable(), unavailable());
     const api = createClient({ baseUrl, token: 't', fetch: wire.fetch, retries: 2 });
     await expect(operation(api)).rejects.toBeInstanceOf(ServerError);
-    expect(wire.requests).toHaveLength(1);
+    const keys = wire.requests.map((request) => request.headers.get('idempotency-key'));
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('turns a failed connection into a NetworkError, after retrying a read', async () => {
