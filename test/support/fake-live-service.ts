@@ -30,6 +30,8 @@ export interface FakeLiveService {
   refuseTickets: { status: number; code: string; retryAfter?: number } | null;
   /** The token of each ticket call, in order. */
   ticketTokens: string[];
+  /** The Idempotency-Key of each ticket call, in order: the client's retry of a call repeats its key. */
+  ticketKeys: string[];
   /** The most channels that were open at once. */
   readonly mostOpen: number;
   /** Answer pings with pongs; off, as a connection the network lost without telling. */
@@ -77,6 +79,7 @@ export async function startFakeLiveService(): Promise<FakeLiveService> {
     refuse: null,
     refuseTickets: null,
     ticketTokens: [],
+    ticketKeys: [],
     answerPings: true,
     get open() {
       return [...sockets].filter((s) => s.readyState === WebSocket.OPEN).length;
@@ -88,6 +91,9 @@ export async function startFakeLiveService(): Promise<FakeLiveService> {
       const request = new Request(input, init);
       const path = new URL(request.url).pathname.replace(/^\/api/, '');
       fake.requests.push(`${request.method} ${path}`);
+      if (request.method === 'POST' && path === '/inbox/live/ticket') {
+        fake.ticketKeys.push(request.headers.get('idempotency-key') ?? '');
+      }
       if (fake.refuse) return problem(fake.refuse.status, fake.refuse.code);
       if (request.method === 'POST' && path === '/inbox/live/ticket') {
         fake.ticketTokens.push(request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '');

@@ -26,7 +26,8 @@ let ticketAnswersHeld: Promise<void> | null;
 /** Likewise for answers to mark read. */
 let readAnswersHeld: Promise<void> | null;
 
-const tickets = () => service.requests.filter((r) => r === 'POST /inbox/live/ticket').length;
+/** Tickets asked for: each ask is one call, however often the client retried it (with its key). */
+const tickets = () => new Set(service.ticketKeys).size;
 /** Lets what the background started run on, for asserting that something did not happen. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 /** A promise, and the function that resolves it. */
