@@ -1,14 +1,14 @@
 /**
  * The Firefox build as addons.mozilla.org sees it: Mozilla's own linter, the one the store runs.
- * The same build runs every end-to-end flow in Firefox ESR (see `support/browsers.ts`).
+ * The same build runs every end-to-end flow in Firefox ESR (see `support/browsers.ts`); the
+ * suite's global setup makes it once, and this file only reads it, since other files install it
+ * in Firefox meanwhile.
  */
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildQuietly } from '../../scripts/build';
 
 describe('Firefox build', () => {
   it('passes addons-linter with no errors', async () => {
-    await buildQuietly({ browser: 'firefox' });
     const { default: linter } = await import('addons-linter');
     const instance = linter.createInstance({
       config: {
