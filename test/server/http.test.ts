@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, startTestService, type TestService } from '../support/service';
+import { holdTableLock } from './support/table-lock';
 
 describe.each(BACKENDS)('HTTP behaviour on %s', (backend) => {
   let service: TestService;
@@ -189,26 +190,12 @@ describe.each(BACKENDS)('HTTP behaviour on %s', (backend) => {
     const extra = await startTestService({ backend });
     const user = await extra.newUser('closing');
     await extra.fillInbox(user.username, 3);
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked = () => {};
-    const isLocked = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const held = extra.server.database.transaction(async (tx) => {
-      await tx.query('LOCK TABLE tokens IN ACCESS EXCLUSIVE MODE');
-      locked();
-      await released;
-    });
-    await isLocked;
+    const lock = await holdTableLock(extra.server.database, 'tokens', 'ACCESS EXCLUSIVE');
     const arrived = new Promise((resolve) => extra.server.httpServer.once('request', resolve));
     const inFlight = user.client.inbox.fetch({ limit: 100 });
     await arrived;
     const closed = extra.close();
-    release();
-    await held;
+    await lock.release();
     expect((await inFlight).data).toHaveLength(3);
     await closed;
     await expect(fetch(`${extra.apiBaseUrl}/inbox/count`)).rejects.toThrow();

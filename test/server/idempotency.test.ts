@@ -4,6 +4,7 @@ import { LIMITS } from '../../lib/api';
 import { BACKENDS, startTestService, type TestService, type TestUser, uniqueUsername } from '../support/service';
 import { startTwoInstances } from './support/instances';
 import { problemOf } from './support/problem';
+import { holdTableLock } from './support/table-lock';
 
 const REPLAYED = 'idempotent-replayed';
 
@@ -218,20 +219,7 @@ describe.runIf(BACKENDS.includes('postgres'))('Idempotency-Key across instances 
           headers: { 'idempotency-key': key },
           body: JSON.stringify({ reason: 'spam', comment: 'held' }),
         });
-      let release = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let locked = () => {};
-      const isLocked = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
-      const holder = service.server.database.transaction(async (tx) => {
-        await tx.query('LOCK TABLE reports IN EXCLUSIVE MODE');
-        locked();
-        await released;
-      });
-      await isLocked;
+      const lock = await holdTableLock(service.server.database, 'reports', 'EXCLUSIVE');
       const first = send();
       for (;;) {
         const waiting = await service.server.database.query<{ n: number }>(
@@ -244,8 +232,7 @@ describe.runIf(BACKENDS.includes('postgres'))('Idempotency-Key across instances 
       expect(during.status).toBe(409);
       expect(during.headers.get('retry-after')).toBe('1');
       expect((await problemOf(during)).code).toBe('request_in_progress');
-      release();
-      await holder;
+      await lock.release();
       const done = await first;
       expect(done.status).toBe(201);
       const after = await send();
