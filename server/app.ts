@@ -9,6 +9,7 @@ import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { ApiDeps } from './api/context';
+import { healthHandler } from './api/health';
 import { idempotent } from './api/idempotency';
 import { inboxHandlers } from './api/inbox';
 import { liveHandlers } from './api/live';
@@ -33,6 +34,8 @@ export interface AppOptions extends ApiDeps {
   log?: (line: string) => void;
   /** True once the service is shutting down: answers then close their connection. */
   closing?: () => boolean;
+  /** Milliseconds the database has to answer the health check (`server/api/health.ts`). */
+  healthTimeoutMs?: number;
 }
 
 /** An error that is not about the request: the database is gone or refuses connections. */
@@ -139,6 +142,7 @@ export function createApp(appOptions: AppOptions) {
       c.header('cache-control', 'no-cache');
       return c.json(discoveryDocument(options.origin(), `${options.origin()}${API_PREFIX}`));
     },
+    health: healthHandler({ db: appOptions.db, closing: options.closing, timeoutMs: options.healthTimeoutMs }),
     openApiDocument: (c) => c.json(openApiDocument),
     anyOrigin: cors({ origin: '*' }),
   };

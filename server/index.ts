@@ -126,6 +126,8 @@ export interface ServerOptions {
   trustProxy?: readonly string[];
   /** The sign-in form's limits where they differ from `DEFAULT_SIGN_IN_LIMITS` (`server/store/sign-in.ts`). */
   signIn?: Partial<SignInLimits>;
+  /** Milliseconds the database has to answer `GET /health` before the instance reports itself unavailable. */
+  healthTimeoutMs?: number;
 }
 
 export interface Snoozes {
@@ -250,6 +252,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       signIn: options.signIn,
       log,
       closing: () => closing !== undefined,
+      healthTimeoutMs: options.healthTimeoutMs,
     });
     // A handler goes on after its client hangs up; close() waits for it before closing the database.
     const fetch: typeof app.fetch = (...args) => {

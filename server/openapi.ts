@@ -566,6 +566,29 @@ const operations: Record<OperationId, Operation> = {
       200: { description: 'The OpenAPI document.', content: { 'application/json': { schema: { type: 'object' } } } },
     },
   },
+  checkHealth: {
+    summary: 'Whether this instance can serve now, for a load balancer’s checks',
+    description:
+      'On the site origin. The instance asks its database a trivial question and answers 200 when it is ' +
+      'answered within a short time (2 s by default); a balancer leaves an instance answering anything else ' +
+      'out. No authentication, nothing kept.',
+    security: noAuth,
+    responses: {
+      200: {
+        description: 'The instance and its database answer.',
+        content: {
+          'application/json': {
+            schema: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
+          },
+        },
+      },
+      503: problem(
+        'The database did not answer in time or cannot be reached, or the instance is shutting down.',
+        ['service_unavailable'],
+        retryAfter,
+      ),
+    },
+  },
 };
 
 const idempotencyKeyReused = problem(

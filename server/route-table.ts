@@ -27,6 +27,7 @@ export interface RouteHandlers {
   authorize: ReturnType<typeof authorizeHandlers>;
   site: ReturnType<typeof siteHandlers>;
   discovery: Handler;
+  health: Handler;
   openApiDocument: Handler;
   /**
    * For what a client reads before it signs in, or with no credentials but what it sends: any
@@ -125,6 +126,7 @@ export const ROUTES = [
     bodyType: form,
     methods: { GET: { handle: (h) => h.authorize.show }, POST: { handle: (h) => h.authorize.decide } },
   },
+  { path: '/health', site: true, methods: { GET: { operationId: 'checkHealth', handle: (h) => h.health } } },
   { path: '/', site: true, methods: { GET: { handle: (h) => h.site.home } } },
   { path: '/:handle{@[^/]*}', site: true, methods: { GET: { handle: (h) => h.site.profile } } },
 ] as const satisfies readonly Route[];

@@ -7,6 +7,7 @@ import { DISCOVERY_PATH, OAUTH_CLIENT_ID } from '../../lib/api/oauth-contract';
 import { createApp } from '../../server/app';
 import { openApiJson } from '../../server/openapi';
 import { BACKENDS, startTestService, type TestService } from '../support/service';
+import { occupyDatabase } from './support/busy-database';
 import { schemaErrors } from './support/json-schema';
 import { newTicket, openLive, refusal } from './support/live';
 import { authorizationCode, CHROME_REDIRECT } from './support/oauth';
@@ -63,7 +64,7 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
   const seen = new Set<string>();
 
   beforeAll(async () => {
-    service = await startTestService({ backend });
+    service = await startTestService({ backend, healthTimeoutMs: 300 });
   });
   afterAll(() => service?.close());
 
@@ -238,6 +239,9 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
 
     await check('GET', '/openapi.json', '/openapi.json');
     await check('GET', DISCOVERY_PATH, DISCOVERY_PATH);
+    await check('GET', '/health', '/health');
+    const busy = await occupyDatabase(service.server.database);
+    await check('GET', '/health', '/health').finally(() => busy.release());
 
     await service.server.admin.setPassword(me.username, 'a password');
     const { code, pkce } = await authorizationCode(service, { username: me.username, password: 'a password' });
