@@ -18,6 +18,30 @@ const LOOPBACK = ['http://127.0.0.1/*', 'http://localhost/*'];
 const MINIMUM_CHROME = 116;
 const MINIMUM_FIREFOX = 142;
 
+/** The shortcut suggested for opening the popup; the person may change it in the browser's shortcut settings. */
+const OPEN_POPUP_SHORTCUT = 'Alt+Shift+I';
+
+/**
+ * Firefox is built as MV2 (WXT's default for it), Chrome as MV3. Firefox unloads an MV3 background,
+ * an event page, after about 30 s without extension events whatever its WebSocket does, which
+ * would drop the live channel every half minute; an MV2 background page is persistent, and runs
+ * the same live channel Chrome's worker does. What the manifest versions name differently is
+ * here; what the code calls differently is in `lib/browser-api.ts`. In MV2 the host permissions
+ * and optional ones join `permissions` and `optional_permissions`, the toolbar button is a
+ * `browser_action` and the popup's command `_execute_browser_action`.
+ */
+const manifestVersionParts = (manifestVersion: 2 | 3, optionalHosts: string[]) =>
+  manifestVersion === 2
+    ? {
+        optional_permissions: ['notifications', ...optionalHosts],
+        commands: { _execute_browser_action: { suggested_key: { default: OPEN_POPUP_SHORTCUT } } },
+      }
+    : {
+        optional_permissions: ['notifications'],
+        optional_host_permissions: optionalHosts,
+        commands: { _execute_action: { suggested_key: { default: OPEN_POPUP_SHORTCUT } } },
+      };
+
 /**
  * The buttons' frame (`entrypoints/profile-frame`) is built on its own, not with the popup and the
  * options page: sharing chunks with them split theirs in two (about 0.5 kB gzip more in the
@@ -77,14 +101,12 @@ export default defineConfig({
       target: [`chrome${MINIMUM_CHROME}`, `firefox${MINIMUM_FIREFOX}`],
     },
   }),
-  manifestVersion: 3,
-  manifest: ({ mode, browser }) => ({
+  manifest: ({ mode, browser, manifestVersion }) => ({
     name: '__MSG_extName__',
     description: '__MSG_extDescription__',
     default_locale: 'en',
     permissions: ['storage', 'alarms', 'scripting', 'identity', ...(mode === 'production' ? [] : ['notifications'])],
-    optional_permissions: ['notifications'],
-    optional_host_permissions: ['http://*/*', 'https://*/*'],
+    ...manifestVersionParts(manifestVersion, ['http://*/*', 'https://*/*']),
     ...(mode === 'production' ? {} : { host_permissions: LOOPBACK }),
     action: { default_title: '__MSG_extName__' },
     web_accessible_resources: [profileFrameResource(browser)],

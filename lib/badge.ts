@@ -2,7 +2,7 @@
  * The toolbar badge. Every state is one row of a table (text, colour, words for the tooltip),
  * and one `render` decides how the badge looks, so the states cannot drift apart.
  */
-import { browser } from 'wxt/browser';
+import { toolbarButton } from './browser-api';
 import { SIGNED_OUT } from './connection-status';
 import { type MessageKey, t, tn, uiLanguage } from './i18n';
 import type { ConnectionStatus, LiveMode, StatusKind } from './messaging';
@@ -115,10 +115,11 @@ export async function renderBadge(
   const { text, color, title } = Array.isArray(status)
     ? badgeForAccounts(status)
     : badgeFor(status as ConnectionStatus, live);
+  const button = toolbarButton();
   await Promise.all([
-    browser.action.setBadgeText({ text }),
-    browser.action.setBadgeBackgroundColor({ color }),
-    browser.action.setBadgeTextColor?.({ color: '#ffffff' }),
-    browser.action.setTitle({ title }),
+    button.setBadgeText({ text }),
+    button.setBadgeBackgroundColor({ color }),
+    button.setBadgeTextColor?.({ color: '#ffffff' }),
+    button.setTitle({ title }),
   ]);
 }

@@ -10,7 +10,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 const CANDIDATES = ['/usr/bin/firefox-esr', '/usr/bin/firefox'];
 
 /** The build Firefox loads in the end-to-end tests: the one that goes to the store. */
-export const FIREFOX_EXTENSION_DIR = resolve('.output/firefox-mv3');
+export const FIREFOX_EXTENSION_DIR = resolve('.output/firefox-mv2');
 
 /** The add-on id from the manifest, and the fixed host its pages get, so tests can address them. */
 export const GECKO_ID = 'inbox-companion@example.social';

@@ -37,12 +37,11 @@ export const liveAlarmName = (accountId: string) => `${LIVE_ALARM_PREFIX}${accou
 export const PONG_TIMEOUT_MS = 10_000;
 
 /**
- * Firefox's MV3 background is an event page, unloaded after about 30 s without extension events
- * whatever its WebSocket does, so a channel there would drop every half minute: Firefox builds
- * poll. Elsewhere the channel needs a WebSocket class.
+ * The channel needs a WebSocket class, and a background that lives while it is open: Chrome's
+ * worker does while its WebSocket talks, and Firefox's MV2 background page always does.
  */
 export function canHoldChannel(WebSocket: unknown = globalThis.WebSocket): boolean {
-  return !import.meta.env.FIREFOX && typeof WebSocket === 'function';
+  return typeof WebSocket === 'function';
 }
 
 export interface LiveOptions {

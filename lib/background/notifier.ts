@@ -13,6 +13,7 @@
 import { browser } from 'wxt/browser';
 import { perAccountKey } from '../accounts';
 import type { Client, Notification, NotificationType } from '../api';
+import { toolbarButton } from '../browser-api';
 import { t, tn } from '../i18n';
 import { setInboxFilter } from '../inbox-filter';
 import { openableUrl } from '../links';
@@ -129,8 +130,9 @@ async function showAlert(id: string, options: { title: string; message: string }
 async function openPopup(types: NotificationType[] | undefined): Promise<void> {
   if (types) await setInboxFilter(types);
   try {
-    if (!browser.action.openPopup) throw new Error('No openPopup here.');
-    await browser.action.openPopup();
+    const button = toolbarButton();
+    if (!button.openPopup) throw new Error('No openPopup here.');
+    await button.openPopup();
   } catch {
     // The browser opens the popup only from the toolbar button, or with a window in focus:
     // the same page in a tab instead.

@@ -12,7 +12,7 @@ describe('Firefox build', () => {
     const { default: linter } = await import('addons-linter');
     const instance = linter.createInstance({
       config: {
-        _: [resolve('.output/firefox-mv3')],
+        _: [resolve('.output/firefox-mv2')],
         logLevel: 'fatal',
         stack: false,
         pretty: false,

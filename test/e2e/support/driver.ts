@@ -123,8 +123,7 @@ export interface E2EBrowser {
   nextPage(): Promise<E2EPage>;
   /**
    * Stops the background as the browser itself would: Chromium's service worker is stopped at
-   * once, Firefox's event page is left idle until it unloads (launch it with
-   * `backgroundIdleTimeoutMs`).
+   * once. Firefox's MV2 background page is persistent, so nothing stops it (this throws there).
    */
   stopBackground(): Promise<void>;
   /** Whether the background is running right now. */
@@ -136,6 +135,6 @@ export interface LaunchOptions {
   extensionDir?: string;
   colorScheme?: 'light' | 'dark';
   locale?: string;
-  /** Firefox only: how long its event page may idle before it is unloaded. */
+  /** Firefox only: how long an event page may idle before it is unloaded (the MV2 build's page is persistent). */
   backgroundIdleTimeoutMs?: number;
 }

@@ -332,9 +332,26 @@ function firefoxFrameLocator(page: Page, selector: string): E2EFrameLocator {
   };
 }
 
+/**
+ * Tests use the extension's APIs as `chrome.*` with promises, as Chromium gives them. Firefox's
+ * `chrome` in an MV2 build takes callbacks only (it answers `undefined` without one); its
+ * `browser` is the same API with promises, so an extension page's `chrome` is made that.
+ */
+export async function promisedChrome(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const api = (globalThis as { browser?: { runtime?: { id?: string } } }).browser;
+    if (api?.runtime?.id && (globalThis as { chrome?: unknown }).chrome !== api) {
+      (globalThis as { chrome?: unknown }).chrome = api;
+    }
+  });
+}
+
 export function firefoxPage(page: Page): E2EPage {
   const root = new FirefoxLocator(page, []);
-  const evaluate = ((fn: (arg: unknown) => unknown, arg?: unknown) => page.evaluate(fn, arg)) as E2EPage['evaluate'];
+  const evaluate = (async (fn: (arg: unknown) => unknown, arg?: unknown) => {
+    await promisedChrome(page);
+    return page.evaluate(fn, arg);
+  }) as E2EPage['evaluate'];
   return {
     getByRole: (role, options) => root.getByRole(role, options),
     getByLabel: (text) =>

@@ -147,8 +147,8 @@ export async function startProduct(options: ProductOptions = {}): Promise<E2EPro
   const worker = browser.extension;
   const demoToken = await service.tokenFor('demo');
 
-  const badgeText = () => worker.evaluate(() => chrome.action.getBadgeText({}));
-  const badgeTitle = () => worker.evaluate(() => chrome.action.getTitle({}));
+  const badgeText = () => worker.evaluate(() => (chrome.action ?? chrome.browserAction).getBadgeText({}));
+  const badgeTitle = () => worker.evaluate(() => (chrome.action ?? chrome.browserAction).getTitle({}));
 
   const readStatus = () =>
     worker.evaluate(async () =>

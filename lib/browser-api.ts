@@ -1,0 +1,33 @@
+/**
+ * What the code calls differently in the two manifest versions it is built as: Chrome's MV3
+ * build and Firefox's MV2 build (see `wxt.config.ts`, which holds the manifest's side).
+ */
+import { browser } from 'wxt/browser';
+
+type ToolbarButton = typeof browser.action;
+
+/** The toolbar button: `action` in MV3, `browserAction` in MV2 (the calls used here are the same). */
+export function toolbarButton(): ToolbarButton {
+  return browser.action ?? (browser.browserAction as unknown as ToolbarButton);
+}
+
+/** The command that opens the popup from the keyboard, as each manifest version names it. */
+export const OPEN_POPUP_COMMAND =
+  import.meta.env.MANIFEST_VERSION === 2 ? '_execute_browser_action' : '_execute_action';
+
+/**
+ * The shortcut that opens the popup, as the browser reports it now (the person may have changed
+ * it in the browser's shortcut settings); where it cannot say, the one the manifest suggests.
+ * Blank when there is none.
+ */
+export async function openPopupShortcut(): Promise<string> {
+  const command = await browser.commands
+    ?.getAll?.()
+    .then((commands) => commands.find(({ name }) => name === OPEN_POPUP_COMMAND))
+    .catch(() => undefined);
+  if (command) return command.shortcut ?? '';
+  const commands = browser.runtime.getManifest().commands as
+    | Record<string, { suggested_key?: { default?: string } }>
+    | undefined;
+  return commands?.[OPEN_POPUP_COMMAND]?.suggested_key?.default ?? '';
+}
