@@ -22,6 +22,7 @@ import { scoped } from './db/scoped';
 import openApiDocument from './openapi.json' with { type: 'json' };
 import { type Method, ROUTES, type Route, type RouteHandlers, type RouteMethod } from './route-table';
 import { authorizeHandlers } from './site/authorize';
+import { avatarHandlers } from './site/avatar';
 import { discoveryDocument } from './site/discovery';
 import { notFoundHtml, siteHandlers } from './site/routes';
 
@@ -138,6 +139,7 @@ export function createApp(appOptions: AppOptions) {
     oauth: oauthHandlers(options),
     authorize: authorizeHandlers(options),
     site: siteHandlers(options.db, () => `${options.origin()}${API_PREFIX}`),
+    avatars: avatarHandlers(options.db),
     discovery: (c) => {
       c.header('cache-control', 'no-cache');
       return c.json(discoveryDocument(options.origin(), `${options.origin()}${API_PREFIX}`));

@@ -94,6 +94,10 @@ type SchemaName = keyof typeof SCHEMAS;
 
 /** Words for readers that a schema cannot carry, by schema and property. */
 const DESCRIPTIONS: Partial<Record<SchemaName, Record<string, string>>> = {
+  Actor: {
+    avatarUrl:
+      'The actor’s picture (the same as their profile’s `avatarUrl`): an http(s) URL, or null. Clients should accept any string here and decide what they load.',
+  },
   Notification: {
     text: 'Plain text, never HTML.',
     snoozedUntil: 'When a snoozed notification wakes; null when it is not snoozed.',

@@ -12,6 +12,7 @@ import type { oauthHandlers } from './api/oauth';
 import type { operatorHandlers } from './api/operator';
 import type { userHandlers } from './api/users';
 import type { authorizeHandlers } from './site/authorize';
+import { AVATAR_PATH, type avatarHandlers } from './site/avatar';
 import { AUTHORIZE_PATH } from './site/discovery';
 import type { siteHandlers } from './site/routes';
 
@@ -26,6 +27,7 @@ export interface RouteHandlers {
   oauth: ReturnType<typeof oauthHandlers>;
   authorize: ReturnType<typeof authorizeHandlers>;
   site: ReturnType<typeof siteHandlers>;
+  avatars: ReturnType<typeof avatarHandlers>;
   discovery: Handler;
   health: Handler;
   openApiDocument: Handler;
@@ -128,6 +130,7 @@ export const ROUTES = [
   },
   { path: '/health', site: true, methods: { GET: { operationId: 'checkHealth', handle: (h) => h.health } } },
   { path: '/', site: true, methods: { GET: { handle: (h) => h.site.home } } },
+  { path: AVATAR_PATH, site: true, methods: { GET: { handle: (h) => h.avatars.picture } } },
   { path: '/:handle{@[^/]*}', site: true, methods: { GET: { handle: (h) => h.site.profile } } },
 ] as const satisfies readonly Route[];
 

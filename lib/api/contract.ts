@@ -95,9 +95,14 @@ const Uuid = v.pipe(v.string(), v.regex(UUID_PATTERN));
 const Username = v.pipe(v.string(), v.regex(USERNAME_PATTERN));
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
+/**
+ * Who caused a notification. `avatarUrl` is their picture as the service gives it: any string is
+ * taken (the extension decides what it loads), and a service without pictures sends none.
+ */
 export const ActorSchema = v.object({
   username: Username,
   displayName: v.string(),
+  avatarUrl: v.optional(v.nullable(v.string())),
 });
 
 /**

@@ -8,6 +8,7 @@ import {
   ReportBodySchema,
   type ReportResult,
 } from '../../lib/api/contract';
+import { avatarUrlOf } from '../site/avatar';
 import { claimFollowNotice, countFollowCall } from '../store/follow-limits';
 import { addNotifications } from '../store/notifications';
 import { createReport } from '../store/reports';
@@ -26,12 +27,12 @@ async function pathUser(c: Context, deps: ApiDeps): Promise<User> {
 }
 
 /** What anyone may see of a profile. */
-function publicProfile(user: NonNullable<Awaited<ReturnType<typeof findUserWithCounts>>>): Profile {
+function publicProfile(user: NonNullable<Awaited<ReturnType<typeof findUserWithCounts>>>, origin: string): Profile {
   return {
     username: user.username,
     displayName: user.displayName,
     bio: user.bio,
-    avatarUrl: user.avatarUrl,
+    avatarUrl: avatarUrlOf(user, origin),
     followersCount: user.followersCount,
     followingCount: user.followingCount,
     createdAt: user.createdAt,
@@ -71,7 +72,10 @@ export function userHandlers(deps: ApiDeps) {
     const username = c.req.param('username') ?? '';
     const user = isUsername(username) ? await findUserWithCounts(db, username) : null;
     if (!user) throw userNotFound(username);
-    const body: Profile = { ...publicProfile(user), ...(viewer ? await relation(db, viewer.userId, user.id) : {}) };
+    const body: Profile = {
+      ...publicProfile(user, deps.origin()),
+      ...(viewer ? await relation(db, viewer.userId, user.id) : {}),
+    };
     c.header('cache-control', 'no-store');
     c.header('vary', 'Authorization');
     return c.json(body);
@@ -81,7 +85,7 @@ export function userHandlers(deps: ApiDeps) {
   async function me(c: Context<SignedInEnv>) {
     const user = await findUserWithCounts(db, c.var.caller.username);
     if (!user) throw new ProblemError(401, 'unauthenticated', 'The token belongs to no one any more.');
-    const body: Profile = { ...publicProfile(user), self: true };
+    const body: Profile = { ...publicProfile(user, deps.origin()), self: true };
     c.header('cache-control', 'no-store');
     return c.json(body);
   }

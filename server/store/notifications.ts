@@ -15,7 +15,8 @@ export interface StoredNotification {
   read: boolean;
   type: NotificationType;
   createdAt: string;
-  actor: { username: string; displayName: string } | null;
+  /** `avatarUrl` is the actor's own picture, null when they have none. */
+  actor: { username: string; displayName: string; avatarUrl: string | null } | null;
   text: string;
   /** A path on the service's own site, an http(s) URL elsewhere, or null. */
   path: string | null;
@@ -55,6 +56,7 @@ export interface NotificationRecord {
   path: string | null;
   actor_username: string | null;
   actor_display_name: string | null;
+  actor_avatar_url: string | null;
   snoozed_until: Date | string | null;
   sorted_at: Date | string;
 }
@@ -65,7 +67,13 @@ export const toNotification = (row: NotificationRecord): StoredNotification => (
   type: row.type,
   createdAt: toIso(row.created_at),
   actor:
-    row.actor_username === null ? null : { username: row.actor_username, displayName: row.actor_display_name ?? '' },
+    row.actor_username === null
+      ? null
+      : {
+          username: row.actor_username,
+          displayName: row.actor_display_name ?? '',
+          avatarUrl: row.actor_avatar_url ?? null,
+        },
   text: row.text,
   path: row.path,
   snoozedUntil: row.snoozed_until === null ? null : toIso(row.snoozed_until),
@@ -73,7 +81,8 @@ export const toNotification = (row: NotificationRecord): StoredNotification => (
 });
 
 const NOTIFICATION_COLUMNS = `n.id, n.read, n.type, n.created_at, n.text, n.path,
-  a.username AS actor_username, a.display_name AS actor_display_name, n.snoozed_until, n.sorted_at`;
+  a.username AS actor_username, a.display_name AS actor_display_name, a.avatar_url AS actor_avatar_url,
+  n.snoozed_until, n.sorted_at`;
 
 /** Which notifications a listing shows: the inbox (or its unread part), or the snoozed ones; of some types only. */
 export interface Listing {
@@ -169,7 +178,7 @@ export async function listNotifications(
 function numberedPage(sql: string, options: PageOptions): string {
   return `SELECT row_number() OVER (ORDER BY ${listingOrder(options, 'p')})::int AS position,
        p.id, p.read, p.type, ${isoText('p.created_at')} AS created_at, p.text, p.path, p.actor_username,
-       p.actor_display_name, ${isoText('p.snoozed_until')} AS snoozed_until, ${isoText('p.sorted_at')} AS sorted_at
+       p.actor_display_name, p.actor_avatar_url, ${isoText('p.snoozed_until')} AS snoozed_until, ${isoText('p.sorted_at')} AS sorted_at
      FROM (${sql}) p`;
 }
 

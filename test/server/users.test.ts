@@ -36,7 +36,7 @@ describe.each(BACKENDS)('users on %s', (backend) => {
         username: bob.username,
         displayName: 'Bob B',
         bio: 'Hello <there>',
-        avatarUrl: null,
+        avatarUrl: expect.stringMatching(new RegExp(`^${service.origin}/avatars/${bob.username}\\.svg\\?v=`)),
         followersCount: 0,
         followingCount: 1,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
