@@ -1,5 +1,26 @@
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
+import { findPgBouncer } from './scripts/pgbouncer.ts';
+
+/**
+ * The service's suite once more through PgBouncer in transaction pooling, on PostgreSQL, where
+ * the machine has both (CI installs both, and a missing one fails the run there).
+ */
+const pooled =
+  process.env.DATABASE_URL && (findPgBouncer() !== null || process.env.CI)
+    ? [
+        {
+          test: {
+            name: 'server-pooled',
+            include: ['test/server/**/*.test.ts'],
+            environment: 'node',
+            globalSetup: ['test/server/support/pooler-setup.ts'],
+            testTimeout: 30_000,
+            hookTimeout: 60_000,
+          },
+        },
+      ]
+    : [];
 
 export default defineConfig({
   test: {
@@ -66,6 +87,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      ...pooled,
     ],
   },
 });

@@ -69,7 +69,10 @@ Options:
   --password-checks N password checks one instance runs at once (default ${DEFAULT_SIGN_IN_LIMITS.atOnce})
   --quiet             no line per request
 
-DATABASE_URL=postgres://… uses that PostgreSQL database instead of PGlite.`;
+DATABASE_URL=postgres://… uses that PostgreSQL database instead of PGlite.
+DATABASE_LISTEN_URL=postgres://… reaches the same database directly when
+                      DATABASE_URL goes through a transaction pooler such as
+                      PgBouncer: live channels listen there.`;
 
 class UsageError extends Error {}
 
@@ -141,7 +144,8 @@ function databaseOption(values: { memory?: boolean; data?: string }): DatabaseOp
   const url = process.env.DATABASE_URL;
   if (url) {
     if (values.memory || values.data) throw new UsageError('DATABASE_URL is set: --memory and --data do not apply.');
-    return { url };
+    const listenUrl = process.env.DATABASE_LISTEN_URL;
+    return listenUrl ? { url, listenUrl } : { url };
   }
   return values.memory ? { memory: true } : { dataDir: values.data ?? '.data' };
 }

@@ -13,8 +13,10 @@ export type DatabaseOption =
   /**
    * A PostgreSQL server. With `schema`, every table lives in that schema (created when missing),
    * so several services can share one database; `dropSchemaOnClose` removes it when the service stops.
+   * `listenUrl` reaches the same database directly when `url` goes through a transaction pooler
+   * (PgBouncer): live channels LISTEN there, since a pooled connection cannot keep a LISTEN.
    */
-  | { url: string; schema?: string; dropSchemaOnClose?: boolean };
+  | { url: string; listenUrl?: string; schema?: string; dropSchemaOnClose?: boolean };
 
 export async function openDatabase(option: DatabaseOption): Promise<Database> {
   if ('url' in option) {
@@ -32,5 +34,6 @@ export function describeDatabase(option: DatabaseOption): string {
   const url = new URL(option.url);
   url.password = '';
   const where = `${url.host}${url.pathname}`;
-  return `PostgreSQL at ${where}${option.schema ? ` (schema ${option.schema})` : ''}`;
+  const pooled = option.listenUrl !== undefined && option.listenUrl !== option.url ? ', through a pooler' : '';
+  return `PostgreSQL at ${where}${option.schema ? ` (schema ${option.schema})` : ''}${pooled}`;
 }

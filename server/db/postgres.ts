@@ -23,10 +23,11 @@ function preparedName(sql: string, params: readonly unknown[]): string | undefin
   return name;
 }
 
-function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+function wrap(client: pg.Pool | pg.PoolClient, prepare: boolean): Queryable {
   return {
     async query(sql, params = []) {
-      const result = await client.query({ text: sql, values: params as unknown[], name: preparedName(sql, params) });
+      const name = prepare ? preparedName(sql, params) : undefined;
+      const result = await client.query({ text: sql, values: params as unknown[], name });
       return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
     },
   };
@@ -34,10 +35,20 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
 
 export async function openPostgres(option: {
   url: string;
+  listenUrl?: string;
   schema?: string;
   dropSchemaOnClose?: boolean;
 }): Promise<Database> {
   const { schema } = option;
+  // A listening address apart from the data's means the data's goes through a transaction pooler,
+  // which hands each transaction whatever server connection is free: a statement prepared under a
+  // name on one is unknown on the next, so statements go unnamed there.
+  const pooled = option.listenUrl !== undefined && option.listenUrl !== option.url;
+  if (schema !== undefined && pooled) {
+    throw new Error(
+      'A schema is chosen per connection, which a transaction pooler does not keep: give the database its own search_path instead.',
+    );
+  }
   if (schema !== undefined && !SCHEMA_PATTERN.test(schema)) {
     throw new Error(`"${schema}" is not a schema name this service uses: lowercase letters, digits and _.`);
   }
@@ -55,11 +66,12 @@ export async function openPostgres(option: {
     connectionTimeoutMillis: 10_000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   };
+  const listening = { ...connection, connectionString: option.listenUrl ?? option.url };
   const pool = new pg.Pool({ ...connection, max: 10, idleTimeoutMillis: 10_000 });
   // An idle client that loses its connection must not take the process down.
   pool.on('error', () => {});
   const guarded = new WeakSet<pg.PoolClient>();
-  const root = wrap(pool);
+  const root = wrap(pool, !pooled);
   let closing: Promise<void> | undefined;
   return {
     kind: 'postgres',
@@ -75,7 +87,7 @@ export async function openPostgres(option: {
       }
       try {
         await client.query('BEGIN');
-        const result = await work(wrap(client));
+        const result = await work(wrap(client, !pooled));
         await client.query('COMMIT');
         client.release();
         return result;
@@ -91,7 +103,7 @@ export async function openPostgres(option: {
     },
     async listen(channel, onPayload, onLost) {
       if (!CHANNEL_PATTERN.test(channel)) throw new Error(`Not a channel name: ${channel}`);
-      const client = new pg.Client({ ...connection, keepAlive: true });
+      const client = new pg.Client({ ...listening, keepAlive: true });
       let stopped = false;
       const lost = (error?: unknown) => {
         if (stopped) return;

@@ -98,11 +98,17 @@ describe('the shipped migrations', () => {
 
 describe.each(BACKENDS)('a database migrated by the last release, on %s', (backend) => {
   const opened: Database[] = [];
-  afterAll(() => Promise.all(opened.map((db) => db.close())));
+  const cleanUps: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    await Promise.all(opened.map((db) => db.close()));
+    await Promise.all(cleanUps.map((cleanUp) => cleanUp()));
+  });
 
   async function open() {
-    const db = await openDatabase(databaseFor(backend, {}));
+    const { option, cleanUp } = await databaseFor(backend, {});
+    const db = await openDatabase(option);
     opened.push(db);
+    cleanUps.push(cleanUp);
     return db;
   }
 

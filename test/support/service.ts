@@ -23,11 +23,19 @@ import {
   type ServerOptions,
   startServer,
 } from '../../server/index';
+import { dropPooledDatabase, POOLER_URL, pooledDatabase } from './pooled-database';
 
 export type Backend = 'pglite' | 'postgres';
 
-/** The backends the service's suite runs on: PGlite always, PostgreSQL when DATABASE_URL is set. */
-export const BACKENDS: readonly Backend[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+/**
+ * The backends the service's suite runs on: PGlite always, PostgreSQL when DATABASE_URL is set;
+ * in the run through PgBouncer, PostgreSQL alone.
+ */
+export const BACKENDS: readonly Backend[] = POOLER_URL
+  ? ['postgres']
+  : process.env.DATABASE_URL
+    ? ['pglite', 'postgres']
+    : ['pglite'];
 
 export interface TestServiceOptions extends Omit<ServerOptions, 'database' | 'host'> {
   /** Default `pglite`. */
@@ -83,22 +91,37 @@ export function uniqueUsername(prefix = 'user'): string {
   return `${prefix.slice(0, 16)}_${counter}${randomBytes(4).toString('hex')}`.slice(0, 30);
 }
 
-export function databaseFor(backend: Backend, options: TestServiceOptions): DatabaseOption {
-  if (backend === 'pglite') return options.dataDir ? { dataDir: options.dataDir } : { memory: true };
+/**
+ * Where a test service keeps its data, and what to remove when it closes: a PostgreSQL schema of
+ * its own unless `schema` shares one, which through the pooler is a database of its own.
+ */
+export async function databaseFor(
+  backend: Backend,
+  options: TestServiceOptions,
+): Promise<{ option: DatabaseOption; cleanUp: () => Promise<void> }> {
+  const none = async () => {};
+  if (backend === 'pglite') {
+    return { option: options.dataDir ? { dataDir: options.dataDir } : { memory: true }, cleanUp: none };
+  }
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('The postgres backend needs DATABASE_URL.');
-  if (options.schema) return { url, schema: options.schema };
-  return { url, schema: `test_${randomBytes(6).toString('hex')}`, dropSchemaOnClose: true };
+  const name = options.schema ?? `test_${randomBytes(6).toString('hex')}`;
+  if (POOLER_URL) {
+    return { option: await pooledDatabase(name), cleanUp: options.schema ? none : () => dropPooledDatabase(name) };
+  }
+  if (options.schema) return { option: { url, schema: options.schema }, cleanUp: none };
+  return { option: { url, schema: name, dropSchemaOnClose: true }, cleanUp: none };
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const backend = options.backend ?? 'pglite';
+  const database = await databaseFor(backend, options);
   const server = await startServer({
     seed: false,
     ...options,
     port: options.port ?? 0,
     host: '127.0.0.1',
-    database: databaseFor(backend, options),
+    database: database.option,
   });
 
   const client = (token?: string | null) => createClient({ baseUrl: server.apiBaseUrl, token, retries: 0 });
@@ -144,7 +167,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       if (rest.body != null && !headers.has('content-type')) headers.set('content-type', 'application/json');
       return fetch(`${server.apiBaseUrl}${path}`, { ...rest, headers });
     },
-    close: () => server.close(),
+    async close() {
+      await server.close();
+      await database.cleanUp();
+    },
   };
 }
 
