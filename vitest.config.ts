@@ -15,6 +15,7 @@ const pooled =
             include: ['test/server/**/*.test.ts'],
             environment: 'node',
             globalSetup: ['test/server/support/pooler-setup.ts'],
+            env: { INBOX_TEST_POOLED: '1' },
             testTimeout: 30_000,
             hookTimeout: 60_000,
           },

@@ -5,8 +5,12 @@
  */
 import pg from 'pg';
 
-/** Set by the pooled server project's global setup: the pooler's address for DATABASE_URL's server. */
-export const POOLER_URL = process.env.INBOX_TEST_POOLER_URL;
+/**
+ * The pooler's address for DATABASE_URL's server, in the pooled server project only: its global
+ * setup starts the pooler (and, like every global setup, shares the environment with all the
+ * projects), and the project's own environment says to use it.
+ */
+export const POOLER_URL = process.env.INBOX_TEST_POOLED === '1' ? process.env.INBOX_TEST_POOLER_URL : undefined;
 
 function withDatabase(url: string, database: string): string {
   const out = new URL(url);
