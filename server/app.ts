@@ -14,6 +14,7 @@ import { idempotent } from './api/idempotency';
 import { inboxHandlers } from './api/inbox';
 import { liveHandlers } from './api/live';
 import { JSON_MEDIA_TYPE, requireBodyType } from './api/media-type';
+import { muteHandlers } from './api/mutes';
 import { oauthHandlers } from './api/oauth';
 import { operatorHandlers } from './api/operator';
 import { ProblemError, problemResponse } from './api/problem';
@@ -133,6 +134,7 @@ export function createApp(appOptions: AppOptions) {
 
   const handlers: RouteHandlers = {
     inbox: inboxHandlers(options),
+    mutes: muteHandlers(options),
     users: userHandlers(options),
     live: liveHandlers(options),
     operator: operatorHandlers(options),

@@ -33,12 +33,17 @@ import {
   LiveClientFrameSchema,
   LiveServerFrameSchema,
   LiveTicketSchema,
+  MuteBodySchema,
+  MuteSchema,
+  MutesSchema,
   NOTIFICATION_TYPES,
   NotificationSchema,
   OperatorNotificationBodySchema,
   OperatorRevokeBodySchema,
   OperatorRevokeResultSchema,
   PageSchema,
+  PolicyBodySchema,
+  PolicySchema,
   ProblemSchema,
   ProfileSchema,
   ReportBodySchema,
@@ -74,6 +79,11 @@ const SCHEMAS = {
   UndoResult: UndoResultSchema,
   SnoozeBody: SnoozeBodySchema,
   UnsnoozeResult: UnsnoozeResultSchema,
+  Mute: MuteSchema,
+  Mutes: MutesSchema,
+  MuteBody: MuteBodySchema,
+  Policy: PolicySchema,
+  PolicyBody: PolicyBodySchema,
   Profile: ProfileSchema,
   ReportBody: ReportBodySchema,
   ReportResult: ReportResultSchema,
@@ -108,6 +118,12 @@ const DESCRIPTIONS: Partial<Record<SchemaName, Record<string, string>>> = {
     until: `ISO 8601 with an offset (\`Z\` or \`±hh:mm\`), ${LIMITS.snoozeMinSeconds} s to 365 days ahead.`,
   },
   Page: { cursor: 'null on the last page.' },
+  Mute: {
+    actor: 'The muted person’s username; null for a muted link.',
+    url: 'The muted link, as notifications give it; null for a muted person.',
+    until: 'When the mute ends; null: when it is removed.',
+  },
+  Policy: { strangers: '`mute`: notifications from people the user does not follow are muted (system ones never).' },
   BulkResult: { undo: 'Opaque; puts back what this call changed (`POST /inbox/undo`). null when `count` is 0.' },
   OperatorNotificationBody: {
     text: `Plain text, 1 to ${LIMITS.notificationTextMax} characters, not only spaces.`,
@@ -278,7 +294,8 @@ const operations: Record<OperationId, Operation> = {
       'The inbox is ordered by `sortedAt`, then `id`, newest first, and leaves snoozed notifications out; ' +
       'with `snoozed=true` only the snoozed ones are listed, soonest to wake first (then `id`). ' +
       'Keyset pagination: pass each answer’s `cursor` back until it is null. A cursor is valid only for ' +
-      'the user and the listing (`unreadOnly`, `snoozed`, `types`) it was issued for.',
+      'the user and the listing (`unreadOnly`, `snoozed`, `types`, `muted`, `q`) it was issued for. Muted ' +
+      'notifications are left out unless `muted=true` asks for them alone.',
     security: bearer,
     parameters: [
       {
@@ -294,6 +311,20 @@ const operations: Record<OperationId, Operation> = {
       { name: 'cursor', in: 'query', schema: { type: 'string' } },
       { name: 'unreadOnly', in: 'query', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
       { name: 'snoozed', in: 'query', schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
+      {
+        name: 'muted',
+        in: 'query',
+        description: 'The muted notifications instead of the others (with `snoozed=true`, the muted snoozed ones).',
+        schema: { type: 'string', enum: ['true', 'false'], default: 'false' },
+      },
+      {
+        name: 'q',
+        in: 'query',
+        description:
+          'Only notifications whose text, actor username or actor display name contains every word, ignoring case ' +
+          `and accents; 1 to ${LIMITS.searchMax} characters once trimmed.`,
+        schema: { type: 'string', minLength: 1, maxLength: LIMITS.searchMax },
+      },
       {
         name: 'types',
         in: 'query',
@@ -379,6 +410,64 @@ const operations: Record<OperationId, Operation> = {
       400: problem('Malformed, forged, unknown, or another user’s token.', ['invalid_undo']),
       401: unauthenticated,
       410: problem(`Already used, or more than ${LIMITS.undoSeconds} seconds old.`, ['undo_expired']),
+      415: unsupportedMediaType,
+    },
+  },
+  listMutes: {
+    summary: 'The mutes in force, newest first',
+    description: 'A mute that has ended is gone from the list.',
+    security: bearer,
+    responses: { 200: answer('The mutes.', 'Mutes'), 401: unauthenticated },
+  },
+  addMute: {
+    summary: 'Mute a person or a link',
+    description:
+      'While it holds, notifications whose actor is that person, or whose `url` is that link, leave the ' +
+      'default `fetch`, the counts and the live channel’s `notification` frames, those already there and those to ' +
+      'come; `fetch?muted=true` lists them. Muting what is already muted answers 200 with that mute, its `until` ' +
+      `moved. At most ${LIMITS.mutesPerUser} mutes per user. Follows and reports are left as they are.`,
+    security: bearer,
+    requestBody: body('MuteBody'),
+    responses: {
+      200: answer('It was muted already; `until` is the one given now.', 'Mute'),
+      201: answer('Muted.', 'Mute'),
+      400: problem(
+        'Not exactly one of `actor` and `url`, a bad URL, `until` not ISO 8601 with an offset ' +
+          `${LIMITS.snoozeMinSeconds} s to 365 days ahead, or yourself (\`invalid_mute\`); ` +
+          `${LIMITS.mutesPerUser} mutes already (\`too_many_mutes\`).`,
+        ['invalid_mute', 'too_many_mutes'],
+      ),
+      401: unauthenticated,
+      404: userNotFound,
+      415: unsupportedMediaType,
+    },
+  },
+  removeMute: {
+    summary: 'Remove a mute',
+    description: 'Its notifications come back as they are (read state kept), with no `notification` frame.',
+    security: bearer,
+    responses: {
+      204: noContent('Removed.'),
+      401: unauthenticated,
+      404: problem('No mute of the caller’s with this id is in force.', ['mute_not_found']),
+      415: strayBodyType,
+    },
+  },
+  getInboxPolicy: {
+    summary: 'What happens to notifications from people the user does not follow',
+    description: 'A service that answers this route has mutes and search.',
+    security: bearer,
+    responses: { 200: answer('The policy; `accept` until changed.', 'Policy'), 401: unauthenticated },
+  },
+  setInboxPolicy: {
+    summary: 'Change the strangers policy',
+    description: 'With `mute`, following someone later brings their notifications back; unfollowing mutes them again.',
+    security: bearer,
+    requestBody: body('PolicyBody'),
+    responses: {
+      200: answer('The policy now.', 'Policy'),
+      400: problem('The body is not `{ "strangers": "accept" | "mute" }`.', ['invalid_body']),
+      401: unauthenticated,
       415: unsupportedMediaType,
     },
   },
@@ -686,6 +775,13 @@ export function buildOpenApiDocument() {
             'hours the same request with the same key gets the first answer again (2xx, 400, 404 or 422), with ' +
             '`Idempotent-Replayed: true`, and nothing is done twice; 401, 403, 408, 409, 429 and 5xx are not kept.',
           schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+        },
+        id: {
+          name: 'id',
+          in: 'path',
+          required: true,
+          description: 'A mute’s id.',
+          schema: { type: 'string' },
         },
         username: {
           name: 'username',

@@ -8,6 +8,7 @@ import type { Handler, MiddlewareHandler } from 'hono';
 import { DISCOVERY_PATH } from '../lib/api/oauth-contract';
 import type { inboxHandlers } from './api/inbox';
 import type { liveHandlers } from './api/live';
+import type { muteHandlers } from './api/mutes';
 import type { oauthHandlers } from './api/oauth';
 import type { operatorHandlers } from './api/operator';
 import type { userHandlers } from './api/users';
@@ -16,11 +17,12 @@ import { AVATAR_PATH, type avatarHandlers } from './site/avatar';
 import { AUTHORIZE_PATH } from './site/discovery';
 import type { siteHandlers } from './site/routes';
 
-export type Method = 'GET' | 'POST' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** What the table's routes are served by, made once per app from its dependencies. */
 export interface RouteHandlers {
   inbox: ReturnType<typeof inboxHandlers>;
+  mutes: ReturnType<typeof muteHandlers>;
   users: ReturnType<typeof userHandlers>;
   live: ReturnType<typeof liveHandlers>;
   operator: ReturnType<typeof operatorHandlers>;
@@ -74,6 +76,24 @@ export const ROUTES = [
     methods: { POST: { operationId: 'unsnoozeNotifications', handle: (h) => h.inbox.unsnooze } },
   },
   { path: '/inbox/undo', methods: { POST: { operationId: 'undoTriage', handle: (h) => h.inbox.undo } } },
+  {
+    path: '/inbox/mutes',
+    methods: {
+      GET: { operationId: 'listMutes', handle: (h) => h.mutes.list },
+      POST: { operationId: 'addMute', handle: (h) => h.mutes.add },
+    },
+  },
+  {
+    path: '/inbox/mutes/:id',
+    methods: { DELETE: { operationId: 'removeMute', handle: (h) => h.mutes.remove } },
+  },
+  {
+    path: '/inbox/policy',
+    methods: {
+      GET: { operationId: 'getInboxPolicy', handle: (h) => h.mutes.policy },
+      PUT: { operationId: 'setInboxPolicy', handle: (h) => h.mutes.setPolicy },
+    },
+  },
   {
     path: '/inbox/live/ticket',
     methods: { POST: { operationId: 'issueLiveTicket', handle: (h) => h.live.ticket } },

@@ -47,6 +47,12 @@ export const LIMITS = {
   /** Wrong passwords from one client address for one username within `signInWindowMinutes`, likewise. */
   signInFailuresPerClientUsername: 5,
   signInWindowMinutes: 15,
+  /** Mutes one user may have in force at once. */
+  mutesPerUser: 1000,
+  /** Characters of a muted URL. */
+  muteUrlMax: 2000,
+  /** Characters of a search, once trimmed. */
+  searchMax: 100,
 } as const;
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]{1,30}$/;
@@ -80,6 +86,9 @@ export const ERROR_CODES = [
   'too_many_channels',
   'request_in_progress',
   'idempotency_key_reused',
+  'invalid_mute',
+  'too_many_mutes',
+  'mute_not_found',
   'internal_error',
   'service_unavailable',
 ] as const;
@@ -289,6 +298,43 @@ export const OperatorNotificationBodySchema = v.object({
   ),
 });
 export type OperatorNotificationBody = v.InferOutput<typeof OperatorNotificationBodySchema>;
+
+/** What happens to notifications from people the user does not follow. */
+export const STRANGERS_POLICIES = ['accept', 'mute'] as const;
+export type StrangersPolicy = (typeof STRANGERS_POLICIES)[number];
+
+/** Answer of GET and PUT /inbox/policy, and the body of PUT. */
+export const PolicySchema = v.object({ strangers: v.picklist(STRANGERS_POLICIES) });
+export type Policy = v.InferOutput<typeof PolicySchema>;
+export const PolicyBodySchema = v.strictObject({ strangers: v.picklist(STRANGERS_POLICIES) });
+
+const MuteUrl = v.pipe(
+  v.string(),
+  v.maxLength(LIMITS.muteUrlMax),
+  v.url(),
+  v.check((url) => /^https?:\/\//i.test(url), 'url must be http(s)'),
+);
+
+/** A person or a link whose notifications are muted, until `until` or until removed. */
+export const MuteSchema = v.object({
+  id: Uuid,
+  actor: v.nullable(Username),
+  url: v.nullable(v.string()),
+  until: v.nullable(Timestamp),
+  createdAt: Timestamp,
+});
+export type Mute = v.InferOutput<typeof MuteSchema>;
+
+/** Answer of GET /inbox/mutes: the mutes in force, newest first. */
+export const MutesSchema = v.object({ data: v.array(MuteSchema) });
+
+/** Body of POST /inbox/mutes: exactly one of `actor` and `url`; `until` is checked against the clock. */
+export const MuteBodySchema = v.union([
+  v.strictObject({ actor: Username, until: v.optional(v.nullable(v.string()), null) }),
+  v.strictObject({ url: MuteUrl, until: v.optional(v.nullable(v.string()), null) }),
+]);
+export type MuteBody = v.InferOutput<typeof MuteBodySchema>;
+export type MuteTarget = { actor: string } | { url: string };
 
 /** Body of POST /operator/tokens/revoke. */
 export const OperatorRevokeBodySchema = v.object({ token: v.pipe(v.string(), v.minLength(1), v.maxLength(512)) });

@@ -1,6 +1,7 @@
 /**
  * Page cursors: the position after a page's last notification, signed with the service's key
- * together with the user and the listing it was issued for (`unreadOnly`, `snoozed`, `types`).
+ * together with the user and the listing it was issued for (`unreadOnly`, `snoozed`, `types`,
+ * `muted`, and the words searched for).
  * A cursor that was built, altered, or issued to another user or for another listing fails the
  * signature check.
  */
@@ -22,10 +23,19 @@ export interface CursorScope extends Listing {
   userId: number;
 }
 
+/**
+ * The third wave's filters, in the signed text only when used: a cursor of a listing without
+ * them is signed as before, so cursors issued before stay valid.
+ */
+const listingExtras = (scope: CursorScope) =>
+  `${scope.muted ? 'muted|' : ''}${scope.words ? `q=${JSON.stringify(scope.words)}|` : ''}`;
+
 export function createCursors(key: Buffer) {
   const sign = (payload: string, scope: CursorScope) =>
     createHmac('sha256', key)
-      .update(`v2|${scope.userId}|${scope.unreadOnly}|${scope.snoozed}|${scope.types?.join(',') ?? '*'}|${payload}`)
+      .update(
+        `v2|${scope.userId}|${scope.unreadOnly}|${scope.snoozed}|${scope.types?.join(',') ?? '*'}|${listingExtras(scope)}${payload}`,
+      )
       .digest()
       .subarray(0, 18);
 

@@ -23,6 +23,7 @@ import {
   countUnreadAs,
   deleteNotifications,
   type Listing,
+  listNotifications,
   listNotificationsAs,
   markRead,
   markUnread,
@@ -32,6 +33,7 @@ import {
   type UnreadCounts,
   unsnoozeNotifications,
 } from '../store/notifications';
+import { authenticate } from '../store/tokens';
 import { runOperation, type TriageKind, undoOperation } from '../store/triage-operations';
 import { bearerToken, invalidToken, requireCaller, type SignedInEnv, signedIn } from './auth';
 import type { ApiDeps } from './context';
@@ -77,6 +79,17 @@ function typesFilter(c: Context): NotificationType[] | null {
   }
   const types = NOTIFICATION_TYPES.filter((type) => named.includes(type));
   return types.length === NOTIFICATION_TYPES.length ? null : types;
+}
+
+/** The words of a search, or null for none; a search must be 1 to 100 characters once trimmed. */
+function searchWords(c: Context): string[] | null {
+  const value = singleQuery(c, 'q', 'invalid_parameter');
+  if (value === undefined) return null;
+  const q = value.trim();
+  if (q.length < 1 || q.length > LIMITS.searchMax || q.includes('\u0000')) {
+    throw new ProblemError(400, 'invalid_parameter', `q must be 1 to ${LIMITS.searchMax} characters once trimmed.`);
+  }
+  return q.split(/\s+/);
 }
 
 /** Strong ETag of the unread counts, bound to the user so a change of account revalidates. */
@@ -148,6 +161,8 @@ export function inboxHandlers(deps: ApiDeps) {
         unreadOnly: booleanQuery(c, 'unreadOnly'),
         snoozed: booleanQuery(c, 'snoozed'),
         types: typesFilter(c),
+        muted: booleanQuery(c, 'muted'),
+        words: searchWords(c),
       };
       const cursor = singleQuery(c, 'cursor', 'invalid_cursor');
       const after = cursor === undefined ? null : cursors.read(cursor);
@@ -163,11 +178,13 @@ export function inboxHandlers(deps: ApiDeps) {
   async function fetchPage(c: Context) {
     const token = bearerToken(c);
     const { limit, listing, after } = await pageRequest(c);
-    const found = await listNotificationsAs(db, token, {
-      ...listing,
-      limit: limit + 1,
-      after: after?.position ?? null,
-    });
+    const options = { ...listing, limit: limit + 1, after: after?.position ?? null };
+    // A search is planned with its words in hand, so the trigram index serves it: not in a batch.
+    const found = listing.words
+      ? await authenticate(db, token).then(
+          async (owner) => owner && { owner, notifications: await listNotifications(db, owner.userId, options) },
+        )
+      : await listNotificationsAs(db, token, options);
     if (!found) throw invalidToken();
     const scope = { ...listing, userId: found.owner.userId };
     if (after && !after.signedFor(scope)) throw invalidCursor();

@@ -42,7 +42,7 @@ async function notificationBody(c: Context): Promise<OperatorNotificationBody> {
 }
 
 /** The path to keep: a URL on the service's own site stays a path, so it follows the site if it moves. */
-function storedPath(url: string | null, origin: string): string | null {
+export function storedPath(url: string | null, origin: string): string | null {
   if (url === null) return null;
   const parsed = new URL(url);
   return parsed.origin === origin ? `${parsed.pathname}${parsed.search}${parsed.hash}` : parsed.href;

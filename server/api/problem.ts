@@ -31,6 +31,9 @@ const TITLES: Record<ErrorCode, string> = {
   too_many_channels: 'Too many live channels',
   request_in_progress: 'Request in progress',
   idempotency_key_reused: 'Idempotency key reused',
+  invalid_mute: 'Invalid mute',
+  too_many_mutes: 'Too many mutes',
+  mute_not_found: 'Mute not found',
   internal_error: 'Internal error',
   service_unavailable: 'Service unavailable',
 };

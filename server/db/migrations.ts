@@ -409,6 +409,181 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
       'CREATE INDEX idempotency_keys_created_idx ON idempotency_keys (created_at)',
     ],
   },
+  {
+    version: 11,
+    name: 'mutes, the strangers policy, search',
+    // A notification's `muted` says whether a mute or the strangers policy holds it back now. It
+    // is kept on the row (set as it arrives, and moved by triggers whenever a mute, the policy or
+    // a follow changes), so listings walk indexes that leave muted rows out and the unread counts
+    // stay one row read. `search_text` is the text and the actor's names folded to lowercase
+    // without accents, under a trigram index: a word of 3 or more characters is an index lookup.
+    statements: [
+      `CREATE FUNCTION search_fold(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT replace(replace(replace(translate(lower(t),
+          'ÀÁÂÃÄÅÇÈÉÊËÌÍÎÏÑÒÓÔÕÖÙÚÛÜÝàáâãäåçèéêëìíîïñòóôõöùúûüýÿĀāĂăĄąĆćĈĉĊċČčĎďĒēĔĕĖėĘęĚěĜĝĞğĠġĢģĤĥĨĩĪīĬĭĮįİĴĵĶķĹĺĻļĽľŃńŅņŇňŌōŎŏŐőŔŕŖŗŘřŚśŜŝŞşŠšŢţŤťŨũŪūŬŭŮůŰűŲųŴŵŶŷŸŹźŻżŽžĐđĦħŁłØøıĿŀÆŒẞ',
+          'aaaaaaceeeeiiiinooooouuuuyaaaaaaceeeeiiiinooooouuuuyyaaaaaaccccccccddeeeeeeeeeegggggggghhiiiiiiiiijjkkllllllnnnnnnoooooorrrrrrssssssssttttuuuuuuuuuuuuwwyyyzzzzzzddhhllooillæœß'), 'ß', 'ss'), 'æ', 'ae'), 'œ', 'oe')
+      $$`,
+      `CREATE TABLE mutes (
+        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+        user_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        actor_id integer REFERENCES users ON DELETE CASCADE,
+        path text,
+        until timestamptz(3),
+        created_at timestamptz(3) NOT NULL DEFAULT now(),
+        CHECK ((actor_id IS NULL) <> (path IS NULL))
+      )`,
+      'CREATE UNIQUE INDEX mutes_actor_key ON mutes (user_id, actor_id) WHERE actor_id IS NOT NULL',
+      'CREATE UNIQUE INDEX mutes_path_key ON mutes (user_id, path) WHERE path IS NOT NULL',
+      'CREATE INDEX mutes_list_idx ON mutes (user_id, created_at DESC, id DESC)',
+      'CREATE INDEX mutes_until_idx ON mutes (until) WHERE until IS NOT NULL',
+      `CREATE TABLE inbox_policies (
+        user_id integer PRIMARY KEY REFERENCES users ON DELETE CASCADE,
+        strangers text NOT NULL CHECK (strangers IN ('accept', 'mute'))
+      )`,
+      // Whether a notification of `owner` from `actor` linking to `link` is muted now.
+      `CREATE FUNCTION notification_muted(owner integer, actor integer, link text) RETURNS boolean
+       LANGUAGE sql STABLE AS $$
+        SELECT EXISTS (
+            SELECT 1 FROM mutes m WHERE m.user_id = owner AND (m.until IS NULL OR m.until > now())
+              AND (m.actor_id = actor OR m.path = link)
+          ) OR (
+            actor IS NOT NULL AND actor <> owner
+            AND EXISTS (SELECT 1 FROM inbox_policies p WHERE p.user_id = owner AND p.strangers = 'mute')
+            AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = owner AND f.followee_id = actor)
+          )
+      $$`,
+      `ALTER TABLE notifications ADD COLUMN muted boolean NOT NULL DEFAULT false, ADD COLUMN actor_names text`,
+      `UPDATE notifications n SET actor_names = a.username || ' ' || a.display_name FROM users a WHERE a.id = n.actor_id`,
+      `ALTER TABLE notifications ADD COLUMN search_text text NOT NULL
+       GENERATED ALWAYS AS (search_fold(text || coalesce(' ' || actor_names, ''))) STORED`,
+      // Only rows with an actor or a link can be muted or carry names: a bulk load of system
+      // notifications pays nothing for it.
+      `CREATE FUNCTION notifications_arriving() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        SELECT a.username || ' ' || a.display_name INTO NEW.actor_names FROM users a WHERE a.id = NEW.actor_id;
+        NEW.muted := notification_muted(NEW.user_id, NEW.actor_id, NEW.path);
+        RETURN NEW;
+      END
+      $$`,
+      `CREATE TRIGGER notifications_arriving BEFORE INSERT ON notifications
+       FOR EACH ROW WHEN (NEW.actor_id IS NOT NULL OR NEW.path IS NOT NULL) EXECUTE FUNCTION notifications_arriving()`,
+      `CREATE TRIGGER notifications_actor_gone BEFORE UPDATE OF actor_id ON notifications
+       FOR EACH ROW WHEN (NEW.actor_id IS DISTINCT FROM OLD.actor_id) EXECUTE FUNCTION notifications_arriving()`,
+      // Brings the muted state of `owner`'s notifications from `actor` or linking to `link` (or,
+      // with both null, of every notification with an actor) up to date; the counts follow.
+      `CREATE FUNCTION notifications_remute(owner integer, actor integer, link text) RETURNS void
+       LANGUAGE sql AS $$
+        UPDATE notifications n SET muted = NOT n.muted
+        WHERE n.user_id = owner
+          AND (n.actor_id = actor OR n.path = link OR (actor IS NULL AND link IS NULL AND n.actor_id IS NOT NULL))
+          AND n.muted <> notification_muted(n.user_id, n.actor_id, n.path)
+      $$`,
+      // A mute made, moved, removed or expired; one with an end re-arms the wake loops.
+      // A user being deleted takes their mutes and follows along, and the rows they touch are
+      // the deletion's own to change: a notification whose actor goes is judged again as it loses it.
+      `CREATE FUNCTION user_gone(id integer) RETURNS boolean LANGUAGE sql STABLE AS $$
+        SELECT NOT EXISTS (SELECT 1 FROM users u WHERE u.id = user_gone.id)
+      $$`,
+      `CREATE FUNCTION mutes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'DELETE' AND (user_gone(OLD.user_id) OR (OLD.actor_id IS NOT NULL AND user_gone(OLD.actor_id))) THEN RETURN NULL; END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN PERFORM notifications_remute(OLD.user_id, OLD.actor_id, OLD.path); END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          PERFORM notifications_remute(NEW.user_id, NEW.actor_id, NEW.path);
+          IF NEW.until IS NOT NULL THEN
+            PERFORM pg_notify(live_channel(TG_TABLE_SCHEMA), json_build_object('kind', 'snoozed', 'at', NEW.until)::text);
+          END IF;
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER mutes_changed AFTER INSERT OR UPDATE OR DELETE ON mutes
+       FOR EACH ROW EXECUTE FUNCTION mutes_changed()`,
+      `CREATE FUNCTION inbox_policies_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM notifications_remute(NEW.user_id, NULL, NULL);
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER inbox_policies_changed AFTER INSERT OR UPDATE ON inbox_policies
+       FOR EACH ROW WHEN (NEW.strangers IS NOT NULL) EXECUTE FUNCTION inbox_policies_changed()`,
+      // Following someone is what makes them no stranger.
+      `CREATE FUNCTION follows_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE pair follows;
+      BEGIN
+        IF TG_OP = 'DELETE' THEN pair := OLD; ELSE pair := NEW; END IF;
+        IF TG_OP = 'DELETE' AND (user_gone(OLD.follower_id) OR user_gone(OLD.followee_id)) THEN RETURN NULL; END IF;
+        IF EXISTS (SELECT 1 FROM inbox_policies WHERE user_id = pair.follower_id AND strangers = 'mute') THEN
+          PERFORM notifications_remute(pair.follower_id, pair.followee_id, NULL);
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER follows_changed AFTER INSERT OR DELETE ON follows
+       FOR EACH ROW EXECUTE FUNCTION follows_changed()`,
+      `CREATE OR REPLACE FUNCTION unread_counts_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+          INSERT INTO unread_counts AS c (user_id, unread, unread_follow, unread_mention, unread_reply, unread_like, unread_system)
+          SELECT user_id, count(*), count(*) FILTER (WHERE type = 'follow') AS unread_follow, count(*) FILTER (WHERE type = 'mention') AS unread_mention, count(*) FILTER (WHERE type = 'reply') AS unread_reply, count(*) FILTER (WHERE type = 'like') AS unread_like, count(*) FILTER (WHERE type = 'system') AS unread_system FROM new_rows WHERE NOT read AND deleted_at IS NULL AND snoozed_until IS NULL AND NOT muted GROUP BY user_id ORDER BY user_id
+          ON CONFLICT (user_id) DO UPDATE SET unread = c.unread + excluded.unread,
+            unread_follow = c.unread_follow + excluded.unread_follow, unread_mention = c.unread_mention + excluded.unread_mention, unread_reply = c.unread_reply + excluded.unread_reply, unread_like = c.unread_like + excluded.unread_like, unread_system = c.unread_system + excluded.unread_system;
+        END IF;
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN
+          UPDATE unread_counts AS c SET unread = c.unread - gone.n,
+            unread_follow = c.unread_follow - gone.unread_follow, unread_mention = c.unread_mention - gone.unread_mention, unread_reply = c.unread_reply - gone.unread_reply, unread_like = c.unread_like - gone.unread_like, unread_system = c.unread_system - gone.unread_system
+          FROM (
+            SELECT user_id, count(*) AS n, count(*) FILTER (WHERE type = 'follow') AS unread_follow, count(*) FILTER (WHERE type = 'mention') AS unread_mention, count(*) FILTER (WHERE type = 'reply') AS unread_reply, count(*) FILTER (WHERE type = 'like') AS unread_like, count(*) FILTER (WHERE type = 'system') AS unread_system FROM old_rows WHERE NOT read AND deleted_at IS NULL AND snoozed_until IS NULL AND NOT muted GROUP BY user_id
+          ) AS gone
+          WHERE c.user_id = gone.user_id;
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE OR REPLACE FUNCTION live_notifications_arrived() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE arrival record;
+      BEGIN
+        IF (SELECT count(*) FROM (SELECT 1 FROM new_rows WHERE NOT read AND NOT muted LIMIT 21) AS few) <= 20 THEN
+          FOR arrival IN SELECT id, user_id FROM new_rows WHERE NOT read AND NOT muted ORDER BY created_at, id LOOP
+            PERFORM pg_notify(live_channel(TG_TABLE_SCHEMA),
+              json_build_object('kind', 'notification', 'user', arrival.user_id, 'id', arrival.id)::text);
+          END LOOP;
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      'DROP INDEX notifications_page_idx',
+      'DROP INDEX notifications_unread_idx',
+      'DROP INDEX notifications_type_page_idx',
+      'DROP INDEX notifications_type_unread_idx',
+      `CREATE INDEX notifications_page_idx ON notifications (user_id, sorted_at DESC, id DESC)
+       WHERE deleted_at IS NULL AND snoozed_until IS NULL AND NOT muted`,
+      `CREATE INDEX notifications_unread_idx ON notifications (user_id, sorted_at DESC, id DESC)
+       WHERE NOT read AND deleted_at IS NULL AND snoozed_until IS NULL AND NOT muted`,
+      `CREATE INDEX notifications_type_page_idx ON notifications (user_id, type, sorted_at DESC, id DESC)
+       WHERE deleted_at IS NULL AND snoozed_until IS NULL AND NOT muted`,
+      `CREATE INDEX notifications_type_unread_idx ON notifications (user_id, type, sorted_at DESC, id DESC)
+       WHERE NOT read AND deleted_at IS NULL AND snoozed_until IS NULL AND NOT muted`,
+      `CREATE INDEX notifications_muted_idx ON notifications (user_id, sorted_at DESC, id DESC)
+       WHERE deleted_at IS NULL AND snoozed_until IS NULL AND muted`,
+      // What a mute, the policy or a follow changes: one user's notifications from one actor or with one link.
+      'CREATE INDEX notifications_user_actor_idx ON notifications (user_id, actor_id) WHERE actor_id IS NOT NULL',
+      'CREATE INDEX notifications_user_path_idx ON notifications (user_id, path) WHERE path IS NOT NULL',
+      // pg_trgm's operator class, wherever the database keeps the extension: one database's
+      // schemas share it, so two services migrating at once take turns creating it.
+      `DO $$
+      DECLARE home text;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(hashtext('inbox pg_trgm'));
+        CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+        SELECT n.nspname INTO home FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+        WHERE e.extname = 'pg_trgm';
+        EXECUTE format('CREATE INDEX notifications_search_idx ON notifications USING gin (search_text %I.gin_trgm_ops)
+          WHERE deleted_at IS NULL', home);
+      END
+      $$`,
+    ],
+  },
 ];
 
 /** Applies the missing migrations; safe to run at every start, and by several services at once. */

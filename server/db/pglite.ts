@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CHANNEL_PATTERN, type Database, type Queryable } from './database';
 
 function wrap(target: PGlite | Transaction): Queryable {
@@ -51,6 +52,9 @@ function lockDataDir(dir: string): () => void {
   return () => rmSync(lockFile, { force: true });
 }
 
+/** The contrib extensions the schema uses (search's trigram index); PGlite loads each only when created. */
+const extensions = { pg_trgm };
+
 export async function openPglite(dataDir: string | null): Promise<Database> {
   let unlock = () => {};
   let db: PGlite;
@@ -59,13 +63,13 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     mkdirSync(dir, { recursive: true });
     unlock = lockDataDir(dir);
     try {
-      db = await PGlite.create({ dataDir: join(dir, 'pglite') });
+      db = await PGlite.create({ dataDir: join(dir, 'pglite'), extensions });
     } catch (error) {
       unlock();
       throw error;
     }
   } else {
-    db = await PGlite.create();
+    db = await PGlite.create({ extensions });
   }
   const root = wrap(db);
   let closing: Promise<void> | undefined;

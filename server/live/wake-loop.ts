@@ -4,9 +4,12 @@
  * clock), then wakes what is due in one statement; instances on one database skip the rows
  * another is waking, so each snooze wakes once. A sooner snooze made through any instance
  * re-arms every loop through the live events; the loop also looks again at least once a
- * minute, and at start, so a service that was down at a wake time catches up.
+ * minute, and at start, so a service that was down at a wake time catches up. Mutes that end
+ * are timed events of the same kind: the loop removes them when their time comes, and their
+ * notifications come back through the triggers.
  */
 import type { Database } from '../db/database';
+import { expireDueMutes, msUntilNextMuteEnd } from '../store/mutes';
 import { msUntilNextWake, wakeDueNotifications } from '../store/notifications';
 
 /** The longest sleep: a safety net for a missed event, and under the timer's own limit. */
@@ -26,6 +29,8 @@ export interface WakeLoop {
   stop(): Promise<void>;
 }
 
+const soonest = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
+
 export function startWakeLoop(db: Database, log?: (line: string) => void): WakeLoop {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | null = null;
@@ -44,7 +49,8 @@ export function startWakeLoop(db: Database, log?: (line: string) => void): WakeL
     try {
       const now = await db.transaction((tx) => wakeDueNotifications(tx));
       woken += now;
-      const next = await msUntilNextWake(db);
+      await db.transaction((tx) => expireDueMutes(tx));
+      const next = soonest(await msUntilNextWake(db), await msUntilNextMuteEnd(db));
       if (next === null) arm(MAX_SLEEP_MS);
       else arm(next <= 0 ? HELD_RETRY_MS : next);
     } catch (error) {

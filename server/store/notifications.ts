@@ -90,7 +90,14 @@ export interface Listing {
   snoozed: boolean;
   /** Only these types; null for every type. */
   types: readonly NotificationType[] | null;
+  /** The muted ones instead of the others. */
+  muted?: boolean;
+  /** Only those whose text or actor's names contain every one of these words; null or none for all. */
+  words?: readonly string[] | null;
 }
+
+/** A word as a LIKE pattern that finds it anywhere, its own `%`, `_` and `\` taken literally. */
+const containing = (word: string) => `%${word.replace(/[\\%_]/g, '\\$&')}%`;
 
 export type PageOptions = Listing & { limit: number; after: PagePosition | null };
 
@@ -134,6 +141,11 @@ function pageStatement(user: string, placeholder: Placeholder, options: PageOpti
   };
   let where = `n.user_id = ${user} AND n.deleted_at IS NULL`;
   if (options.unreadOnly) where += ' AND NOT n.read';
+  where += options.muted ? ' AND n.muted' : ' AND NOT n.muted';
+  // Folded by the database as it folds `search_text`; a word of 3 or more characters is a trigram index lookup.
+  for (const word of options.words ?? []) {
+    where += ` AND n.search_text LIKE search_fold(${param(containing(word), 'text')})`;
+  }
   if (options.snoozed) {
     where += ' AND n.snoozed_until IS NOT NULL';
     if (options.types) where += ` AND n.type = ANY(${param(options.types, 'text[]')})`;
@@ -259,7 +271,8 @@ export interface TriageStamp {
  * Applies a triage change to the caller's notifications still in the inbox, in one statement:
  * `set` is the change (it may use `$3`, the value `with`), `only` the state a row must be in
  * for the change to apply to it. The number of rows changed. `'all'` is the inbox as listed:
- * snoozed notifications are out of it until they wake, so it leaves them alone.
+ * snoozed notifications are out of it until they wake, and muted ones while they are muted, so
+ * it leaves them alone.
  */
 async function triage(
   db: Queryable,
@@ -272,7 +285,7 @@ async function triage(
   const params: unknown[] = [userId, stamp.operationId];
   if ('with' in change) params.push(change.with);
   let where = `user_id = $1 AND deleted_at IS NULL AND ${change.only}`;
-  if (ids === 'all') where += ' AND snoozed_until IS NULL';
+  if (ids === 'all') where += ' AND snoozed_until IS NULL AND NOT muted';
   else {
     params.push(lowercase(ids));
     where += ` AND id = ANY($${params.length}::uuid[])`;

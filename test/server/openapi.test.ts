@@ -237,6 +237,44 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
     await check('POST', revoke, revoke, json({ token: spare }));
     await check('POST', revoke, revoke, { ...operator, body: '{}', headers: { 'content-type': 'text/plain' } });
 
+    const mutes = '/inbox/mutes';
+    await check('POST', mutes, mutes, json({ actor: actor.username }));
+    const listed = await service.request(mutes, auth);
+    const [{ id: muteId }] = (await listed.json()).data;
+    await check('POST', mutes, mutes, json({ actor: actor.username, until: null }));
+    await check('POST', mutes, mutes, json({ actor: me.username }));
+    await check('POST', mutes, mutes, json({ actor: 'nobody_at_all' }));
+    await check('POST', mutes, mutes, { body: JSON.stringify({ actor: actor.username }) });
+    await check('POST', mutes, mutes, {
+      ...json({ actor: actor.username }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    await service.server.database.query(
+      `INSERT INTO mutes (user_id, path)
+       SELECT u.id, 'https://example.org/' || g FROM users u, generate_series(1, $2::int) g WHERE u.username = $1`,
+      [me.username, LIMITS.mutesPerUser],
+    );
+    await check('POST', mutes, mutes, json({ url: 'https://example.org/one/more' }));
+    await check('GET', mutes, mutes, auth);
+    await check('GET', mutes, mutes);
+    await check('GET', '/inbox/fetch', '/inbox/fetch?muted=true&q=followed', auth);
+    const oneMute = '/inbox/mutes/{id}';
+    await check('DELETE', oneMute, `/inbox/mutes/${muteId}`, auth);
+    await check('DELETE', oneMute, `/inbox/mutes/${muteId}`, auth);
+    await check('DELETE', oneMute, `/inbox/mutes/${muteId}`);
+    await check('DELETE', oneMute, `/inbox/mutes/${muteId}`, {
+      ...json({}),
+      headers: { 'content-type': 'text/plain' },
+    });
+    const policy = '/inbox/policy';
+    await check('GET', policy, policy, auth);
+    await check('GET', policy, policy);
+    await check('PUT', policy, policy, json({ strangers: 'mute' }));
+    await check('PUT', policy, policy, json({ strangers: 'maybe' }));
+    await check('PUT', policy, policy, { body: JSON.stringify({ strangers: 'mute' }) });
+    await check('PUT', policy, policy, { ...json({ strangers: 'mute' }), headers: { 'content-type': 'text/plain' } });
+    await check('PUT', policy, policy, json({ strangers: 'accept' }));
+
     await check('GET', '/openapi.json', '/openapi.json');
     await check('GET', DISCOVERY_PATH, DISCOVERY_PATH);
     await check('GET', '/health', '/health');
@@ -329,7 +367,7 @@ describe.each(BACKENDS)('the OpenAPI document against the service on %s', (backe
 
   it('answers 405 with the documented methods in Allow for every other method on a documented path', async () => {
     for (const [template, item] of Object.entries(document.paths)) {
-      const path = template.replace('{username}', 'alice');
+      const path = template.replace('{username}', 'alice').replace('{id}', crypto.randomUUID());
       const allowed = Object.keys(item)
         .filter((key) => METHODS.includes(key))
         .map((m) => m.toUpperCase());
