@@ -7,13 +7,15 @@ import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
 import { accounts, updateAccount } from './account-store';
 import { createSession, type Session } from './api-session';
-import type { Clock } from './clock';
+import { type Clock, realClock } from './clock';
 import { createLiveUpdates, type LiveUpdates } from './live-channel';
 import { createNotifier, type Notifier } from './notifier';
+import { createOutbox, type Outbox } from './outbox';
 import { createPoller, type Poller } from './poller';
 import { renderAccounts, type StatusWriter, statusWriter } from './status-writer';
 import { unreadByTypeItem } from './stored-items';
 import { identity, whoIs } from './token-check';
+import { settleUndo } from './triage';
 
 export interface AccountRuntime {
   id: string;
@@ -22,6 +24,8 @@ export interface AccountRuntime {
   notifier: Notifier;
   live: LiveUpdates;
   status: StatusWriter;
+  /** Changes the service could not take when they were made, sent when it answers again. */
+  outbox: Outbox;
   /**
    * Learns who the account is at its service and keeps it with the account: once per start when
    * the name is not known yet (an account moved from the previous version), or `again` after a
@@ -92,7 +96,13 @@ export function createAccountRuntime(id: string, options: RuntimeOptions = {}): 
   const confirmCount = () => {
     if (!live?.isLive()) void poller.poll();
   };
-  return { id, session, poller, notifier, live, status: statusWriter(id), identify, confirmCount };
+  const outbox = createOutbox(id, {
+    clock: options.clock ?? realClock,
+    client: async () => (await session.client()).client,
+    onSent: (key, answer) => void settleUndo(key, answer),
+    signal,
+  });
+  return { id, session, poller, notifier, live, status: statusWriter(id), outbox, identify, confirmCount };
 }
 
 export interface Runtimes {
@@ -120,6 +130,7 @@ export function createRuntimes(options: RuntimeOptions = {}): Runtimes {
       clearInboxCache(runtime.id),
       unreadByTypeItem(runtime.id).removeValue(),
       runtime.status.clear(),
+      runtime.outbox.discard(),
     ]);
   }
 

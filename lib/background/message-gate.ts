@@ -23,7 +23,8 @@ const AccountId = v.pipe(v.string(), v.minLength(1), v.maxLength(100));
 const Ids = v.union([v.literal('all'), v.array(v.string())]);
 const Unread = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
 const Join = v.optional(v.boolean());
-const Triage = v.object({ account: AccountId, ids: Ids, unread: Unread, join: Join });
+const Seen = v.optional(v.array(v.string()));
+const Triage = v.object({ account: AccountId, ids: Ids, unread: Unread, join: Join, seen: Seen });
 const ListTriage = v.object({ account: AccountId, ids: v.array(v.string()), unread: Unread, join: Join });
 const ProfileRequest = v.object({ account: AccountId, username: Text });
 const Token = v.pipe(Text, v.trim(), v.minLength(1));
@@ -46,6 +47,8 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
   'inbox.fetchSnoozed': v.object({ account: AccountId, cursor: v.nullable(Text) }),
   'inbox.undo': v.undefined(),
   'inbox.lastUndo': v.undefined(),
+  'outbox.state': v.object({ account: AccountId }),
+  'outbox.dismiss': v.object({ account: AccountId }),
   'status.get': v.undefined(),
   'status.refresh': v.undefined(),
   'status.account': v.object({ account: AccountId }),

@@ -4,11 +4,12 @@
  * the live channel's count frame confirms it, or a check when the channel is down. The undo tokens of the last action stay here, in session storage, so the
  * popup can close and open again and still offer Undo while the service takes it.
  */
-import type { BulkResult, Client, IdsSelection } from '../api';
+import type { Client, IdsSelection } from '../api';
 import { InvalidArgumentError, LIMITS, UndoExpiredError } from '../api';
 import { clearInboxCache, updateCachedPages } from '../inbox-cache';
 import type {
   ConnectionStatus,
+  OutboxEntry,
   SnoozeRequest,
   TriageRequest,
   TriageResult,
@@ -17,7 +18,8 @@ import type {
 } from '../messaging';
 import { storedItem, storedKey } from '../stored';
 import { triagedPage, uniqueIds } from '../triage-patch';
-import type { StatusWriter } from './status-writer';
+import type { Outbox } from './outbox';
+import { type StatusWriter, statusWriter } from './status-writer';
 
 /** What a triage action changes: the account it acts as is given apart. */
 type Selection<T extends { account: string }> = Omit<T, 'account'>;
@@ -27,7 +29,7 @@ interface LastUndo extends UndoOffer {
    * Per account the action took in, in order, one token per call (a selection of more than 500
    * takes several).
    */
-  parts: { account: string; tokens: string[] }[];
+  parts: { account: string; tokens: string[]; waiting?: string[] }[];
 }
 
 /** The account a triage action acts on: its id, its client and its status. */
@@ -35,6 +37,8 @@ export interface TriageAccount {
   id: string;
   client: Client;
   status: StatusWriter;
+  /** Where a change the service cannot take now is kept; without one, such a change fails. */
+  outbox?: Outbox;
 }
 
 /**
@@ -53,17 +57,64 @@ function chunks(ids: readonly string[]): string[][] {
   return out;
 }
 
-/** Sends a selection of any size, at most 500 ids a call; counts add up across calls, tokens gather. */
+/**
+ * What a selection's calls came to: the count and undo tokens of those the service answered, and
+ * the keys, notifications and unread ones among them of those kept in the outbox for later.
+ */
+interface Sent {
+  count: number;
+  tokens: string[];
+  waiting: string[];
+  held: number;
+  heldUnread: number;
+}
+
+/**
+ * Sends a selection of any size, at most 500 ids a call; counts add up across calls, tokens gather.
+ * A call the service cannot take now is kept in the account's outbox, and every call after it too,
+ * so they go in order; "all" is kept as the ids the person saw.
+ */
 async function inBatches<Ids extends IdsSelection>(
+  { outbox }: TriageAccount,
+  change: Pick<OutboxEntry, 'kind' | 'until' | 'unread'> & { seen?: string[] },
   ids: Ids,
-  send: (ids: Ids) => Promise<BulkResult>,
-): Promise<{ count: number; tokens: string[] }> {
-  const answers = ids === 'all' ? [await send(ids)] : [];
-  if (ids !== 'all') for (const batch of chunks(ids)) answers.push(await send(batch as Ids));
-  return {
-    count: answers.reduce((sum, answer) => sum + answer.count, 0),
-    tokens: answers.flatMap((answer) => (answer.undo === null ? [] : [answer.undo])),
-  };
+  send: (ids: Ids, options: { idempotencyKey?: string }) => Promise<{ count: number; undo?: string | null }>,
+): Promise<Sent> {
+  const sent: Sent = { count: 0, tokens: [], waiting: [], held: 0, heldUnread: 0 };
+  const { seen, ...kind } = change;
+  for (const batch of ids === 'all' ? ['all' as const] : chunks(ids)) {
+    const kept = batch === 'all' ? seen && uniqueIds(seen) : batch;
+    const unread = sent.waiting.length + sent.tokens.length + sent.count === 0 ? kind.unread : 0;
+    const { key, answer } =
+      outbox && kept
+        ? await outbox.attempt({ ...kind, ids: kept, unread }, (idempotencyKey) =>
+            send(batch as Ids, { idempotencyKey }),
+          )
+        : { key: '', answer: await send(batch as Ids, {}) };
+    if (answer) {
+      sent.count += answer.count;
+      if (answer.undo) sent.tokens.push(answer.undo);
+    } else {
+      sent.waiting.push(key);
+      sent.held += kept?.length ?? 0;
+      sent.heldUnread += unread ?? 0;
+    }
+  }
+  return sent;
+}
+
+/**
+ * A change kept in the outbox was sent after all: a part of the last action waiting on its key
+ * now holds the undo token the service gave.
+ */
+export async function settleUndo(key: string, answer: unknown): Promise<void> {
+  const last = await lastUndoItem.getValue();
+  const part = last?.parts?.find((each) => each.waiting?.includes(key));
+  if (!last || !part) return;
+  part.waiting = part.waiting?.filter((each) => each !== key);
+  const token = (answer as { undo?: unknown } | undefined)?.undo;
+  if (typeof token === 'string') part.tokens.push(token);
+  await lastUndoItem.setValue(last);
 }
 
 /**
@@ -74,22 +125,23 @@ async function offerUndo(
   account: string,
   action: UndoableAction,
   ids: IdsSelection,
-  sent: { count: number; tokens: string[] },
+  sent: Sent,
   extra: Pick<UndoOffer, 'until'> & { join?: boolean } = {},
   now = Date.now(),
 ): Promise<UndoOffer | null> {
   const { join, ...details } = extra;
   const earlier = join ? await lastUndoItem.getValue() : null;
   const joined = earlier && earlier.action === action && earlier.expiresAt > now ? earlier : null;
-  if (sent.tokens.length === 0) return joined && withoutTokens(joined);
-  const part = { account, tokens: sent.tokens };
+  if (sent.tokens.length + sent.waiting.length === 0) return joined && withoutTokens(joined);
+  const part = { account, tokens: sent.tokens, ...(sent.waiting.length > 0 ? { waiting: sent.waiting } : {}) };
+  const count = sent.count + sent.held;
   const last: LastUndo = joined
-    ? { ...joined, count: joined.count + sent.count, parts: [...joined.parts, part] }
+    ? { ...joined, count: joined.count + count, parts: [...joined.parts, part] }
     : {
         account,
         action,
         all: ids === 'all',
-        count: sent.count,
+        count,
         expiresAt: now + LIMITS.undoSeconds * 1000 - OFFER_MARGIN_MS,
         ...details,
         parts: [part],
@@ -114,36 +166,52 @@ async function showAfter(
   liveCountsBefore: number,
   ids: IdsSelection,
   moved: (before: number) => number,
+  held = false,
 ): Promise<ConnectionStatus> {
   const current = await writer.get();
-  if (ids === 'all') return writer.showCount(0);
-  if (writer.liveCounts() !== liveCountsBefore) return current;
-  return writer.showCount(moved(current.count ?? 0));
+  const count = ids === 'all' ? 0 : moved(current.count ?? 0);
+  // A change kept for later shows on the last known count too, while the service is away.
+  if (held && current.kind !== 'ok' && current.count !== null)
+    return writer.set({ ...current, count: Math.max(0, count) });
+  if (ids !== 'all' && writer.liveCounts() !== liveCountsBefore) return current;
+  return writer.showCount(count);
 }
 
+const result = (sent: Sent, status: ConnectionStatus, undo: UndoOffer | null): TriageResult => ({
+  success: true,
+  count: sent.count + sent.held,
+  unreadCount: okCount(status),
+  undo,
+  ...(sent.waiting.length > 0 ? { waiting: true } : {}),
+});
+
 export async function markRead(
-  { id, client, status: writer }: TriageAccount,
-  { ids, join }: Selection<TriageRequest>,
+  account: TriageAccount,
+  { ids, join, unread, seen }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
+  const { id, client, status: writer } = account;
   const live = writer.liveCounts();
-  const sent = await inBatches(ids, client.inbox.markRead);
+  const sent = await inBatches(account, { kind: 'read', unread, seen }, ids, client.inbox.markRead);
   const undo = await offerUndo(id, 'markRead', ids, sent, { join });
   await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markRead', ids, unreadOnly));
-  const status = await showAfter(writer, live, ids, (before) => before - sent.count);
-  return { success: true, count: sent.count, unreadCount: okCount(status), undo };
+  const held = sent.held > 0;
+  const status = await showAfter(writer, live, ids, (before) => before - sent.count - sent.heldUnread, held);
+  return result(sent, status, undo);
 }
 
 export async function markUnread(
-  { id, client, status: writer }: TriageAccount,
+  account: TriageAccount,
   { ids, join }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
   if (ids === 'all') throw new InvalidArgumentError('invalid_ids', 'Mark unread takes a list of ids, never "all".');
+  const { id, client, status: writer } = account;
   const live = writer.liveCounts();
-  const sent = await inBatches(ids, client.inbox.markUnread);
+  const sent = await inBatches(account, { kind: 'unread' }, ids, client.inbox.markUnread);
   const undo = await offerUndo(id, 'markUnread', ids, sent, { join });
   await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markUnread', ids, unreadOnly));
-  const status = await showAfter(writer, live, ids, (before) => before + sent.count);
-  return { success: true, count: sent.count, unreadCount: okCount(status), undo };
+  const held = sent.held > 0;
+  const status = await showAfter(writer, live, ids, (before) => before + sent.count + sent.held, held);
+  return result(sent, status, undo);
 }
 
 /**
@@ -155,21 +223,21 @@ async function takenOut(
   action: 'delete' | 'snooze',
   ids: IdsSelection,
   unread: number | undefined,
-  sent: { count: number; live: number },
+  sent: Sent & { live: number },
   undo: UndoOffer | null,
 ): Promise<TriageResult> {
   await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, action, ids, unreadOnly));
-  const gone = Math.min(sent.count, Math.max(0, Math.floor(unread ?? 0)));
-  const status = await showAfter(writer, sent.live, ids, (before) => before - gone);
-  return { success: true, count: sent.count, unreadCount: okCount(status), undo };
+  const gone = Math.min(sent.count + sent.held, Math.max(0, Math.floor(unread ?? 0)));
+  const status = await showAfter(writer, sent.live, ids, (before) => before - gone, sent.held > 0);
+  return result(sent, status, undo);
 }
 
 export async function deleteNotifications(
   account: TriageAccount,
-  { ids, unread, join }: Selection<TriageRequest>,
+  { ids, unread, join, seen }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
   const live = account.status.liveCounts();
-  const sent = await inBatches(ids, account.client.inbox.delete);
+  const sent = await inBatches(account, { kind: 'delete', unread, seen }, ids, account.client.inbox.delete);
   const undo = await offerUndo(account.id, 'delete', ids, sent, { join });
   return takenOut(account, 'delete', ids, unread, { ...sent, live }, undo);
 }
@@ -180,7 +248,9 @@ export async function snooze(
   { ids, until, unread, join }: Selection<SnoozeRequest>,
 ): Promise<TriageResult> {
   const live = account.status.liveCounts();
-  const sent = await inBatches(ids, (batch) => account.client.inbox.snooze(batch, until));
+  const sent = await inBatches(account, { kind: 'snooze', unread, until }, ids, (batch, options) =>
+    account.client.inbox.snooze(batch, until, options),
+  );
   const undo = await offerUndo(account.id, 'snooze', ids, sent, { until, join });
   return takenOut(account, 'snooze', ids, unread, { ...sent, live }, undo);
 }
@@ -189,14 +259,25 @@ export async function snooze(
  * Brings snoozed notifications back now, unread and at the top of the inbox, where no cached
  * page has them: the cached pages are dropped. The number that came back.
  */
-export async function unsnooze({ id, client }: TriageAccount, { ids }: { ids: string[] }): Promise<number> {
-  let count = 0;
+export async function unsnooze(account: TriageAccount, { ids }: { ids: string[] }): Promise<Sent> {
   try {
-    for (const batch of chunks(ids)) count += (await client.inbox.unsnooze(batch)).count;
+    return await inBatches(account, { kind: 'unsnooze' }, ids, account.client.inbox.unsnooze);
   } finally {
-    await clearInboxCache(id);
+    await clearInboxCache(account.id);
   }
-  return count;
+}
+
+/**
+ * A change taken out of the outbox before it was sent: the badge gets back what showing it took,
+ * as the service never saw it. The number of notifications it named.
+ */
+async function putBack(account: string, { kind, ids = [], unread = 0 }: OutboxEntry): Promise<number> {
+  const writer = statusWriter(account);
+  const current = await writer.get();
+  const shift = kind === 'unread' ? -ids.length : unread;
+  if (current.count !== null && shift !== 0)
+    await writer.set({ ...current, count: Math.max(0, current.count + shift) });
+  return ids.length;
 }
 
 /** The last action, while it can still be undone. */
@@ -215,6 +296,7 @@ export async function lastUndo(now = Date.now()): Promise<UndoOffer | null> {
 export async function undoLast(
   clientOf: (account: string) => Promise<Client>,
   now = Date.now(),
+  outboxOf: (account: string) => Outbox | undefined = () => undefined,
 ): Promise<{ accounts: string[]; count: number }> {
   const last = await lastUndoItem.getValue();
   await lastUndoItem.setValue(null);
@@ -224,6 +306,11 @@ export async function undoLast(
   let count = 0;
   for (const part of [...last.parts].reverse()) {
     try {
+      for (const key of [...(part.waiting ?? [])].reverse()) {
+        const entry = await outboxOf(part.account)?.take(key);
+        if (entry) count += await putBack(part.account, entry);
+      }
+      if (part.tokens.length === 0) continue;
       const client = await clientOf(part.account);
       for (const token of [...part.tokens].reverse()) count += (await client.inbox.undo(token)).count;
     } finally {

@@ -11,6 +11,7 @@ const broadcastSchemas: { [T in keyof BroadcastMap]: v.GenericSchema<unknown, Ge
   'inbox.arrived': v.object({
     ids: v.pipe(v.array(v.pipe(v.string(), v.regex(UUID_PATTERN))), v.maxLength(MAX_ARRIVED_IDS)),
   }),
+  'outbox.changed': v.object({ account: v.pipe(v.string(), v.maxLength(100)) }),
 };
 
 /** A broadcast's data in the shape the protocol promises, or a failure. */

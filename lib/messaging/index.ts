@@ -93,6 +93,11 @@ export interface TriageRequest extends AccountRequest {
    * puts back both.
    */
   join?: boolean;
+  /**
+   * For `all`: the ids the person saw. Kept for later, "all" would take in what arrived since,
+   * unseen; these are what is kept instead.
+   */
+  seen?: string[];
 }
 
 export type UndoableAction = 'markRead' | 'markUnread' | 'delete' | 'snooze';
@@ -123,6 +128,51 @@ export interface TriageResult {
   unreadCount: number | null;
   /** What "Undo" would put back; null when the change changed nothing. */
   undo: UndoOffer | null;
+  /** The service could not be reached: the change is kept and will be sent when it is back. */
+  waiting?: boolean;
+}
+
+/** What a change kept for later does. */
+export type OutboxKind = 'read' | 'unread' | 'delete' | 'snooze' | 'unsnooze' | 'follow' | 'unfollow';
+
+/** A change kept until the service can be reached, with the key it is always sent with. */
+export interface OutboxEntry {
+  kind: OutboxKind;
+  key: string;
+  /** When the person made it (ms since the epoch). */
+  madeAt: number;
+  ids?: string[];
+  /** How many of `ids` were unread, so Undo can put the badge back. */
+  unread?: number;
+  until?: string;
+  username?: string;
+}
+
+/**
+ * A kept change that will not be sent, and why: the service's error code class (`gone`,
+ * `unauthorized`, `refused`), `expired` (older than the service keeps keys), `woke` (a snooze
+ * whose time passed) or `overflow` (`count` oldest dropped for room).
+ */
+export interface OutboxDropped {
+  kind: OutboxKind;
+  why: string;
+  count: number;
+  username?: string;
+  at: number;
+  account?: string;
+}
+
+export interface OutboxState {
+  /** Changes waiting to be sent. */
+  count: number;
+  /** The notifications they change. */
+  ids: string[];
+  dropped: OutboxDropped[];
+}
+
+/** A follow or unfollow: done, or kept to be sent when the service is back. */
+export interface ProfileChange {
+  waiting: boolean;
 }
 
 export interface UndoResult {
@@ -237,6 +287,10 @@ export interface ProtocolMap {
   'inbox.undo'(): UndoResult;
   /** The last triage action, while it can still be undone. */
   'inbox.lastUndo'(): UndoOffer | null;
+  /** Changes waiting to be sent for the account (or every account, `ALL_ACCOUNTS`), and those dropped. */
+  'outbox.state'(request: AccountRequest): OutboxState;
+  /** Forgets the lines about changes dropped, once the person has read them. */
+  'outbox.dismiss'(request: AccountRequest): void;
   'status.get'(): ConnectionStatus;
   /** Checks the unread count now, as when the popup opens. */
   'status.refresh'(): ConnectionStatus;
@@ -258,8 +312,8 @@ export interface ProtocolMap {
   /** The profile the sender's tab shows, for the buttons' frame that brings the tab's claim. */
   'profile.frame'(request: { claim: string }): ProfileFrameStart;
   'profile.get'(request: ProfileRequest): Profile;
-  'profile.follow'(request: ProfileRequest): void;
-  'profile.unfollow'(request: ProfileRequest): void;
+  'profile.follow'(request: ProfileRequest): ProfileChange;
+  'profile.unfollow'(request: ProfileRequest): ProfileChange;
   'profile.report'(request: ReportRequest): ReportResult;
 }
 
@@ -288,6 +342,8 @@ export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'inbox.fetchSnoozed': 'extension',
   'inbox.undo': 'extension',
   'inbox.lastUndo': 'extension',
+  'outbox.state': 'extension',
+  'outbox.dismiss': 'extension',
   'status.get': 'extension',
   'status.refresh': 'extension',
   'status.account': 'extension',
@@ -337,6 +393,8 @@ export const MAX_ARRIVED_IDS = 100;
 export interface BroadcastMap {
   /** Notifications the live channel just brought, newest first: an open popup offers to load them. */
   'inbox.arrived'(arrival: { ids: string[] }): void;
+  /** An account's outbox changed: an open popup asks for its state again. */
+  'outbox.changed'(change: { account: string }): void;
 }
 
 /** The channel broadcasts travel on; `on-broadcast.ts` hears them. */

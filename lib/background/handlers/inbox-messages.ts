@@ -1,7 +1,10 @@
 /** The popup's inbox: its pages, triage and undo, and the status the badge shows. */
+import type { Page } from '../../api';
 import { writeCachedFirstPage } from '../../inbox-cache';
-import { INBOX_PAGE_SIZE, type TriageResult } from '../../messaging';
+import { ALL_ACCOUNTS, INBOX_PAGE_SIZE, type TriageResult } from '../../messaging';
+import { type TriageAction, triagedPage } from '../../triage-patch';
 import type { Handlers } from '../message-gate';
+import { outboxState } from '../outbox';
 import { statusItem, unreadByTypeItem } from '../stored-items';
 import {
   deleteNotifications,
@@ -15,7 +18,14 @@ import {
 } from '../triage';
 import { type HandlerContext, runtimeOf, signedIn } from './context';
 
-type InboxMessage = Extract<keyof Handlers, `inbox.${string}` | `status.${string}`>;
+type InboxMessage = Extract<keyof Handlers, `inbox.${string}` | `status.${string}` | `outbox.${string}`>;
+
+const WAITING_AS: Partial<Record<string, TriageAction>> = {
+  read: 'markRead',
+  unread: 'markUnread',
+  delete: 'delete',
+  snooze: 'snooze',
+};
 
 export function inboxHandlers({ runtimes }: HandlerContext): Pick<Handlers, InboxMessage> {
   async function triage(
@@ -23,16 +33,31 @@ export function inboxHandlers({ runtimes }: HandlerContext): Pick<Handlers, Inbo
     act: (account: TriageAccount) => Promise<TriageResult>,
   ): Promise<TriageResult> {
     const { runtime, client } = await signedIn(runtimes, request.account);
-    const result = await act({ id: runtime.id, client, status: runtime.status });
-    runtime.confirmCount();
+    const result = await act({ id: runtime.id, client, status: runtime.status, outbox: runtime.outbox });
+    if (!result.waiting) runtime.confirmCount();
     return result;
+  }
+
+  /** The changes still waiting in the outbox, shown on a page the service gave before it had them. */
+  async function withWaiting(account: string, page: Page, unreadOnly: boolean): Promise<Page> {
+    let shown = page;
+    const runtime = runtimes.get(account);
+    for (const { kind, ids = [] } of runtime ? await runtime.outbox.entries() : []) {
+      const action = WAITING_AS[kind];
+      if (action) shown = triagedPage(shown, action, ids, unreadOnly);
+    }
+    return shown;
   }
 
   return {
     async 'inbox.fetch'({ account, cursor, unreadOnly, types }) {
       const { client } = await signedIn(runtimes, account);
       const filter = types && types.length > 0 ? { types } : {};
-      const page = await client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, unreadOnly, ...filter });
+      const page = await withWaiting(
+        account,
+        await client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, unreadOnly, ...filter }),
+        unreadOnly,
+      );
       // The cache holds the whole inbox's first page, what the popup paints before any answer.
       if (cursor === null && !filter.types) await writeCachedFirstPage(account, unreadOnly, page);
       return { data: page.data.map((item) => ({ ...item, account })), cursor: page.cursor };
@@ -49,23 +74,39 @@ export function inboxHandlers({ runtimes }: HandlerContext): Pick<Handlers, Inbo
     'inbox.snooze': (request) => triage(request, (account) => snooze(account, request)),
     async 'inbox.unsnooze'(request) {
       const { runtime, client } = await signedIn(runtimes, request.account);
-      const count = await unsnooze({ id: runtime.id, client, status: runtime.status }, request);
+      const sent = await unsnooze({ id: runtime.id, client, status: runtime.status, outbox: runtime.outbox }, request);
+      const waiting = sent.held > 0 ? { waiting: true } : {};
       // They come back unread: only the service knows the count they make.
       const status = await runtime.poller.poll();
-      return { success: true, count, unreadCount: status.kind === 'ok' ? status.count : null, undo: null };
+      const unreadCount = status.kind === 'ok' ? status.count : null;
+      return { success: true, count: sent.count + sent.held, unreadCount, undo: null, ...waiting };
     },
     async 'inbox.fetchSnoozed'({ account, cursor }) {
       const { client } = await signedIn(runtimes, account);
       return client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, snoozed: true });
     },
     async 'inbox.undo'() {
-      const { accounts: undone, count } = await undoLast(async (id) => (await signedIn(runtimes, id)).client);
+      const { accounts: undone, count } = await undoLast(
+        async (id) => (await signedIn(runtimes, id)).client,
+        Date.now(),
+        (id) => runtimes.get(id)?.outbox,
+      );
       // The badge follows at once: only the service knows how many of those put back are unread.
       const statuses = await Promise.all(undone.map(async (id) => (await runtimeOf(runtimes, id)).poller.poll()));
       const status = statuses.length === 1 ? statuses[0] : null;
       return { count, unreadCount: status?.kind === 'ok' ? status.count : null };
     },
     'inbox.lastUndo': () => lastUndo(),
+    async 'outbox.state'({ account }) {
+      await runtimes.sync();
+      const all = runtimes.all().map((runtime) => runtime.id);
+      return outboxState(account === ALL_ACCOUNTS ? all : all.filter((id) => id === account));
+    },
+    async 'outbox.dismiss'({ account }) {
+      await runtimes.sync();
+      for (const runtime of runtimes.all())
+        if (account === ALL_ACCOUNTS || runtime.id === account) await runtime.outbox.dismiss();
+    },
     'status.get': () => statusItem.getValue(),
     async 'status.refresh'() {
       await runtimes.sync();

@@ -1,7 +1,7 @@
 /** The in-page buttons: where they may act, the profile they show, following and reporting. */
 import { accountLabel, DEFAULT_ADDRESSES } from '../../account-addresses';
 import type { Account } from '../../accounts';
-import type { ProfileAccount } from '../../messaging';
+import type { ProfileAccount, ProfileRequest } from '../../messaging';
 import { isSiteUrl, usernameFromUrl } from '../../profile-url';
 import type { AccountRuntime, Runtimes } from '../account-runtime';
 import { accounts } from '../account-store';
@@ -36,6 +36,19 @@ async function profileAccount(runtimes: Runtimes, id: string, sender: Asker, use
 
 export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, ProfileMessage> {
   const prefetch = createPrefetch();
+
+  /** A follow or unfollow the service cannot take now is kept in the account's outbox, not failed. */
+  async function change(kind: 'follow' | 'unfollow', { account, username }: ProfileRequest, sender: Asker) {
+    const client = await profileAccount(runtimes, account, sender, username);
+    const { outbox } = await runtimeOf(runtimes, account);
+    const { answer } = await outbox.attempt({ kind, username }, (idempotencyKey) =>
+      client
+        .user(username)
+        [kind]({ idempotencyKey })
+        .then(() => true),
+    );
+    return { waiting: answer === null };
+  }
 
   return {
     async 'profile.start'({ url, account: wanted }, sender) {
@@ -89,12 +102,8 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
       const runtime = await onAccountSite(runtimes, account, sender, username);
       return (await runtime.session.client()).client.user(username).get();
     },
-    async 'profile.follow'({ account, username }, sender) {
-      await (await profileAccount(runtimes, account, sender, username)).user(username).follow();
-    },
-    async 'profile.unfollow'({ account, username }, sender) {
-      await (await profileAccount(runtimes, account, sender, username)).user(username).unfollow();
-    },
+    'profile.follow': (request, sender) => change('follow', request, sender),
+    'profile.unfollow': (request, sender) => change('unfollow', request, sender),
     async 'profile.report'({ account, username, reason, comment }, sender) {
       return (await profileAccount(runtimes, account, sender, username)).user(username).report(reason, comment);
     },

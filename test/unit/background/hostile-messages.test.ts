@@ -31,6 +31,8 @@ const VALID: Record<MessageType, unknown> = {
   'inbox.fetchSnoozed': { account: ACCOUNT, cursor: null },
   'inbox.undo': undefined,
   'inbox.lastUndo': undefined,
+  'outbox.state': { account: ACCOUNT },
+  'outbox.dismiss': { account: ACCOUNT },
   'status.get': undefined,
   'status.refresh': undefined,
   'connection.test': { apiBaseUrl: `${API}/api`, token: null },

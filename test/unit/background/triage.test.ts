@@ -188,7 +188,7 @@ describe('triage', () => {
   it('unsnoozes in calls of at most 500 ids and drops the cached pages, where the woken ones are missing', async () => {
     const ids = Array.from({ length: 600 }, (_, n) => id(n));
     const { wire, client: api } = await client(json({ success: true, count: 500 }), json({ success: true, count: 3 }));
-    expect(await unsnooze(api, { ids })).toBe(503);
+    expect((await unsnooze(api, { ids })).count).toBe(503);
     expect(wire.requests.map((r) => [r.url.pathname.split('/').at(-1), JSON.parse(r.body).ids.length])).toEqual([
       ['unsnooze', 500],
       ['unsnooze', 100],
