@@ -21,11 +21,12 @@ export const OPEN_POPUP_COMMAND =
  * Blank when there is none.
  */
 export async function openPopupShortcut(): Promise<string> {
-  const command = await browser.commands
-    ?.getAll?.()
-    .then((commands) => commands.find(({ name }) => name === OPEN_POPUP_COMMAND))
-    .catch(() => undefined);
-  if (command) return command.shortcut ?? '';
+  try {
+    const command = (await browser.commands.getAll()).find(({ name }) => name === OPEN_POPUP_COMMAND);
+    if (command) return command.shortcut ?? '';
+  } catch {
+    // No commands API where the page runs: the manifest's suggestion.
+  }
   const commands = browser.runtime.getManifest().commands as
     | Record<string, { suggested_key?: { default?: string } }>
     | undefined;

@@ -1,3 +1,5 @@
+import { useEffect, useState } from 'preact/hooks';
+import { openPopupShortcut } from '../../lib/browser-api';
 import { type MessageKey, t } from '../../lib/i18n';
 
 const rows: [string[], MessageKey][] = [
@@ -14,12 +16,21 @@ const rows: [string[], MessageKey][] = [
   [['z', 'Ctrl + Z'], 'popup_shortcut_undo'],
 ];
 
+/** `Alt+Shift+I` as the browser names it, spaced as the other rows are. */
+const spaced = (shortcut: string) => shortcut.split('+').join(' + ');
+
 export function ShortcutsHelp() {
+  // The browser's own shortcut that opens the popup, as the person may have changed it.
+  const [openKeys, setOpenKeys] = useState('');
+  useEffect(() => {
+    void openPopupShortcut().then(setOpenKeys);
+  }, []);
+  const shown: [string[], MessageKey][] = openKeys ? [[[spaced(openKeys)], 'popup_shortcut_openPopup'], ...rows] : rows;
   return (
     <details class="shortcuts">
       <summary>{t('popup_shortcuts')}</summary>
       <dl>
-        {rows.map(([keys, description]) => (
+        {shown.map(([keys, description]) => (
           <div key={description}>
             <dt>
               {keys.map((key) => (

@@ -27,7 +27,7 @@ describe.each(BROWSERS.filter((name) => name === 'chromium'))(
     });
     afterAll(() => product?.close());
 
-    /** Chromium: stopped at once. Firefox: no command unloads an event page, so the test waits until it idles out. */
+    /** Stopped at once, as Chrome stops an idle worker. */
     async function stopWorker() {
       await product.browser.stopBackground();
       expect(await product.browser.backgroundRunning()).toBe(false);

@@ -56,6 +56,23 @@ async function elementsOf(array: JSHandle<Element[]>): Promise<ElementHandle<Ele
 }
 
 /**
+ * Runs `run` in `realm`'s page; where the caller was compiled by tsx (the benchmarks), whose
+ * functions name their inner functions with a `__name` helper the page lacks, defines it there
+ * first and runs it again.
+ */
+async function withNames<T>(realm: { evaluate(fn: () => void): Promise<unknown> }, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!String(error).includes('__name is not defined')) throw error;
+    await realm.evaluate(() => {
+      (globalThis as { __name?: unknown }).__name ??= (fn: unknown) => fn;
+    });
+    return run();
+  }
+}
+
+/**
  * Every element under `root` that `query` finds, in document order. Puppeteer's own `$$` costs
  * about 200 ms a call over WebDriver BiDi whatever it finds; CSS and text are asked of the page
  * in one call, and roles of Firefox's accessibility tree through BiDi's `locateNodes`.
@@ -73,35 +90,37 @@ async function find(root: Root, query: Query): Promise<ElementHandle<Element>[]>
       }
       return found;
     }
-    const array = await start.handle.evaluateHandle(
-      (from, kind, wanted) => {
-        /** Elements below `node` in tree order, going into open shadow roots. */
-        const below = (node: Node): Element[] => {
-          const all: Element[] = [];
-          for (const child of (node as ParentNode).children ?? []) {
-            all.push(child);
-            if (child.shadowRoot) all.push(...below(child.shadowRoot));
-            all.push(...below(child));
-          }
-          return all;
-        };
-        const textOf = (element: Element): string =>
-          element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement
-            ? element.value
-            : element.shadowRoot
-              ? [...element.shadowRoot.children].map(textOf).join('')
-              : (element.textContent ?? '');
-        const elements = below(from);
-        if (kind === 'css') return elements.filter((element) => element.matches(wanted));
-        // The innermost elements whose text holds the text, as puppeteer's text selector takes.
-        const holding = elements.filter((element) => textOf(element).includes(wanted));
-        const inner = new Set(holding);
-        return holding.filter(
-          (element) => ![...element.children, ...(element.shadowRoot?.children ?? [])].some((c) => inner.has(c)),
-        );
-      },
-      query.kind,
-      query.kind === 'css' ? query.selector : query.text,
+    const array = await withNames(start.handle, () =>
+      start.handle.evaluateHandle(
+        (from, kind, wanted) => {
+          /** Elements below `node` in tree order, going into open shadow roots. */
+          const below = (node: Node): Element[] => {
+            const all: Element[] = [];
+            for (const child of (node as ParentNode).children ?? []) {
+              all.push(child);
+              if (child.shadowRoot) all.push(...below(child.shadowRoot));
+              all.push(...below(child));
+            }
+            return all;
+          };
+          const textOf = (element: Element): string =>
+            element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement
+              ? element.value
+              : element.shadowRoot
+                ? [...element.shadowRoot.children].map(textOf).join('')
+                : (element.textContent ?? '');
+          const elements = below(from);
+          if (kind === 'css') return elements.filter((element) => element.matches(wanted));
+          // The innermost elements whose text holds the text, as puppeteer's text selector takes.
+          const holding = elements.filter((element) => textOf(element).includes(wanted));
+          const inner = new Set(holding);
+          return holding.filter(
+            (element) => ![...element.children, ...(element.shadowRoot?.children ?? [])].some((c) => inner.has(c)),
+          );
+        },
+        query.kind,
+        query.kind === 'css' ? query.selector : query.text,
+      ),
     );
     return elementsOf(array as JSHandle<Element[]>);
   } finally {
@@ -350,7 +369,7 @@ export function firefoxPage(page: Page): E2EPage {
   const root = new FirefoxLocator(page, []);
   const evaluate = (async (fn: (arg: unknown) => unknown, arg?: unknown) => {
     await promisedChrome(page);
-    return page.evaluate(fn, arg);
+    return withNames(page, () => page.evaluate(fn, arg));
   }) as E2EPage['evaluate'];
   return {
     getByRole: (role, options) => root.getByRole(role, options),
