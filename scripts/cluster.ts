@@ -4,7 +4,7 @@
  * HAProxy in front checking `GET /health`, passing WebSocket upgrades through and naming the
  * client in X-Forwarded-For. Ctrl-C stops everything.
  *
- *   DATABASE_URL=postgres://… npx tsx scripts/cluster.ts [-- --instances 3 --port 8780 --no-seed]
+ *   DATABASE_URL=postgres://… npx tsx scripts/cluster.ts [--instances 3 --port 8780 --no-seed]
  *
  * As a module, for tests and benchmarks: `startCluster` hands back the front address and
  * `kill(i)` (SIGKILL), `restart(i)` and `stop()`.
