@@ -5,14 +5,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { buildQuietly } from '../scripts/build';
 import { findChromium, MISSING_CHROMIUM } from '../scripts/chromium';
+import { findFirefox } from '../scripts/firefox';
 import { startProduct } from '../test/e2e/support/product';
 import { measureBadge } from './badge';
 import { measureBulk } from './bulk';
 import { clusterUnavailable, measureCluster } from './cluster';
 import { measureContentScript } from './content-script';
 import { measureDepth } from './depth';
-import { type LivePart, measureLive, measureLiveBadge } from './live';
+import { type LiveBadgePart, measureLive, measureLiveBadge } from './live';
 import { measurePolling } from './polling';
 import { measurePopup } from './popup';
 import { measureService, SERVICE_DEFAULTS } from './service';
@@ -89,7 +91,7 @@ if (BROWSER_AREAS.some(wanted) && !findChromium()) {
   skipped.push(...BROWSER_AREAS.filter(wanted));
   say(`\n${MISSING_CHROMIUM}\nSkipped: ${skipped.join(', ')}.\n`);
 }
-let liveBadge: LivePart | null = null;
+const liveBadges: LiveBadgePart[] = [];
 if ([...BROWSER_AREAS, ...PARTLY_BROWSER_AREAS].some(wanted) && findChromium()) {
   await buildExtension('e2e');
   const product = await startProduct();
@@ -98,7 +100,17 @@ if ([...BROWSER_AREAS, ...PARTLY_BROWSER_AREAS].some(wanted) && findChromium()) 
     await area('contentScript', () => measureContentScript(product));
     await area('badge', () => measureBadge(product));
     // Last: its fifty notifications would change what the areas above measure.
-    if (wanted('live')) liveBadge = await measureLiveBadge(product);
+    if (wanted('live')) liveBadges.push(await measureLiveBadge(product, 'Chrome'));
+  } finally {
+    await product.close();
+  }
+}
+// Firefox's store build, MV2 with a persistent background page, beside Chrome's figure.
+if (wanted('live') && findFirefox()) {
+  await buildQuietly({ browser: 'firefox' });
+  const product = await startProduct({ browser: 'firefox' });
+  try {
+    liveBadges.push(await measureLiveBadge(product, 'Firefox'));
   } finally {
     await product.close();
   }
@@ -107,7 +119,7 @@ await area('polling', () => measurePolling());
 await area('service', () => measureService({ ...SERVICE_DEFAULTS, runs: serviceRuns, backends: serviceBackends }));
 await area('depth', () => measureDepth());
 await area('bulk', () => measureBulk());
-await area('live', () => measureLive(liveBadge));
+await area('live', () => measureLive(liveBadges));
 const noCluster = clusterUnavailable();
 if (wanted('cluster') && noCluster) say(`cluster: not measured, ${noCluster}.`);
 else await area('cluster', () => measureCluster());
