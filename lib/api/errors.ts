@@ -62,6 +62,16 @@ export class InvalidUntilError extends BadRequestError {
   override name = 'InvalidUntilError';
 }
 
+/** 400: a mute that is not exactly one person or one link, with an end 60 s to 365 days ahead, or of yourself. */
+export class InvalidMuteError extends BadRequestError {
+  override name = 'InvalidMuteError';
+}
+
+/** 400: the user already has as many mutes as the service keeps (1,000); remove one first. */
+export class TooManyMutesError extends BadRequestError {
+  override name = 'TooManyMutesError';
+}
+
 /** 410: the undo token was already used, or its 60 seconds have passed; nothing was changed. */
 export class UndoExpiredError extends ApiError {
   override name = 'UndoExpiredError';
@@ -83,6 +93,11 @@ export class NotFoundError extends ApiError {
 
 export class UserNotFoundError extends NotFoundError {
   override name = 'UserNotFoundError';
+}
+
+/** 404: the caller has no mute with this id in force: it ended, was removed, or never was theirs. */
+export class MuteNotFoundError extends NotFoundError {
+  override name = 'MuteNotFoundError';
 }
 
 abstract class RetryableError extends ApiError {
@@ -180,6 +195,9 @@ const NAME_BY_CODE = {
   unsupported_media_type: 'UnsupportedMediaTypeError',
   request_in_progress: 'RequestInProgressError',
   idempotency_key_reused: 'IdempotencyKeyReusedError',
+  invalid_mute: 'InvalidMuteError',
+  too_many_mutes: 'TooManyMutesError',
+  mute_not_found: 'MuteNotFoundError',
 } as const;
 
 function nameByStatus(status: number) {
@@ -241,6 +259,9 @@ const PROBLEM_CLASSES: Record<ProblemErrorName, new (fields: ApiErrorFields) => 
   TooManyChannelsError,
   RequestInProgressError,
   IdempotencyKeyReusedError,
+  InvalidMuteError,
+  TooManyMutesError,
+  MuteNotFoundError,
   ServerError,
 };
 

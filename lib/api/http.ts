@@ -37,7 +37,7 @@ export interface ChangeOptions {
 }
 
 export interface RequestSpec {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   searchParams?: Record<string, string>;
   json?: unknown;

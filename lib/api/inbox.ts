@@ -5,14 +5,22 @@ import {
   CountSchema,
   type IdsList,
   type IdsSelection,
+  isUsername,
   isUuid,
   LIMITS,
+  type Mute,
+  MuteSchema,
+  MutesSchema,
+  type MuteTarget,
   NOTIFICATION_TYPES,
   type Notification,
   type NotificationType,
   type Page,
   PageSchema,
+  type Policy,
+  PolicySchema,
   parseOffsetTimestamp,
+  STRANGERS_POLICIES,
   type UndoResult,
   UndoResultSchema,
   type UnsnoozeResult,
@@ -31,6 +39,10 @@ export interface FetchOptions {
   snoozed?: boolean;
   /** Only notifications of these types; all types when left out. */
   types?: readonly NotificationType[];
+  /** Only the muted notifications; otherwise muted ones are left out. */
+  muted?: boolean;
+  /** Only notifications whose text or actor's names contain every word, ignoring case and accents. */
+  q?: string;
 }
 
 export type WalkOptions = Omit<FetchOptions, 'cursor'>;
@@ -72,7 +84,15 @@ function typesQuery(types: readonly NotificationType[]): string {
   return types.join(',');
 }
 
-function fetchQuery({ limit, cursor, unreadOnly, snoozed, types }: FetchOptions): Record<string, string> {
+function searchQuery(q: string): string {
+  const trimmed = typeof q === 'string' ? q.trim() : '';
+  if (trimmed.length < 1 || trimmed.length > LIMITS.searchMax) {
+    throw new InvalidArgumentError('invalid_parameter', `q must be 1 to ${LIMITS.searchMax} characters once trimmed.`);
+  }
+  return trimmed;
+}
+
+function fetchQuery({ limit, cursor, unreadOnly, snoozed, types, muted, q }: FetchOptions): Record<string, string> {
   checkLimit(limit);
   if (cursor !== undefined && cursor !== null && (typeof cursor !== 'string' || cursor === '')) {
     throw new InvalidArgumentError('invalid_cursor', 'cursor must be a cursor the service gave.');
@@ -80,8 +100,13 @@ function fetchQuery({ limit, cursor, unreadOnly, snoozed, types }: FetchOptions)
   if (unreadOnly !== undefined && typeof unreadOnly !== 'boolean') {
     throw new InvalidArgumentError('invalid_parameter', 'unreadOnly must be true or false.');
   }
-  if (snoozed !== undefined && typeof snoozed !== 'boolean') {
-    throw new InvalidArgumentError('invalid_parameter', 'snoozed must be true or false.');
+  for (const [name, value] of [
+    ['snoozed', snoozed],
+    ['muted', muted],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new InvalidArgumentError('invalid_parameter', `${name} must be true or false.`);
+    }
   }
   const query: Record<string, string> = {};
   if (limit !== undefined) query.limit = String(limit);
@@ -89,6 +114,8 @@ function fetchQuery({ limit, cursor, unreadOnly, snoozed, types }: FetchOptions)
   if (unreadOnly !== undefined) query.unreadOnly = String(unreadOnly);
   if (snoozed) query.snoozed = 'true';
   if (types !== undefined) query.types = typesQuery(types);
+  if (muted) query.muted = 'true';
+  if (q !== undefined) query.q = searchQuery(q);
   return query;
 }
 
@@ -131,6 +158,22 @@ function untilText(until: Date | string): string {
     );
   }
   return until;
+}
+
+/** A mute's target as the service takes it: exactly one person or one http(s) link. */
+function muteTarget(target: MuteTarget): MuteTarget {
+  const refuse = () =>
+    new InvalidArgumentError('invalid_mute', 'A mute is { actor: username } or { url: http(s) URL }, exactly one.');
+  if (typeof target !== 'object' || target === null) throw refuse();
+  const keys = Object.keys(target);
+  if (keys.length !== 1) throw refuse();
+  if ('actor' in target) {
+    if (!isUsername(target.actor)) throw refuse();
+    return { actor: target.actor };
+  }
+  if (!('url' in target) || typeof target.url !== 'string' || target.url.length > LIMITS.muteUrlMax) throw refuse();
+  if (!/^https?:\/\//i.test(target.url) || !URL.canParse(target.url)) throw refuse();
+  return { url: target.url };
 }
 
 function checkUndoToken(token: string): string {
@@ -226,6 +269,54 @@ export function createInbox(transport: Transport) {
     return parseAnswer(UndoResultSchema, answer);
   }
 
+  /**
+   * Mutes a person or a link until `until` (a Date, or ISO 8601 with an offset, 60 s to 365 days
+   * ahead) or until removed. Muting what is muted already moves its end. Throws InvalidMuteError,
+   * TooManyMutesError (1,000 in force) or UserNotFoundError.
+   */
+  async function addMute(target: MuteTarget, until?: Date | string | null, options?: ChangeOptions): Promise<Mute> {
+    let end: string | null = null;
+    try {
+      end = until === undefined || until === null ? null : untilText(until);
+    } catch (error) {
+      throw new InvalidArgumentError('invalid_mute', (error as InvalidArgumentError).detail);
+    }
+    const json = { ...muteTarget(target), until: end };
+    const answer = await transport.send(
+      { method: 'POST', path: 'inbox/mutes', json, idempotencyKey: options?.idempotencyKey },
+      'json',
+    );
+    return parseAnswer(MuteSchema, answer);
+  }
+
+  /** The mutes in force, newest first. */
+  async function listMutes(): Promise<Mute[]> {
+    return parseAnswer(MutesSchema, await transport.send({ method: 'GET', path: 'inbox/mutes' }, 'json')).data;
+  }
+
+  /** Removes a mute: its notifications come back as they are. Throws MuteNotFoundError when it is gone. */
+  async function removeMute(id: string, options?: ChangeOptions): Promise<void> {
+    if (!isUuid(id)) throw new InvalidArgumentError('invalid_parameter', 'id must be the id of a mute.');
+    await transport.send(
+      { method: 'DELETE', path: `inbox/mutes/${id}`, idempotencyKey: options?.idempotencyKey },
+      'none',
+    );
+  }
+
+  /** What happens to notifications from people the user does not follow. */
+  async function policy(): Promise<Policy> {
+    return parseAnswer(PolicySchema, await transport.send({ method: 'GET', path: 'inbox/policy' }, 'json'));
+  }
+
+  async function setPolicy(next: Policy): Promise<Policy> {
+    const strangers = next?.strangers;
+    if (!(STRANGERS_POLICIES as readonly unknown[]).includes(strangers)) {
+      throw new InvalidArgumentError('invalid_parameter', `strangers must be ${STRANGERS_POLICIES.join(' or ')}.`);
+    }
+    const answer = await transport.send({ method: 'PUT', path: 'inbox/policy', json: { strangers } }, 'json');
+    return parseAnswer(PolicySchema, answer);
+  }
+
   /** Every page of the inbox, newest first, following each answer's cursor until it is null. */
   async function* pages(options: WalkOptions = {}): AsyncGenerator<Page, void, undefined> {
     checkLimit(options.limit);
@@ -260,6 +351,9 @@ export function createInbox(transport: Transport) {
     undo,
     pages,
     items,
+    mutes: { list: listMutes, add: addMute, remove: removeMute },
+    policy,
+    setPolicy,
   };
 }
 
