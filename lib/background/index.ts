@@ -12,7 +12,14 @@ import type { Clock } from './clock';
 import { syncProfileScript } from './content-script';
 import { registerHandlers } from './handlers';
 import { canHoldChannel, LIVE_ALARM_PREFIX } from './live-channel';
-import { ALERT_FLUSH_ALARM_PREFIX, createDigest, isDigest, notificationAccount, QUIET_HOURS_ALARM } from './notifier';
+import {
+  ALERT_FLUSH_ALARM_PREFIX,
+  type AlertActions,
+  createDigest,
+  isDigest,
+  notificationAccount,
+  QUIET_HOURS_ALARM,
+} from './notifier';
 import { POLL_ALARM_PREFIX, pollAlarmName } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';
 import { accountsItem, settingsItem, unreadByTypeItem } from './stored-items';
@@ -65,7 +72,12 @@ export function startBackground(options: BackgroundOptions = {}) {
     signal.addEventListener('abort', () => event.removeListener(listener), { once: true });
   };
 
-  registerHandlers({ runtimes, extension, fetch: options.fetch }, signal);
+  const handlers = registerHandlers({ runtimes, extension, fetch: options.fetch }, signal);
+  // An alert's buttons act as the popup's do: the same handlers, so the same undo and badge.
+  const alertActions: AlertActions = {
+    markRead: (account, ids, join) => handlers['inbox.markRead']({ account, ids, join }, null),
+    snooze: (account, ids, until) => handlers['inbox.snooze']({ account, ids, until, unread: ids.length }, null),
+  };
 
   /** Every account checked at once, and the profile script following the accounts' sites. */
   async function refresh() {
@@ -118,6 +130,14 @@ export function startBackground(options: BackgroundOptions = {}) {
     listen(browser.notifications.onClicked, (id) => {
       if (isDigest(id)) void digest.onClicked(id).catch(() => undefined);
       else void runtimes.sync().then(() => runtimes.get(notificationAccount(id))?.notifier.onClicked(id));
+    });
+    listen(browser.notifications.onButtonClicked, (id, button) => {
+      const acting = isDigest(id)
+        ? digest.onButtonClicked(id, alertActions)
+        : runtimes
+            .sync()
+            .then(() => runtimes.get(notificationAccount(id))?.notifier.onButtonClicked(id, button, alertActions));
+      void acting.catch(() => undefined);
     });
   };
   hearNotificationClicks();

@@ -5,6 +5,9 @@
  *   and what follows within a few seconds waits and then updates that alert, once.
  * - During quiet hours nothing is shown (the badge keeps counting); what came is counted, and
  *   when they end one digest alert says what, and opens the popup on those types.
+ * - Where the browser shows buttons on an alert (Chrome; Firefox has none), a single alert offers
+ *   "Mark read" and "Snooze 1 h", and one that stands for several "Mark all N read": each acts as
+ *   the popup's own buttons do, through the background's triage, and the alert closes.
  * Each account has its own alerts and collapses its own arrivals; the quiet hours are the
  * person's, so one digest says what came across all accounts.
  * Everything to remember lives in storage and every wake-up has an alarm, since the browser may
@@ -33,6 +36,10 @@ export const alertFlushAlarmName = (accountId: string) => `${ALERT_FLUSH_ALARM_P
 /** Wakes the worker when the quiet hours end, to show the digest. */
 export const QUIET_HOURS_ALARM = 'quiet-hours-end';
 const DIGEST_PREFIX = 'digest-';
+/** How long "Snooze 1 h" snoozes. */
+export const ALERT_SNOOZE_MS = 3_600_000;
+/** Notifications one "Mark all read" of an alert stands for, at most. */
+const MAX_ALERT_IDS = 1_000;
 /** The digest lists types in this order: what people answer first. */
 const DIGEST_ORDER: readonly NotificationType[] = ['mention', 'reply', 'follow', 'like', 'system'];
 
@@ -50,13 +57,27 @@ interface Burst {
   items: Notification[];
   count: number;
   pending: number;
+  /** Every notification it stands for, newest first, for its "Mark all read". */
+  ids?: string[];
+}
+
+/** What a button on an alert does. */
+export type AlertButton = 'markRead' | 'snooze' | 'markAllRead';
+
+/**
+ * What a button does, as the popup's own buttons do it: through the background's triage, with an
+ * undo the popup offers and the badge following at once.
+ */
+export interface AlertActions {
+  markRead(account: string, ids: string[], join: boolean): Promise<unknown>;
+  snooze(account: string, ids: string[], until: string): Promise<unknown>;
 }
 
 interface NotifierState {
   /** The newest unread notification already seen (or already there when alerts began). */
   newest: Marker | null;
   /** What each shown system notification opens when clicked. */
-  shown: Record<string, { url: string | null; ids: string[] }>;
+  shown: Record<string, { url: string | null; ids: string[]; buttons?: AlertButton[] }>;
   burst?: Burst | null;
 }
 
@@ -72,6 +93,10 @@ interface DigestState {
   held: DigestCounts | null;
   /** The types each digest on screen opens the popup on. */
   shown: Record<string, NotificationType[]>;
+  /** What came during quiet hours on each account: what the digest's "Mark all read" marks. */
+  heldIds?: Record<string, string[]>;
+  /** The same, for each digest on screen. */
+  shownIds?: Record<string, Record<string, string[]>>;
 }
 
 export const digestStateItem = storedItem(storedKey<DigestState>('local:quietHoursDigest', { held: null, shown: {} }));
@@ -94,6 +119,14 @@ const digestSerial = serialQueue();
 const isNewer = (item: Marker, than: Marker | null) =>
   than === null || item.createdAt > than.createdAt || (item.createdAt === than.createdAt && item.id > than.id);
 
+/**
+ * Chrome shows an alert's buttons; Firefox has none and refuses an alert that asks for them
+ * (only Firefox has `runtime.getBrowserInfo`).
+ */
+const buttonsShown = () =>
+  browser.notifications.onButtonClicked !== undefined &&
+  typeof (browser.runtime as { getBrowserInfo?: unknown }).getBrowserInfo !== 'function';
+
 async function allowed(): Promise<boolean> {
   return browser.permissions.contains({ permissions: ['notifications'] });
 }
@@ -112,6 +145,8 @@ export interface Notifier {
   onArrival(notification: Notification, settings: Settings): Promise<void>;
   /** A click on a system notification: opens its page and marks it read, or opens the popup. */
   onClicked(notificationId: string): Promise<void>;
+  /** A click on one of an alert's buttons: does what it says, and closes the alert. */
+  onButtonClicked(notificationId: string, buttonIndex: number, actions: AlertActions): Promise<void>;
   /** Its alarm to show collapsed arrivals fired. */
   onFlushAlarm(): Promise<void>;
   reset(): Promise<void>;
@@ -119,12 +154,30 @@ export interface Notifier {
 
 const enabled = async (settings: Settings) => settings.desktopNotifications && (await allowed());
 
-async function showAlert(id: string, options: { title: string; message: string }): Promise<void> {
+/** An alert's buttons as the browser shows them, or none where it shows none. */
+function buttonsOf(buttons: AlertButton[], count: number): { buttons?: { title: string }[] } {
+  if (buttons.length === 0 || !buttonsShown()) return {};
+  const title = (button: AlertButton) =>
+    button === 'markAllRead'
+      ? tn('notify_markAllRead', count)
+      : t(button === 'snooze' ? 'notify_snooze' : 'notify_markRead');
+  return { buttons: buttons.map((button) => ({ title: title(button) })) };
+}
+
+async function showAlert(
+  id: string,
+  options: { title: string; message: string },
+  buttons: AlertButton[] = [],
+  count = 1,
+): Promise<AlertButton[]> {
+  const shown = buttonsOf(buttons, count);
   await browser.notifications.create(id, {
     type: 'basic',
     iconUrl: browser.runtime.getURL('/icon/128.png'),
     ...options,
+    ...shown,
   });
+  return shown.buttons ? buttons : [];
 }
 
 async function openPopup(types: NotificationType[] | undefined): Promise<void> {
@@ -141,12 +194,13 @@ async function openPopup(types: NotificationType[] | undefined): Promise<void> {
 }
 
 /** Counts what came during quiet hours, and makes sure their end wakes the worker. */
-function holdForDigest(items: Notification[], settings: Settings, clock: Clock): Promise<void> {
+function holdForDigest(accountId: string, items: Notification[], settings: Settings, clock: Clock): Promise<void> {
   return digestSerial(async () => {
     const state = await digestStateItem.getValue();
     const held = { ...state.held };
     for (const item of items) held[item.type] = (held[item.type] ?? 0) + 1;
-    await digestStateItem.setValue({ ...state, held });
+    const ids = [...items.map((item) => item.id), ...(state.heldIds?.[accountId] ?? [])].slice(0, MAX_ALERT_IDS);
+    await digestStateItem.setValue({ ...state, held, heldIds: { ...state.heldIds, [accountId]: ids } });
     const end = quietHoursEnd(settings.quietHours, clock.now(), localTimeZone());
     if (end !== null) await browser.alarms.create(QUIET_HOURS_ALARM, { when: end });
   });
@@ -156,14 +210,25 @@ function holdForDigest(items: Notification[], settings: Settings, clock: Clock):
 async function sendDigest(settings: Settings, clock: Clock): Promise<void> {
   const state = await digestStateItem.getValue();
   const held = state.held ?? {};
-  await digestStateItem.setValue({ ...state, held: null });
+  const heldIds = state.heldIds ?? {};
+  await digestStateItem.setValue({ ...state, held: null, heldIds: {} });
   await browser.alarms.clear(QUIET_HOURS_ALARM);
   const types = DIGEST_ORDER.filter((type) => (held[type] ?? 0) > 0);
   if (!types.some((type) => settings.alertTypes[type]) || !(await enabled(settings))) return;
   const id = `${DIGEST_PREFIX}${clock.now()}`;
-  await showAlert(id, { title: t('notify_digestTitle'), message: t('notify_digest', digestText(held)) });
+  const count = Object.values(heldIds).reduce((sum, ids) => sum + ids.length, 0);
+  const buttons = await showAlert(
+    id,
+    { title: t('notify_digestTitle'), message: t('notify_digest', digestText(held)) },
+    count > 0 ? ['markAllRead'] : [],
+    count,
+  );
   const after = await digestStateItem.getValue();
-  await digestStateItem.setValue({ ...after, shown: { ...after.shown, [id]: types } });
+  await digestStateItem.setValue({
+    ...after,
+    shown: { ...after.shown, [id]: types },
+    ...(buttons.length > 0 ? { shownIds: { ...after.shownIds, [id]: heldIds } } : {}),
+  });
 }
 
 /** The digest of the quiet hours, shared by every account. */
@@ -174,6 +239,18 @@ export interface Digest {
   onSettings(settings: Settings): Promise<void>;
   /** A click on a digest: opens the popup on the types it speaks of. */
   onClicked(notificationId: string): Promise<void>;
+  /** Its "Mark all N read": marks read what it speaks of on every account, as one undoable action. */
+  onButtonClicked(notificationId: string, actions: AlertActions): Promise<void>;
+}
+
+/** Forgets a digest on screen and closes it; what it stood for. */
+async function takeDigest(notificationId: string) {
+  const state = await digestStateItem.getValue();
+  await browser.notifications.clear(notificationId);
+  const { [notificationId]: types, ...shown } = state.shown;
+  const { [notificationId]: ids, ...shownIds } = state.shownIds ?? {};
+  await digestStateItem.setValue({ ...state, shown, shownIds });
+  return { types, ids };
 }
 
 export function createDigest(clock: Clock = realClock): Digest {
@@ -188,12 +265,17 @@ export function createDigest(clock: Clock = realClock): Digest {
         else await browser.alarms.create(QUIET_HOURS_ALARM, { when: end });
       }),
     async onClicked(notificationId) {
-      const state = await digestStateItem.getValue();
-      const types = state.shown[notificationId];
-      await browser.notifications.clear(notificationId);
-      const { [notificationId]: _, ...rest } = state.shown;
-      await digestStateItem.setValue({ ...state, shown: rest });
+      const { types } = await takeDigest(notificationId);
       if (types) await openPopup(types);
+    },
+    async onButtonClicked(notificationId, actions) {
+      const { ids } = await takeDigest(notificationId);
+      let join = false;
+      for (const [account, list] of Object.entries(ids ?? {})) {
+        if (list.length === 0) continue;
+        await actions.markRead(account, list, join).catch(() => undefined);
+        join = true;
+      }
     },
   };
 }
@@ -227,13 +309,14 @@ export function createNotifier(
     options: { title: string; message: string },
     target: NotifierState['shown'][string],
   ): Promise<void> {
-    await showAlert(id, options);
+    const wanted = target.buttons ?? [];
+    const buttons = await showAlert(id, options, wanted, target.ids.length);
     const state = await stateItem.getValue();
-    await stateItem.setValue({ ...state, shown: { ...state.shown, [id]: target } });
+    await stateItem.setValue({ ...state, shown: { ...state.shown, [id]: { ...target, buttons } } });
   }
 
-  /** One alert for `items` (newest first) standing for `count` notifications. */
-  async function alert(id: string, items: Notification[], count: number): Promise<void> {
+  /** One alert for `items` (newest first) standing for `count` notifications, `ids` all of them. */
+  async function alert(id: string, items: Notification[], count: number, ids: string[]): Promise<void> {
     const [first] = items;
     if (!first) return;
     const single = count === 1;
@@ -248,7 +331,9 @@ export function createNotifier(
               .map((item) => item.text)
               .join('\n'),
       },
-      { url: single ? first.url : null, ids: single ? [first.id] : [] },
+      single
+        ? { url: first.url, ids: [first.id], buttons: ['markRead', 'snooze'] }
+        : { url: null, ids, buttons: ids.length > 0 ? ['markAllRead'] : [] },
     );
   }
 
@@ -278,14 +363,14 @@ export function createNotifier(
       return;
     }
     await stateItem.setValue({ ...state, burst: { ...burst, at: now, pending: 0 } });
-    await alert(burst.id, burst.items, burst.count);
+    await alert(burst.id, burst.items, burst.count, burst.ids ?? []);
   }
 
   /** New unread notifications, newest first: an alert now, a share of one soon, or the digest. */
   async function deliver(items: Notification[], settings: Settings): Promise<void> {
     const now = clock.now();
     if (isQuiet(settings.quietHours, now, localTimeZone())) {
-      await holdForDigest(items, settings, clock);
+      await holdForDigest(accountId, items, settings, clock);
       return;
     }
     const alerting = items.filter((item) => settings.alertTypes[item.type]);
@@ -298,6 +383,7 @@ export function createNotifier(
         items: [...alerting, ...burst.items].slice(0, MAX_LISTED),
         count: burst.count + alerting.length,
         pending: burst.pending + alerting.length,
+        ids: [...alerting.map((item) => item.id), ...(burst.ids ?? [])].slice(0, MAX_ALERT_IDS),
       };
       await stateItem.setValue({ ...state, burst: joined });
       scheduleFlush(burst.at + ALERT_WINDOW_MS);
@@ -306,11 +392,23 @@ export function createNotifier(
     const [first] = alerting;
     const id = `${accountId}/inbox-${first?.id}`;
     const items5 = alerting.slice(0, MAX_LISTED);
+    const ids = alerting.map((item) => item.id).slice(0, MAX_ALERT_IDS);
     await stateItem.setValue({
       ...state,
-      burst: { id, at: now, items: items5, count: alerting.length, pending: 0 },
+      burst: { id, at: now, items: items5, count: alerting.length, pending: 0, ids },
     });
-    await alert(id, items5, alerting.length);
+    await alert(id, items5, alerting.length, ids);
+  }
+
+  /** Forgets an alert on screen, and what joins it, and closes it; what it stood for. */
+  async function take(notificationId: string) {
+    const state = await stateItem.getValue();
+    const target = state.shown[notificationId];
+    await browser.notifications.clear(notificationId);
+    const { [notificationId]: _, ...rest } = state.shown;
+    const burst = state.burst?.id === notificationId ? null : state.burst;
+    await stateItem.setValue({ ...state, shown: rest, burst });
+    return target;
   }
 
   /** Notes the newest seen and keeps only what is newer than what was seen before. */
@@ -350,12 +448,7 @@ export function createNotifier(
       }),
 
     async onClicked(notificationId) {
-      const state = await stateItem.getValue();
-      const target = state.shown[notificationId];
-      await browser.notifications.clear(notificationId);
-      const { [notificationId]: _, ...rest } = state.shown;
-      const burst = state.burst?.id === notificationId ? null : state.burst;
-      await stateItem.setValue({ ...state, shown: rest, burst });
+      const target = await take(notificationId);
       if (!target) return;
       const url = openableUrl(target.url);
       if (url) {
@@ -364,6 +457,17 @@ export function createNotifier(
       } else {
         // Several at once: the inbox shows them.
         await openPopup(undefined);
+      }
+    },
+
+    async onButtonClicked(notificationId, buttonIndex, actions) {
+      const target = await take(notificationId);
+      const button = target?.buttons?.[buttonIndex];
+      if (!target || !button || target.ids.length === 0) return;
+      if (button === 'snooze') {
+        await actions.snooze(accountId, target.ids, new Date(clock.now() + ALERT_SNOOZE_MS).toISOString());
+      } else {
+        await actions.markRead(accountId, target.ids, false);
       }
     },
 

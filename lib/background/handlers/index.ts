@@ -16,8 +16,8 @@ export function createHandlers(ctx: HandlerContext): Handlers {
   return { ...inboxHandlers(ctx), ...accountHandlers(ctx), ...settingsHandlers(ctx), ...profileHandlers(ctx) };
 }
 
-/** Answers every message of the protocol until `signal` aborts. */
-export function registerHandlers(ctx: HandlerContext, signal?: AbortSignal): void {
+/** Answers every message of the protocol until `signal` aborts; the handlers, for the background's own use. */
+export function registerHandlers(ctx: HandlerContext, signal?: AbortSignal): Handlers {
   const handlers = createHandlers(ctx);
   for (const type of MESSAGE_TYPES) {
     const remove = messaging.onMessage(type, (message) =>
@@ -25,4 +25,5 @@ export function registerHandlers(ctx: HandlerContext, signal?: AbortSignal): voi
     );
     signal?.addEventListener('abort', remove, { once: true });
   }
+  return handlers;
 }
