@@ -127,6 +127,7 @@ else await area('cluster', () => measureCluster());
 const finished = { seconds: Math.round((performance.now() - started) / 1000), loadAverage: loadAverage(), timings };
 say('');
 say(renderTable(sections));
+for (const note of sections.flatMap((section) => section.notes ?? [])) say(`\n${note}`);
 say('');
 say(`${finished.seconds} s in all; load average at the end: ${finished.loadAverage.join(', ')}`);
 if (skipped.length > 0) say(`Not measured: ${skipped.join(', ')} (no Chromium).`);

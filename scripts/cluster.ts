@@ -4,7 +4,10 @@
  * HAProxy in front checking `GET /health`, passing WebSocket upgrades through and naming the
  * client in X-Forwarded-For. Ctrl-C stops everything.
  *
- *   DATABASE_URL=postgres://… npx tsx scripts/cluster.ts [--instances 3 --port 8780 --no-seed]
+ *   DATABASE_URL=postgres://… npx tsx scripts/cluster.ts [--instances 3 --port 8780 --no-seed --pgbouncer]
+ *
+ * `--pgbouncer` puts PgBouncer in transaction pooling between the instances and PostgreSQL: their
+ * `DATABASE_URL` names the pooler and `DATABASE_LISTEN_URL` the database directly.
  *
  * As a module, for tests and benchmarks: `startCluster` hands back the front address and
  * `kill(i)` (SIGKILL), `restart(i)` and `stop()`.
@@ -17,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startPgBouncer } from './pgbouncer';
 
 const MAIN = resolve(fileURLToPath(new URL('../server/main.ts', import.meta.url)));
 const HOST = '127.0.0.1';
@@ -26,6 +30,12 @@ const START_TIMEOUT_MS = 60_000;
 export interface ClusterOptions {
   /** The PostgreSQL database every instance serves; its URL may carry `options=-c search_path=…`. */
   databaseUrl: string;
+  /**
+   * The same database through a transaction pooler (PgBouncer): the instances' `DATABASE_URL`,
+   * with `databaseUrl` their `DATABASE_LISTEN_URL`. A pooled connection keeps no startup options,
+   * so `databaseUrl` then names a database whose own search_path is right.
+   */
+  poolerUrl?: string;
   /** Default 3. */
   instances?: number;
   /** HAProxy's front port; 0 (the default) picks a free one. */
@@ -226,7 +236,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       ...(seed ? [] : ['--no-seed']),
       ...(options.serviceArgs ?? []),
     ];
-    const env = { ...process.env, DATABASE_URL: options.databaseUrl };
+    const env = options.poolerUrl
+      ? { ...process.env, DATABASE_URL: options.poolerUrl, DATABASE_LISTEN_URL: options.databaseUrl }
+      : { ...process.env, DATABASE_URL: options.databaseUrl };
     running[i] = await startProcess(process.execPath, args, env, /^API:\s+\S+$/m, (text) => {
       outputs[i] += text;
     });
@@ -302,6 +314,7 @@ async function main(): Promise<void> {
       instances: { type: 'string', default: '3' },
       port: { type: 'string', default: '8780' },
       seed: { type: 'boolean', default: true },
+      pgbouncer: { type: 'boolean', default: false },
     },
     allowNegative: true,
   });
@@ -315,8 +328,19 @@ async function main(): Promise<void> {
     console.error('--instances takes a whole number from 1 to 16.');
     process.exit(2);
   }
-  const cluster = await startCluster({ databaseUrl, instances, port: Number(values.port), seed: values.seed });
-  console.log(`${instances} instances behind HAProxy at ${cluster.origin}/ (API ${cluster.apiBaseUrl})`);
+  const pooler = values.pgbouncer ? await startPgBouncer(databaseUrl) : null;
+  const cluster = await startCluster({
+    databaseUrl,
+    poolerUrl: pooler?.url(databaseUrl),
+    instances,
+    port: Number(values.port),
+    seed: values.seed,
+  }).catch(async (error) => {
+    await pooler?.stop();
+    throw error;
+  });
+  const through = pooler ? `, through PgBouncer on port ${pooler.port},` : '';
+  console.log(`${instances} instances behind HAProxy${through} at ${cluster.origin}/ (API ${cluster.apiBaseUrl})`);
   for (const [i, instance] of cluster.instances.entries()) {
     console.log(`  instance ${i}: ${HOST}:${instance.port}, process ${instance.pid}`);
   }
@@ -325,10 +349,13 @@ async function main(): Promise<void> {
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    cluster.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    cluster
+      .stop()
+      .then(() => pooler?.stop())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

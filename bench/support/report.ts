@@ -25,6 +25,8 @@ export interface Section {
   figures: Figure[];
   /** Everything else worth keeping in results.json: raw samples, settings, counts. */
   details?: Record<string, unknown>;
+  /** What a reader must know to read the figures right, printed under the table. */
+  notes?: string[];
 }
 
 const grouped = (value: number, digits = 0) =>
