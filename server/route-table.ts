@@ -152,6 +152,11 @@ export const ROUTES = [
   { path: '/', site: true, methods: { GET: { handle: (h) => h.site.home } } },
   { path: AVATAR_PATH, site: true, methods: { GET: { handle: (h) => h.avatars.picture } } },
   { path: '/:handle{@[^/]*}', site: true, methods: { GET: { handle: (h) => h.site.profile } } },
+  {
+    path: '/:handle{@[^/]*}/posts/:post{[1-9][0-9]{0,2}}',
+    site: true,
+    methods: { GET: { handle: (h) => h.site.post } },
+  },
 ] as const satisfies readonly Route[];
 
 type OperationIdsOf<R> = R extends { methods: infer M }

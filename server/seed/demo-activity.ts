@@ -8,7 +8,7 @@ import type { Database } from '../db/database';
 import { deliverNotification } from '../store/notifications';
 import { addFollow, findUser } from '../store/users';
 import { DEMO_PEOPLE, DEMO_USERNAME } from './demo-data';
-import { activityText } from './seed';
+import { activity } from './seed';
 
 export interface DemoActivity {
   stop(): void;
@@ -31,9 +31,8 @@ export async function demoActivityOnce(db: Database): Promise<boolean> {
     const delivered = await deliverNotification(tx, {
       username: demo.username,
       type,
-      text: activityText(pick, type, actor.displayName, demo.username),
       actor: actor.username,
-      path: `/@${actor.username}`,
+      ...activity(pick, type, actor, demo.username),
     });
     return !('missing' in delivered);
   });

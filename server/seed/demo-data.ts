@@ -92,6 +92,9 @@ export const POSTS = [
   'Learned three chords today, the neighbours are thrilled',
 ];
 
+/** Where the site shows post `number` (from 1) of `username`: every person has the posts of `POSTS`, in order. */
+export const postPath = (username: string, number: number) => `/@${username}/posts/${number}`;
+
 export const MENTIONS = [
   'have you seen this?',
   'you were right about the map',

@@ -17,6 +17,7 @@ import {
   DEMO_USERNAME,
   MENTIONS,
   POSTS,
+  postPath,
   REPLIES,
   SYSTEM_MESSAGES,
 } from './demo-data';
@@ -53,21 +54,32 @@ function notificationFor(
   actor: User,
 ): Omit<NewNotification, 'createdAt'> {
   if (type === 'system') return { userId: user.id, type, actorId: null, path: null, text: rng.pick(SYSTEM_MESSAGES) };
-  const text = activityText(rng.pick, type, actor.displayName, user.username);
-  return { userId: user.id, type, actorId: actor.id, path: `/@${actor.username}`, text };
+  return { userId: user.id, type, actorId: actor.id, ...activity(rng.pick, type, actor, user.username) };
 }
 
-/** The words of a notification one person's activity puts into another's inbox. */
-export function activityText(
+/**
+ * The words and link of a notification one person's activity puts into another's inbox: a follow
+ * links to the follower, the rest to the post they are about (the recipient's for a like or a
+ * reply, the actor's for a mention), so every notification about one post shares its thread.
+ */
+export function activity(
   pick: <T>(items: readonly T[]) => T,
   type: Exclude<NotificationType, 'system'>,
-  by: string,
-  username: string,
-): string {
-  if (type === 'follow') return `${by} followed you`;
-  if (type === 'mention') return `${by} mentioned you: \u201c@${username} ${pick(MENTIONS)}\u201d`;
-  if (type === 'reply') return `${by} replied to your post: \u201c${pick(REPLIES)}\u201d`;
-  return `${by} liked your post \u201c${pick(POSTS)}\u201d`;
+  actor: { username: string; displayName: string },
+  recipient: string,
+): { text: string; path: string } {
+  const by = actor.displayName;
+  if (type === 'follow') return { text: `${by} followed you`, path: `/@${actor.username}` };
+  const post = pick(POSTS.map((_, index) => index + 1));
+  if (type === 'mention') {
+    return {
+      text: `${by} mentioned you: \u201c@${recipient} ${pick(MENTIONS)}\u201d`,
+      path: postPath(actor.username, post),
+    };
+  }
+  const path = postPath(recipient, post);
+  if (type === 'reply') return { text: `${by} replied to your post: \u201c${pick(REPLIES)}\u201d`, path };
+  return { text: `${by} liked your post \u201c${POSTS[post - 1]}\u201d`, path };
 }
 
 /** An inbox: a follow notification per follower, then `extra` others; the newest `unread` are unread. */
@@ -85,8 +97,7 @@ function inbox(
     userId: user.id,
     type: 'follow',
     actorId: follower.id,
-    path: `/@${follower.username}`,
-    text: activityText(rng.pick, 'follow', follower.displayName, user.username),
+    ...activity(rng.pick, 'follow', follower, user.username),
     createdAt: pastMoment(rng, now),
   }));
   for (const [type, count] of Object.entries(extra) as [Exclude<NotificationType, 'follow'>, number][]) {

@@ -157,6 +157,16 @@ ${links}
   return layout(`${name} (@${user.username}) · ${SITE_NAME}`, body, { script: true });
 }
 
+/** `/@{username}/posts/{number}`: one post, the page a notification about it links to. */
+export function postPage(user: User, number: number, text: string): string {
+  const name = displayName(user);
+  const body = `<article class="card" id="post" data-username="${user.username}" data-post="${number}">
+<p class="username"><a href="/@${user.username}">${escapeHtml(name)}</a> @${user.username}</p>
+<h1>${escapeHtml(text)}</h1>
+</article>`;
+  return layout(`${name}: \u201c${text}\u201d · ${SITE_NAME}`, body, { wide: true });
+}
+
 export function userListPage(users: readonly User[], apiBaseUrl: string): string {
   const items = users
     .map(

@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
 import { isUsername } from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
-import { findUserWithCounts, listFollowing, listUsers, type User } from '../store/users';
-import { CONTENT_SECURITY_POLICY, notFoundPage, profilePage, userListPage } from './pages';
+import { POSTS } from '../seed/demo-data';
+import { findUser, findUserWithCounts, listFollowing, listUsers, type User } from '../store/users';
+import { CONTENT_SECURITY_POLICY, notFoundPage, postPage, profilePage, userListPage } from './pages';
 
 const PEOPLE_ON_A_PAGE = 12;
 const USERS_ON_THE_LIST = 200;
@@ -49,5 +50,15 @@ export function siteHandlers(db: Queryable, apiBaseUrl: () => string) {
     return html(c, profilePage(user, [...people.values()]));
   }
 
-  return { home, profile };
+  /** `/@{username}/posts/{number}`: a post of the demo site, where replies, likes and mentions link. */
+  async function post(c: Context) {
+    const username = (c.req.param('handle') ?? '').slice(1);
+    const number = Number(c.req.param('post'));
+    const text = POSTS[number - 1];
+    const user = isUsername(username) && text !== undefined ? await findUser(db, username) : null;
+    if (!user || text === undefined) return notFoundHtml(c, 'There is no such post.');
+    return html(c, postPage(user, number, text));
+  }
+
+  return { home, profile, post };
 }

@@ -7,6 +7,9 @@ import { authorizationCode, exchangeCode } from './support/oauth';
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** A post of `username` on the demo site, as a pattern of its URL. */
+const postOf = (username: string) => new RegExp(`^http://127\\.0\\.0\\.1:\\d+/@${username}/posts/\\d+$`);
+
 describe.each(BACKENDS)('demo data on %s', (backend) => {
   let service: TestService;
 
@@ -55,7 +58,21 @@ describe.each(BACKENDS)('demo data on %s', (backend) => {
     expect(new Set(all.map((n) => n.text)).size).toBeGreaterThan(60);
     for (const n of all) {
       if (n.type === 'system') expect(n).toMatchObject({ actor: null, url: null });
-      else expect(n.url).toBe(`${service.origin}/@${n.actor?.username}`);
+      else if (n.type === 'follow') expect(n.url).toBe(`${service.origin}/@${n.actor?.username}`);
+      else if (n.type === 'mention') expect(n.url).toMatch(postOf(n.actor?.username as string));
+      else expect(n.url).toMatch(postOf('demo'));
+    }
+    // Replies and likes gather on demo's posts: a thread is a thing one can mute.
+    const threads = new Map<string, number>();
+    for (const n of all) {
+      if (n.type === 'like' || n.type === 'reply')
+        threads.set(n.url as string, (threads.get(n.url as string) ?? 0) + 1);
+    }
+    expect(Math.max(...threads.values())).toBeGreaterThanOrEqual(4);
+    for (const url of [...threads.keys()].slice(0, 3)) {
+      const page = await fetch(url);
+      expect(page.status, url).toBe(200);
+      expect(await page.text()).toContain('id="post"');
     }
     const latest = all.slice(0, 10);
     expect(latest.every((n) => !n.read)).toBe(true);
@@ -72,6 +89,13 @@ describe.each(BACKENDS)('demo data on %s', (backend) => {
     expect(follows).toHaveLength(profile.followersCount);
     for (const n of follows.slice(0, 5)) {
       expect((await demo.user(n.actor?.username as string)).followedBy).toBe(true);
+    }
+  });
+
+  it('answers the posts notifications link to, and 404 for posts that are not there', async () => {
+    expect((await fetch(`${service.origin}/@alice/posts/1`)).status).toBe(200);
+    for (const path of ['/@alice/posts/999', '/@alice/posts/0', '/@nobody_here/posts/1', '/@alice/posts/x']) {
+      expect((await fetch(`${service.origin}${path}`)).status, path).toBe(404);
     }
   });
 
@@ -102,7 +126,10 @@ describe.each(BACKENDS)('demo activity on %s', (backend) => {
       const { notification } = await channel.next('notification');
       expect(['mention', 'reply', 'like', 'follow']).toContain(notification.type);
       expect(['alice', 'bob']).toContain(notification.actor?.username);
-      expect(notification.url).toBe(`${service.origin}/@${notification.actor?.username}`);
+      const about = notification.type === 'mention' ? (notification.actor?.username as string) : 'demo';
+      expect(notification.url).toMatch(
+        notification.type === 'follow' ? `${service.origin}/@${notification.actor?.username}` : postOf(about),
+      );
       expect(notification.text).toContain(notification.actor?.displayName);
       await channel.next('count');
     } finally {
