@@ -51,6 +51,8 @@ export async function launchFirefox(extensionDir: string, options: FirefoxOption
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_EXTENSION_UUID }),
       // A real click on Save grants optional permissions without a doorhanger no test could click.
       'extensions.webextOptionalPermissionPrompts': false,
+      // Desktop alerts in a window of Firefox's own, which tests can reach, not the system's daemon.
+      'alerts.useSystemBackend': false,
       'intl.locale.requested': options.locale ?? 'en-US',
       'intl.accept_languages': options.locale ?? 'en-US',
       // 0 dark, 1 light: what `prefers-color-scheme` says in every page.

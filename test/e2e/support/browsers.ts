@@ -15,6 +15,7 @@ import {
   launchFirefox,
 } from '../../../scripts/firefox';
 import { BROWSER_NAMES, type BrowserName, type E2EBrowser, type E2EPage, type LaunchOptions } from './driver';
+import { type FirefoxAlerts, firefoxAlerts } from './firefox-alerts';
 import { firefoxPage, navigate } from './firefox-page';
 import { waitUntil } from './wait';
 
@@ -93,7 +94,10 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Chrom
   };
 }
 
-export async function launchFirefoxBrowser(options: LaunchOptions = {}): Promise<E2EBrowser> {
+/** Firefox, with its desktop alerts within reach (see `firefox-alerts.ts`). */
+export type FirefoxBrowser = E2EBrowser & { name: 'firefox'; alerts: FirefoxAlerts };
+
+export async function launchFirefoxBrowser(options: LaunchOptions = {}): Promise<FirefoxBrowser> {
   const browser = await launchFirefox(options.extensionDir ?? FIREFOX_EXTENSION_DIR, options);
   try {
     const base = `moz-extension://${FIREFOX_EXTENSION_UUID}/`;
@@ -117,6 +121,7 @@ export async function launchFirefoxBrowser(options: LaunchOptions = {}): Promise
     const backgroundRunning = () => tab.evaluate(() => chrome.extension.getBackgroundPage?.() != null);
     return {
       name: 'firefox',
+      alerts: firefoxAlerts(tab),
       extensionId: GECKO_ID,
       pageUrl,
       extension,
@@ -157,6 +162,7 @@ function nextFirefoxPage(browser: Browser): Promise<E2EPage> {
 }
 
 export function launchBrowser(name: 'chromium', options?: LaunchOptions): Promise<ChromiumBrowser>;
+export function launchBrowser(name: 'firefox', options?: LaunchOptions): Promise<FirefoxBrowser>;
 export function launchBrowser(name: BrowserName, options?: LaunchOptions): Promise<E2EBrowser>;
 export function launchBrowser(name: BrowserName, options: LaunchOptions = {}): Promise<E2EBrowser> {
   return name === 'chromium' ? launchChromium(options) : launchFirefoxBrowser(options);
