@@ -80,15 +80,31 @@ const BY_CODE = {
 } as const;
 
 export const FAILURES: Readonly<Record<FailureKind, FailureWords>> = {
-  offline: { badge: 'offline', inbox: 'offline', reason: 'offline', test: 'unreachable', profile: 'network' },
+  // A report is sent now or not at all (see README, "Offline"): the person is told it needs a connection.
+  offline: {
+    badge: 'offline',
+    inbox: 'offline',
+    reason: 'offline',
+    test: 'unreachable',
+    profile: 'network',
+    report: 'needs_connection',
+  },
   unreachable: {
     badge: 'unreachable',
     inbox: 'unreachable',
     reason: 'unreachable',
     test: 'unreachable',
     profile: 'network',
+    report: 'needs_connection',
   },
-  timeout: { badge: 'unreachable', inbox: 'unreachable', reason: 'unreachable', test: 'timeout', profile: 'timeout' },
+  timeout: {
+    badge: 'unreachable',
+    inbox: 'unreachable',
+    reason: 'unreachable',
+    test: 'timeout',
+    profile: 'timeout',
+    report: 'needs_connection',
+  },
   unauthorized: {
     badge: 'unauthorized',
     inbox: 'unauthorized',

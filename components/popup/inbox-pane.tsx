@@ -90,6 +90,7 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
         accounts={state.accounts}
         showAccount={state.account === ALL_ACCOUNTS}
         selected={state.selection.ids}
+        waiting={state.waiting}
         activeId={state.activeId}
         hasMore={state.cursor !== null && (state.fresh || state.loading === 'first')}
         loadingMore={state.loading === 'more'}

@@ -24,6 +24,8 @@ interface Props {
   /** Rows of several accounts are on show: each says whose it is. */
   showAccount: boolean;
   selected: ReadonlySet<string>;
+  /** Notifications a change waiting in the outbox names. */
+  waiting: ReadonlySet<string>;
   activeId: string | null;
   hasMore: boolean;
   loadingMore: boolean;
@@ -103,6 +105,7 @@ export function NotificationFeed(props: Props) {
               total={total}
               active={item.id === active}
               selected={selected.has(item.id)}
+              waiting={props.waiting.has(item.id)}
               now={now}
               actions={actions}
             />

@@ -42,6 +42,8 @@ interface Props {
   total: number;
   active: boolean;
   selected: boolean;
+  /** A change to it is waiting in the outbox to be sent. */
+  waiting?: boolean;
   now: number;
   actions: ItemActions;
 }
@@ -62,7 +64,7 @@ export class NotificationItem extends Component<Props> {
 }
 
 /** A notification's text (never HTML), who and when, read state, and its own actions. */
-function Row({ item, siteOrigin, account, position, total, active, selected, now, actions }: Props) {
+function Row({ item, siteOrigin, account, position, total, active, selected, waiting, now, actions }: Props) {
   const url = openableUrl(item.url);
   const elsewhere = url ? foreignHost(url, siteOrigin) : null;
   const textId = `text-${item.id}`;
@@ -112,6 +114,7 @@ function Row({ item, siteOrigin, account, position, total, active, selected, now
         </p>
         <p class="meta" id={metaId}>
           {!item.read && <span class="dot" role="img" aria-label={t('popup_unread')} />}
+          {waiting && <span class="waiting">{t('popup_waiting')}</span>}
           <span class={`type type-${item.type}`}>{t(typeLabel[item.type])}</span>
           {item.actor && (
             <span class="actor">

@@ -26,6 +26,7 @@ const SnoozedView = lazyComponent(() => import('./snoozed-view').then((module) =
 const ConfirmDelete = lazyComponent(() => import('./confirm-delete').then((module) => module.ConfirmDelete));
 const AccountSwitcher = lazyComponent(() => import('./account-switcher').then((module) => module.AccountSwitcher));
 const ShortcutsHelp = lazyComponent(() => import('./shortcuts-help').then((module) => module.ShortcutsHelp));
+const OutboxNotice = lazyComponent(() => import('./outbox-notice').then((module) => module.OutboxNotice));
 
 /** Notifications the snooze menu on show is for, and what opened it. */
 interface SnoozeRequest {
@@ -213,6 +214,9 @@ export function Popup({ store }: { store: InboxStore }) {
         )}
       </header>
       <FailureNotice failure={state.failure} onDismiss={() => store.dismissFailure()} />
+      {state.outbox && (state.outbox.count > 0 || state.outbox.dropped.length > 0) && (
+        <OutboxNotice outbox={state.outbox} onDismiss={() => void store.dismissOutbox()} />
+      )}
       {state.started && !blocked && inbox && (
         <ArrivalsPill count={state.arrived.length} onShow={() => void showArrived()} />
       )}

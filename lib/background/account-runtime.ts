@@ -130,7 +130,7 @@ export function createRuntimes(options: RuntimeOptions = {}): Runtimes {
       clearInboxCache(runtime.id),
       unreadByTypeItem(runtime.id).removeValue(),
       runtime.status.clear(),
-      runtime.outbox.discard(),
+      runtime.outbox.clear(true),
     ]);
   }
 

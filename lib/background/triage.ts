@@ -191,7 +191,7 @@ export async function markRead(
 ): Promise<TriageResult> {
   const { id, client, status: writer } = account;
   const live = writer.liveCounts();
-  const sent = await inBatches(account, { kind: 'read', unread, seen }, ids, client.inbox.markRead);
+  const sent = await inBatches(account, { kind: 'markRead', unread, seen }, ids, client.inbox.markRead);
   const undo = await offerUndo(id, 'markRead', ids, sent, { join });
   await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markRead', ids, unreadOnly));
   const held = sent.held > 0;
@@ -206,7 +206,7 @@ export async function markUnread(
   if (ids === 'all') throw new InvalidArgumentError('invalid_ids', 'Mark unread takes a list of ids, never "all".');
   const { id, client, status: writer } = account;
   const live = writer.liveCounts();
-  const sent = await inBatches(account, { kind: 'unread' }, ids, client.inbox.markUnread);
+  const sent = await inBatches(account, { kind: 'markUnread' }, ids, client.inbox.markUnread);
   const undo = await offerUndo(id, 'markUnread', ids, sent, { join });
   await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markUnread', ids, unreadOnly));
   const held = sent.held > 0;
@@ -274,7 +274,7 @@ export async function unsnooze(account: TriageAccount, { ids }: { ids: string[] 
 async function putBack(account: string, { kind, ids = [], unread = 0 }: OutboxEntry): Promise<number> {
   const writer = statusWriter(account);
   const current = await writer.get();
-  const shift = kind === 'unread' ? -ids.length : unread;
+  const shift = kind === 'markUnread' ? -ids.length : unread;
   if (current.count !== null && shift !== 0)
     await writer.set({ ...current, count: Math.max(0, current.count + shift) });
   return ids.length;

@@ -132,8 +132,8 @@ export interface TriageResult {
   waiting?: boolean;
 }
 
-/** What a change kept for later does. */
-export type OutboxKind = 'read' | 'unread' | 'delete' | 'snooze' | 'unsnooze' | 'follow' | 'unfollow';
+/** What a change kept for later does: the client library's name for it. */
+export type OutboxKind = UndoableAction | 'unsnooze' | 'follow' | 'unfollow';
 
 /** A change kept until the service can be reached, with the key it is always sent with. */
 export interface OutboxEntry {

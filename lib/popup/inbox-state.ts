@@ -5,7 +5,7 @@
 import type { ByType, Notification, NotificationType } from '../api/contract';
 import type { ApiError } from '../api/errors';
 import { SIGNED_OUT } from '../connection-status';
-import type { ConnectionStatus, UndoOffer } from '../messaging';
+import type { ConnectionStatus, OutboxState, UndoOffer } from '../messaging';
 import { type LocalChanges, survivingNeighbour } from './inbox-list';
 import { NO_SELECTION, pruned, type Selection } from './selection';
 
@@ -76,6 +76,10 @@ export interface InboxState {
   failure: Message | null;
   /** Ids of notifications the live channel brought that the list does not show yet, newest first. */
   arrived: readonly string[];
+  /** Changes of the accounts on show waiting to be sent, and those that will not be; null until asked. */
+  outbox: OutboxState | null;
+  /** The notifications those waiting changes name: their rows say so. */
+  waiting: ReadonlySet<string>;
 }
 
 export const INITIAL_STATE: InboxState = Object.freeze({
@@ -107,6 +111,8 @@ export const INITIAL_STATE: InboxState = Object.freeze({
   announcement: null,
   failure: null,
   arrived: [],
+  outbox: null,
+  waiting: new Set<string>(),
 });
 
 export interface StateCell {

@@ -60,6 +60,8 @@ function deferredTriage(load: () => Promise<Triage>): Triage {
     snooze: later('snooze'),
     undo: later('undo'),
     offerLastUndo: later('offerLastUndo'),
+    followOutbox: later('followOutbox'),
+    dismissOutbox: later('dismissOutbox'),
     markAllRead: later('markAllRead'),
     deleteAll: later('deleteAll'),
     open: later('open'),
@@ -184,6 +186,7 @@ export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore 
       void refreshStatus();
       void paging.fetchFirst();
       void triage.offerLastUndo(signal);
+      void triage.followOutbox(signal);
     },
     async setAccount(account) {
       if (

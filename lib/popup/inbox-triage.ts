@@ -11,6 +11,7 @@ import { reviveError, UndoExpiredError } from '../api/errors';
 import { t, tn } from '../i18n';
 import { openableUrl } from '../links';
 import { ALL_ACCOUNTS, ask, type InboxItem, type TriageResult, type UndoOffer } from '../messaging';
+import { onBroadcast } from '../messaging/on-broadcast';
 import { type TriageAction, triagedItems, triagedPage, withoutIds } from '../triage-patch';
 import { withGroupMembers } from './inbox-groups';
 import { restored } from './inbox-list';
@@ -31,6 +32,10 @@ export interface Triage {
   undo(): Promise<void>;
   /** Offers the background's last action for undo, if it still can be; until `signal` aborts. */
   offerLastUndo(signal: AbortSignal): Promise<void>;
+  /** Shows what waits in the outbox of the accounts on show, and what will not be sent, until `signal` aborts. */
+  followOutbox(signal: AbortSignal): Promise<void>;
+  /** Forgets the lines about changes that will not be sent. */
+  dismissOutbox(): Promise<void>;
   markAllRead(): Promise<void>;
   deleteAll(): Promise<void>;
   /** Opens a row's link in a tab, and marks it read unless the person turned that off. */
@@ -223,7 +228,9 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
     setItems(after.data, { cursor: after.cursor, loading: null, bulkPending: true, failure: null });
     status.shiftUnreadCount(-unread);
     try {
-      const result = await ask(MESSAGE[action], { account: before.account, ids: 'all', unread });
+      // Kept for later, it stays what the person saw, not whatever "all" is by then.
+      const seen = before.items.map((item) => item.id);
+      const result = await ask(MESSAGE[action], { account: before.account, ids: 'all', unread, seen });
       status.applyUnreadCount(result.unreadCount ?? 0);
       if (result.undo) offer(result.undo, before.items);
       else cell.announce(t(WORDS[action].doneAll));
@@ -253,6 +260,28 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
       signal.addEventListener('abort', () => clearTimeout(offerTimer), { once: true });
       const last = await ask('inbox.lastUndo').catch(() => null);
       if (last && !signal.aborted && get().undo === null) offer(last, null);
+    },
+    async followOutbox(signal) {
+      const shown = () => get().account || ALL_ACCOUNTS;
+      const load = async () => {
+        const account = shown();
+        const outbox = await ask('outbox.state', { account }).catch(() => null);
+        if (outbox && !signal.aborted && shown() === account) set({ outbox, waiting: new Set(outbox.ids) });
+      };
+      onBroadcast('outbox.changed', () => void load(), signal);
+      let account = shown();
+      const stop = cell.subscribe(() => {
+        if (shown() === account) return;
+        account = shown();
+        void load();
+      });
+      signal.addEventListener('abort', stop, { once: true });
+      await load();
+    },
+    async dismissOutbox() {
+      const { outbox } = get();
+      if (outbox) set({ outbox: { ...outbox, dropped: [] } });
+      await ask('outbox.dismiss', { account: get().account || ALL_ACCOUNTS }).catch(() => undefined);
     },
     markAllRead: () => changeAll('markRead'),
     deleteAll: () => changeAll('delete'),

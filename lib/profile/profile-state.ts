@@ -125,8 +125,10 @@ export function createProfileSession(
       const action = actionFor(before.follow);
       set({ ...before, follow: startFollowChange(before.follow), notice: '' });
       let follow: FollowState;
+      let waiting = false;
       try {
-        await ask(action === 'follow' ? 'profile.follow' : 'profile.unfollow', { account, username });
+        const answer = await ask(action === 'follow' ? 'profile.follow' : 'profile.unfollow', { account, username });
+        waiting = answer?.waiting === true;
         follow = followChanged(ready()?.follow ?? before.follow);
       } catch (error) {
         if (signedOutBy(error)) return;
@@ -137,7 +139,9 @@ export function createProfileSession(
       if (!now) return;
       const notice = follow.problem
         ? ''
-        : t(follow.following ? 'profile_now_following' : 'profile_now_not_following', username);
+        : waiting
+          ? t('profile_waiting')
+          : t(follow.following ? 'profile_now_following' : 'profile_now_not_following', username);
       set({ ...now, follow, notice });
     },
 

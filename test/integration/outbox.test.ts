@@ -149,7 +149,11 @@ describe('outbox', () => {
     way = 'cut';
     await ask('inbox.markRead', { account: ACCOUNT, ids: [unread[0]], unread: 1 });
     await ask('inbox.markUnread', { account: ACCOUNT, ids: [unread[0]] });
-    expect((await outboxItem(ACCOUNT).getValue()).map((entry) => entry.kind)).toEqual(['follow', 'read', 'unread']);
+    expect((await outboxItem(ACCOUNT).getValue()).entries.map((entry) => entry.kind)).toEqual([
+      'follow',
+      'markRead',
+      'markUnread',
+    ]);
 
     await reopen(worker);
     const follows = changes(`/user/${bob.username}/follow`);
@@ -225,18 +229,18 @@ describe('outbox', () => {
     const worker = startWorker();
     await (await worker.runtime()).poller.poll();
     const old: OutboxEntry[] = Array.from({ length: OUTBOX_LIMIT }, (_, n) => ({
-      kind: 'read',
+      kind: 'markRead',
       key: `key-${n}`,
       madeAt: Date.now(),
       ids: [unread[0] ?? ''],
     }));
-    await outboxItem(ACCOUNT).setValue(old);
+    await outboxItem(ACCOUNT).setValue({ entries: old, dropped: [] });
     way = 'cut';
     await ask('inbox.markRead', { account: ACCOUNT, ids: [unread[1]], unread: 1 });
     const state = await waiting();
     expect(state.count).toBe(OUTBOX_LIMIT);
     expect(state.dropped).toEqual([expect.objectContaining({ why: 'overflow', count: 1 })]);
-    expect((await outboxItem(ACCOUNT).getValue())[0]?.key).toBe('key-1');
+    expect((await outboxItem(ACCOUNT).getValue()).entries[0]?.key).toBe('key-1');
   });
 
   it('survives the worker stopping: a new worker over the same storage sends it', async () => {
@@ -273,7 +277,7 @@ describe('outbox', () => {
 
     way = 'cut';
     await ask('accounts.remove', { account: ACCOUNT });
-    expect(await outboxItem(ACCOUNT).getValue()).toEqual([]);
+    expect((await outboxItem(ACCOUNT).getValue()).entries).toEqual([]);
     way = 'open';
     await (await worker.runtime('account-2')).poller.poll();
     expect(changes('/inbox/read')).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { reviveError } from '../../lib/api';
 import { createRuntimes } from '../../lib/background/account-runtime';
@@ -69,6 +70,14 @@ export function sendMessagesAs(sender: Sender) {
   };
 }
 
+const running: AbortController[] = [];
+
+// Every background a test started stops when it ends: what it left under way (a change the
+// outbox would keep) never lands in the next test's storage.
+afterEach(() => {
+  for (const stop of running.splice(0)) stop.abort();
+});
+
 /**
  * The background's message handlers over a given fetch, as the service worker wires them, so a
  * test can deliver messages to them. Retries are off unless asked for; the browser is online
@@ -79,7 +88,14 @@ export function answerMessages(
   fetch?: typeof globalThis.fetch,
   options: { retries?: number; isOnline?: () => boolean } = {},
 ) {
-  const runtimes = createRuntimes({ fetch, retries: options.retries ?? 0, isOnline: options.isOnline ?? (() => true) });
+  const stop = new AbortController();
+  running.push(stop);
+  const runtimes = createRuntimes({
+    fetch,
+    retries: options.retries ?? 0,
+    isOnline: options.isOnline ?? (() => true),
+    signal: stop.signal,
+  });
   const extension = { id: EXTENSION_ID, baseUrl: fakeBrowser.runtime.getURL('/') };
   registerHandlers({ runtimes, extension, fetch });
   const runtime = async (id = ACCOUNT) => {

@@ -20,13 +20,6 @@ import { type HandlerContext, runtimeOf, signedIn } from './context';
 
 type InboxMessage = Extract<keyof Handlers, `inbox.${string}` | `status.${string}` | `outbox.${string}`>;
 
-const WAITING_AS: Partial<Record<string, TriageAction>> = {
-  read: 'markRead',
-  unread: 'markUnread',
-  delete: 'delete',
-  snooze: 'snooze',
-};
-
 export function inboxHandlers({ runtimes }: HandlerContext): Pick<Handlers, InboxMessage> {
   async function triage(
     request: { account: string },
@@ -38,15 +31,15 @@ export function inboxHandlers({ runtimes }: HandlerContext): Pick<Handlers, Inbo
     return result;
   }
 
-  /** The changes still waiting in the outbox, shown on a page the service gave before it had them. */
+  /**
+   * The changes still waiting in the outbox, shown on a page the service gave before it had them.
+   * Those that name no notification on the page (a follow, an unsnooze) change nothing.
+   */
   async function withWaiting(account: string, page: Page, unreadOnly: boolean): Promise<Page> {
-    let shown = page;
-    const runtime = runtimes.get(account);
-    for (const { kind, ids = [] } of runtime ? await runtime.outbox.entries() : []) {
-      const action = WAITING_AS[kind];
-      if (action) shown = triagedPage(shown, action, ids, unreadOnly);
+    for (const { kind, ids = [] } of (await runtimes.get(account)?.outbox.entries()) ?? []) {
+      page = triagedPage(page, kind as TriageAction, ids, unreadOnly);
     }
-    return shown;
+    return page;
   }
 
   return {
@@ -105,7 +98,7 @@ export function inboxHandlers({ runtimes }: HandlerContext): Pick<Handlers, Inbo
     async 'outbox.dismiss'({ account }) {
       await runtimes.sync();
       for (const runtime of runtimes.all())
-        if (account === ALL_ACCOUNTS || runtime.id === account) await runtime.outbox.dismiss();
+        if (account === ALL_ACCOUNTS || runtime.id === account) await runtime.outbox.clear();
     },
     'status.get': () => statusItem.getValue(),
     async 'status.refresh'() {

@@ -77,6 +77,12 @@ describe('reportFailureText', () => {
     expect(reportFailureText(new BadRequestError({ status: 400, code: 'invalid_report' }))).toBe(
       'The service did not accept this report. Check the reason and the details.',
     );
-    expect(reportFailureText(new NetworkError())).toBe(profileFailureText(new NetworkError()));
+    expect(reportFailureText(new BadRequestError({ status: 400, code: 'cannot_report_self' }))).toBe(
+      profileFailureText(new BadRequestError({ status: 400, code: 'cannot_report_self' })),
+    );
+  });
+
+  it('says a report needs a connection rather than keeping it to send late', () => {
+    expect(reportFailureText(new NetworkError())).toBe("Reports need a connection: try again when you're back online.");
   });
 });

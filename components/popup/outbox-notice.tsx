@@ -1,0 +1,38 @@
+import { type MessageKey, t, tn } from '../../lib/i18n';
+import type { OutboxDropped, OutboxState } from '../../lib/messaging';
+
+interface Props {
+  outbox: OutboxState;
+  onDismiss(): void;
+}
+
+/** One calm line for a change that will not be sent: what it was, and why. */
+function droppedWords({ kind, why, count, username }: OutboxDropped): string {
+  if (why === 'overflow') return tn('popup_outbox_overflow', count);
+  const what = t(`popup_outbox_what_${kind}` as MessageKey, username ?? '');
+  return t('popup_outbox_dropped', what, t(`popup_outbox_why_${why}` as MessageKey));
+}
+
+/**
+ * Changes made while the service could not be reached: how many wait to be sent, never shown as
+ * failed, and a line for each the service later refused or that waited too long.
+ */
+export function OutboxNotice({ outbox, onDismiss }: Props) {
+  return (
+    <div class="outbox" role="status">
+      {outbox.count > 0 && <p>{tn('popup_outbox_waiting', outbox.count)}</p>}
+      {outbox.dropped.length > 0 && (
+        <p>
+          <span>
+            {outbox.dropped.map((line) => (
+              <span key={`${line.account} ${line.at} ${line.kind}`}>{droppedWords(line)} </span>
+            ))}
+          </span>
+          <button type="button" class="link" onClick={onDismiss}>
+            {t('popup_dismiss')}
+          </button>
+        </p>
+      )}
+    </div>
+  );
+}
