@@ -457,9 +457,12 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
       `ALTER TABLE notifications ADD COLUMN search_text text NOT NULL
        GENERATED ALWAYS AS (search_fold(text || coalesce(' ' || actor_names, ''))) STORED`,
       // Only rows with an actor or a link can be muted or carry names: a bulk load of system
-      // notifications pays nothing for it.
+      // notifications pays nothing for it. A notification arriving and a mute, the policy or a
+      // follow of its user changing take turns (a shared and an exclusive lock per user), so
+      // neither misses the other: an arrival in the same moment as a mute is muted all the same.
       `CREATE FUNCTION notifications_arriving() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
+        PERFORM pg_advisory_xact_lock_shared(hashtext('inbox mutes'), NEW.user_id);
         SELECT a.username || ' ' || a.display_name INTO NEW.actor_names FROM users a WHERE a.id = NEW.actor_id;
         NEW.muted := notification_muted(NEW.user_id, NEW.actor_id, NEW.path);
         RETURN NEW;
@@ -485,8 +488,11 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
         SELECT NOT EXISTS (SELECT 1 FROM users u WHERE u.id = user_gone.id)
       $$`,
       `CREATE FUNCTION mutes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE owner integer;
       BEGIN
         IF TG_OP = 'DELETE' AND (user_gone(OLD.user_id) OR (OLD.actor_id IS NOT NULL AND user_gone(OLD.actor_id))) THEN RETURN NULL; END IF;
+        IF TG_OP = 'DELETE' THEN owner := OLD.user_id; ELSE owner := NEW.user_id; END IF;
+        PERFORM pg_advisory_xact_lock(hashtext('inbox mutes'), owner);
         IF TG_OP IN ('UPDATE', 'DELETE') THEN PERFORM notifications_remute(OLD.user_id, OLD.actor_id, OLD.path); END IF;
         IF TG_OP IN ('INSERT', 'UPDATE') THEN
           PERFORM notifications_remute(NEW.user_id, NEW.actor_id, NEW.path);
@@ -501,6 +507,7 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
        FOR EACH ROW EXECUTE FUNCTION mutes_changed()`,
       `CREATE FUNCTION inbox_policies_changed() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
+        PERFORM pg_advisory_xact_lock(hashtext('inbox mutes'), NEW.user_id);
         PERFORM notifications_remute(NEW.user_id, NULL, NULL);
         RETURN NULL;
       END
@@ -513,6 +520,7 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
       BEGIN
         IF TG_OP = 'DELETE' THEN pair := OLD; ELSE pair := NEW; END IF;
         IF TG_OP = 'DELETE' AND (user_gone(OLD.follower_id) OR user_gone(OLD.followee_id)) THEN RETURN NULL; END IF;
+        PERFORM pg_advisory_xact_lock(hashtext('inbox mutes'), pair.follower_id);
         IF EXISTS (SELECT 1 FROM inbox_policies WHERE user_id = pair.follower_id AND strangers = 'mute') THEN
           PERFORM notifications_remute(pair.follower_id, pair.followee_id, NULL);
         END IF;

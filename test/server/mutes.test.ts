@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mute, Notification } from '../../lib/api/contract';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
+import { until } from '../support/until';
 import { newTicket, openLive, openWithTicket } from './support/live';
 import { problemOf } from './support/problem';
 
@@ -315,6 +316,28 @@ describe.skipIf(!BACKENDS.includes('postgres'))('mutes across services on one Po
     await b?.close();
     await a?.server.database.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await a?.close();
+  });
+
+  it('mutes a notification that arrives while the mute is being made', async () => {
+    const me = await a.newUser('racing');
+    const noisy = await a.newUser('noisy');
+    let muting: Promise<Response> | undefined;
+    await a.server.database.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO notifications (user_id, type, actor_id, text)
+         SELECT u.id, 'mention', n.id, 'arriving' FROM users u, users n WHERE u.username = $1 AND n.username = $2`,
+        [me.username, noisy.username],
+      );
+      muting = api(b, me).mute({ actor: noisy.username });
+      // The mute waits for the arrival to commit, or (were they not to take turns) is done without it.
+      const waiting = async () =>
+        (await a.server.database.query('SELECT 1 FROM pg_locks WHERE locktype = $1 AND NOT granted', ['advisory']))
+          .rowCount > 0;
+      await Promise.race([muting, until(waiting)]);
+    });
+    expect((await muting)?.status).toBe(201);
+    expect(await api(a, me).texts()).toEqual([]);
+    expect(await me.client.inbox.count()).toBe(0);
   });
 
   it('moves the count on the other instance’s channels when a mute is made there, and when it ends', async () => {
