@@ -44,7 +44,7 @@ async function offsetPage(db: Queryable, userId: number, offset: number): Promis
     `SELECT n.id, n.read, n.type, n.created_at, n.text, n.path,
        a.username AS actor_username, a.display_name AS actor_display_name, n.snoozed_until, n.sorted_at
      FROM notifications n LEFT JOIN users a ON a.id = n.actor_id
-     WHERE n.user_id = $1 AND n.deleted_at IS NULL AND n.snoozed_until IS NULL
+     WHERE n.user_id = $1 AND n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted
      ORDER BY n.sorted_at DESC, n.id DESC
      LIMIT $2 OFFSET $3`,
     [userId, INBOX_PAGE_SIZE + 1, offset],
@@ -64,7 +64,8 @@ function shuffled<T>(items: readonly T[]): T[] {
 /** The position just before the notification at `depth`, read directly, for the store-level query. */
 async function positionAt(db: Queryable, userId: number, depth: number): Promise<PagePosition> {
   const { rows } = await db.query<{ sorted_at: Date; id: string }>(
-    `SELECT sorted_at, id FROM notifications WHERE user_id = $1 AND deleted_at IS NULL AND snoozed_until IS NULL
+    `SELECT sorted_at, id FROM notifications
+     WHERE user_id = $1 AND deleted_at IS NULL AND snoozed_until IS NULL AND NOT muted
      ORDER BY sorted_at DESC, id DESC OFFSET $2 LIMIT 1`,
     [userId, depth - 1],
   );

@@ -17,6 +17,7 @@ import { measureDepth } from './depth';
 import { type LiveBadgePart, measureLive, measureLiveBadge } from './live';
 import { measurePolling } from './polling';
 import { measurePopup } from './popup';
+import { measureQuiet } from './quiet';
 import { measureService, SERVICE_DEFAULTS } from './service';
 import { measureSize } from './size';
 import { BACKEND_NAMES, benchBackends } from './support/backends';
@@ -33,6 +34,7 @@ const AREAS = [
   'service',
   'depth',
   'bulk',
+  'quiet',
   'live',
   'cluster',
 ] as const;
@@ -119,6 +121,7 @@ await area('polling', () => measurePolling());
 await area('service', () => measureService({ ...SERVICE_DEFAULTS, runs: serviceRuns, backends: serviceBackends }));
 await area('depth', () => measureDepth());
 await area('bulk', () => measureBulk());
+await area('quiet', () => measureQuiet());
 await area('live', () => measureLive(liveBadges));
 const noCluster = clusterUnavailable();
 if (wanted('cluster') && noCluster) say(`cluster: not measured, ${noCluster}.`);
