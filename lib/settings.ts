@@ -1,14 +1,16 @@
 /**
- * The extension's settings, defined once with their defaults. Everything lives in
- * `storage.local`: host permissions are granted per browser, so an address synced from another
- * device would arrive without the permission it needs. The token is not a setting: it lives in
- * `lib/background/api-session.ts`, which only the background loads.
+ * The extension's settings, defined once with their defaults. How the person likes their inbox
+ * and alerts (`SYNCED_SETTINGS`) lives in `storage.sync`, so it follows them to their other
+ * computers; the rest stays in `storage.local`: host permissions are granted per browser, so an
+ * address synced from another device would arrive without the permission it needs, and how often
+ * to check is this computer's matter. The token is not a setting and never reaches any
+ * `storage.*` area: the background keeps it in its IndexedDB (`lib/background/account-store.ts`).
  */
 
 import { NOTIFICATION_TYPES, type NotificationType } from './api/notification-types';
 import { type MessageKey, t } from './i18n';
 import { isPrivateAddress } from './links';
-import { readOne, type StoredReader, storedKey, writeStored } from './stored';
+import { readOne, readStored, type StoredReader, storedKey, watchStored, writeStored } from './stored';
 
 /** Quiet hours as set; `lib/quiet-hours.ts` says when they hold. */
 export interface QuietHours {
@@ -183,19 +185,86 @@ export function normalizeSettings(stored: unknown): Settings {
   return settings;
 }
 
-export const SETTINGS = storedKey<Settings>('local:settings', DEFAULT_SETTINGS);
+/** The settings that follow the person: appearance, alerts, quiet hours and grouping. */
+export const SYNCED_SETTINGS = [
+  'desktopNotifications',
+  'alertTypes',
+  'quietHours',
+  'unreadOnly',
+  'groupNotifications',
+  'markReadOnOpen',
+] as const satisfies readonly (keyof Settings)[];
+type SyncedSetting = (typeof SYNCED_SETTINGS)[number];
+type StoredSettings = Partial<Record<keyof Settings, unknown>>;
 
-/** The settings made whole, read from storage or from what `read` took of it. */
+/** This computer's settings; before this version, all of them. */
+export const SETTINGS = storedKey<Settings>('local:settings', DEFAULT_SETTINGS);
+/** The settings that follow the person, as another computer may have left them. */
+export const SYNCED = storedKey<StoredSettings | null>('sync:settings', null);
+const LOCAL_AS_STORED = storedKey<StoredSettings | null>(SETTINGS.key, null);
+
+const isSynced = (key: string): key is SyncedSetting => (SYNCED_SETTINGS as readonly string[]).includes(key);
+const part = (settings: StoredSettings, synced: boolean): StoredSettings =>
+  Object.fromEntries(Object.entries(settings).filter(([key]) => isSynced(key) === synced));
+
+/**
+ * The settings made whole, read from storage or from what `read` took of it: the synced ones
+ * over this computer's, where an earlier version kept them all.
+ */
 export async function getSettings(read: StoredReader = readOne): Promise<Settings> {
-  return normalizeSettings(await read(SETTINGS));
+  const [local, synced] = await Promise.all([read(SETTINGS), read(SYNCED)]);
+  return normalizeSettings({ ...(local as object), ...part(synced ?? {}, true) });
 }
 
-/** Saves a change to some settings; refuses the whole change if any value is invalid. */
+/**
+ * Saves a change to some settings; refuses the whole change if any value is invalid. A synced
+ * setting is written into what the other computers left, so two computers changing different
+ * settings keep both changes.
+ */
 export async function updateSettings(change: Partial<Settings>): Promise<Settings> {
-  const next = { ...(await getSettings()), ...change };
+  const [local, synced] = await readStored(LOCAL_AS_STORED, SYNCED);
+  const next = normalizeSettings({ ...local, ...part(synced ?? {}, true) });
+  Object.assign(next, change);
   const errors = validateSettings(next);
   const first = Object.values(errors)[0];
   if (first) throw new Error(settingsErrorText(first));
-  await writeStored(SETTINGS, next);
+  const syncedChange = part(change, true);
+  const legacy = part(local ?? {}, true);
+  if (Object.keys(syncedChange).length > 0 || Object.keys(legacy).length > 0) {
+    await writeStored(SYNCED, { ...legacy, ...part(synced ?? {}, true), ...syncedChange });
+  }
+  await writeStored(SETTINGS, part(next, false) as Settings);
   return next;
+}
+
+/**
+ * Once, on the first start of this version: the choices an earlier version kept on this computer
+ * move into `storage.sync`, where a choice another computer already synced stays.
+ */
+export async function migrateSettings(): Promise<void> {
+  const [local, synced] = await readStored(LOCAL_AS_STORED, SYNCED);
+  const legacy = part(local ?? {}, true);
+  if (Object.keys(legacy).length === 0) return;
+  await writeStored(SYNCED, { ...legacy, ...part(synced ?? {}, true) });
+  await writeStored(SETTINGS, part(local ?? {}, false) as Settings);
+}
+
+/**
+ * Calls `listener` with the settings made whole after every change that changes them, here or on
+ * another computer, until `signal` aborts. Moving a value from one area to the other changes nothing.
+ */
+export function watchSettings(listener: (settings: Settings) => void, signal: AbortSignal): void {
+  const whole = (local: StoredSettings | null, synced: StoredSettings | null) =>
+    normalizeSettings({ ...local, ...part(synced ?? {}, true) });
+  const heard =
+    (synced: boolean) =>
+    (value: StoredSettings | null, previous: StoredSettings | null): void => {
+      void readStored(synced ? LOCAL_AS_STORED : SYNCED).then(([other]) => {
+        const before = synced ? whole(other, previous) : whole(previous, other);
+        const after = synced ? whole(other, value) : whole(value, other);
+        if (!signal.aborted && JSON.stringify(before) !== JSON.stringify(after)) listener(after);
+      });
+    };
+  watchStored(LOCAL_AS_STORED, heard(false), signal);
+  watchStored(SYNCED, heard(true), signal);
 }

@@ -5,11 +5,12 @@
  * of the options page, which put the popup's first row and the background over their budgets.
  * Keys are named as WXT's storage names them (`local:name` is `name` in `storage.local`), so the
  * values stored by earlier versions read the same. Nothing stored reads as the fallback; writing
- * null removes the value.
+ * null removes the value. `sync:` keys live in `storage.sync`, which the browser carries to the
+ * person's other computers where they are signed in to it.
  */
 import { browser } from 'wxt/browser';
 
-type Area = 'local' | 'session';
+type Area = 'local' | 'session' | 'sync';
 
 export interface StoredKey<T> {
   readonly key: `${Area}:${string}`;

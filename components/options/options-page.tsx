@@ -4,7 +4,14 @@ import { ACCOUNTS, type Account } from '../../lib/accounts';
 import { t } from '../../lib/i18n';
 import { removeAccount, signOut } from '../../lib/options/account-actions';
 import type { Notice } from '../../lib/options/notice';
-import { type Draft, fromDraft, requestPermissions, saveOptions, toDraft } from '../../lib/options/settings-form';
+import {
+  type Draft,
+  fromDraft,
+  rebaseDraft,
+  requestPermissions,
+  saveOptions,
+  toDraft,
+} from '../../lib/options/settings-form';
 import {
   getSettings,
   MIN_POLL_INTERVAL_SECONDS,
@@ -12,6 +19,7 @@ import {
   type SettingsErrors,
   settingsErrorText,
   validateSettings,
+  watchSettings,
 } from '../../lib/settings';
 import { followStored } from '../../lib/stored';
 import { AccountList } from './account-list';
@@ -34,13 +42,22 @@ export function OptionsPage() {
   /** The add-account form, loaded when first wanted, and the account it signs in again, if any. */
   const [adding, setAdding] = useState<{ Form: Adder; target?: Account } | null>(null);
   const form = useRef<HTMLFormElement>(null);
+  /** The settings the draft started from, for a change made elsewhere to find what is untouched. */
+  const loaded = useRef<Settings | null>(null);
 
   useEffect(() => {
-    void getSettings().then((settings) => {
-      setCurrent(settings);
-      setDraft(toDraft(settings));
-    });
     const leaving = new AbortController();
+    void getSettings().then((settings) => {
+      loaded.current ??= settings;
+      setCurrent(loaded.current);
+      setDraft((draft) => draft ?? toDraft(settings));
+    });
+    watchSettings((next) => {
+      const before = loaded.current;
+      loaded.current = next;
+      setCurrent(next);
+      setDraft((draft) => (draft && before ? rebaseDraft(draft, before, next) : toDraft(next)));
+    }, leaving.signal);
     followStored(ACCOUNTS, (value) => setAccounts(value ?? []), leaving.signal);
     return () => leaving.abort();
   }, []);
@@ -73,6 +90,7 @@ export function OptionsPage() {
     const granting = requestPermissions(next, current);
     setBusy('save');
     void saveOptions({ next, loaded: current, granting }).then((outcome) => {
+      loaded.current = outcome.saved;
       setCurrent(outcome.saved);
       setDraft(toDraft(outcome.saved));
       setNotice(outcome.notice);

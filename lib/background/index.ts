@@ -5,7 +5,7 @@
 import { browser } from 'wxt/browser';
 import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
-import { getSettings, normalizeSettings } from '../settings';
+import { getSettings, migrateSettings, watchSettings } from '../settings';
 import { createRuntimes } from './account-runtime';
 import { accounts } from './account-store';
 import type { Clock } from './clock';
@@ -22,7 +22,7 @@ import {
 } from './notifier';
 import { POLL_ALARM_PREFIX, pollAlarmName } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';
-import { accountsItem, settingsItem, unreadByTypeItem } from './stored-items';
+import { accountsItem, unreadByTypeItem } from './stored-items';
 
 export interface BackgroundOptions {
   fetch?: typeof fetch;
@@ -146,10 +146,12 @@ export function startBackground(options: BackgroundOptions = {}) {
     void refresh();
   });
   listen(browser.permissions?.onRemoved, () => void refresh());
-  settingsItem.watch((next) => {
-    void digest.onSettings(normalizeSettings(next)).catch(() => undefined);
+  // A change made on another computer arrives through storage.sync and acts here as one made here.
+  watchSettings((next) => {
+    void digest.onSettings(next).catch(() => undefined);
     void refresh();
   }, signal);
+  void migrateSettings().catch(() => undefined);
   accountsItem.watch((next, previous) => {
     // Learning who an account is changes only names: the tooltip says them, nothing is checked again.
     const where = (list: typeof next) =>

@@ -30,6 +30,19 @@ export function fromDraft(draft: Draft, current: Settings): Settings {
 }
 
 /**
+ * The draft after the settings changed elsewhere (the popup, or another computer through
+ * storage.sync): each field the person has not touched here shows the new value, and what they
+ * are typing stays.
+ */
+export function rebaseDraft(draft: Draft, loaded: Settings, next: Settings): Draft {
+  const before = toDraft(loaded);
+  const after = toDraft(next);
+  const keys = Object.keys(draft) as (keyof Draft)[];
+  const untouched = keys.filter((key) => JSON.stringify(draft[key]) === JSON.stringify(before[key]));
+  return { ...draft, ...Object.fromEntries(untouched.map((key) => [key, after[key]])) };
+}
+
+/**
  * Only what the person changed on this page is written, so a setting changed elsewhere in the
  * meantime (the popup's unread-only switch) is not overwritten with what the page loaded.
  */
