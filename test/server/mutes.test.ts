@@ -139,6 +139,21 @@ describe.each(BACKENDS)('mutes on %s', (backend) => {
     expect(await me.client.inbox.count()).toBe(2);
   });
 
+  it('lists a snoozed notification of a muted person with the muted snoozed ones, and keeps it muted when it wakes', async () => {
+    const { me, noisy, my } = await inboxWithNoise();
+    const [noisyTwo] = (await me.client.inbox.fetch()).data;
+    await me.client.inbox.snooze([noisyTwo?.id as string], hoursAhead(2));
+    const mute = await json<Mute>(await my.mute({ actor: noisy.username }), 201);
+    expect(await my.texts('snoozed=true')).toEqual([]);
+    expect(await my.texts('snoozed=true&muted=true')).toEqual(['noisy two']);
+    expect(await my.texts('muted=true')).toEqual(['noisy one']);
+    await me.client.inbox.unsnooze([noisyTwo?.id as string]);
+    expect(await my.texts('muted=true')).toEqual(['noisy two', 'noisy one']);
+    expect(await me.client.inbox.count()).toBe(1);
+    await my.unmute(mute.id);
+    expect(await me.client.inbox.count()).toBe(3);
+  });
+
   it('refuses what is not a mute with a problem, and changes nothing', async () => {
     const { me, noisy, my } = await inboxWithNoise();
     const bodies: [string, unknown][] = [
