@@ -176,6 +176,11 @@ export function OptionsPage() {
           <p key={line}>{line}</p>
         ))}
       </div>
+      <footer class="about">
+        <a href="/privacy.html" target="_blank" rel="noopener">
+          {t('options_privacy')}
+        </a>
+      </footer>
     </main>
   );
 }

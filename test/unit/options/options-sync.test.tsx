@@ -1,4 +1,6 @@
 // @vitest-environment happy-dom
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -24,5 +26,18 @@ describe('the options page, open while the settings change on another computer',
     // Being changed here: the person's choice stands until they save or leave.
     expect(box(/Show neighbouring notifications/).checked).toBe(false);
     expect(box(/Mark a notification read when opening/).checked).toBe(DEFAULT_SETTINGS.markReadOnOpen);
+  });
+});
+
+describe('the options page’s privacy link', () => {
+  beforeEach(() => fakeBrowser.reset());
+  afterEach(cleanup);
+
+  it('opens the copy of the privacy policy the extension ships, which works offline', async () => {
+    await fakeBrowser.storage.local.set({ accounts: [] });
+    render(<OptionsPage />);
+    const link = (await screen.findByRole('link', { name: /Privacy/ })) as HTMLAnchorElement;
+    expect(link.getAttribute('href')).toBe('/privacy.html');
+    expect(existsSync(resolve('public/privacy.html'))).toBe(true);
   });
 });
