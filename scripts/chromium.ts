@@ -58,12 +58,14 @@ export interface LaunchOptions {
   extensionDir?: string;
   colorScheme?: 'light' | 'dark';
   locale?: string;
+  /** The profile folder, kept across launches (the browser restarting); a fresh one by default. */
+  userDataDir?: string;
 }
 
 export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
   const executablePath = findChromium();
   if (!executablePath) throw new Error(MISSING_CHROMIUM);
-  const context = await chromium.launchPersistentContext('', {
+  const context = await chromium.launchPersistentContext(options.userDataDir ?? '', {
     executablePath,
     headless: true,
     colorScheme: options.colorScheme ?? 'light',

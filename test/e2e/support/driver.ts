@@ -137,4 +137,6 @@ export interface LaunchOptions {
   locale?: string;
   /** Firefox only: how long an event page may idle before it is unloaded (the MV2 build's page is persistent). */
   backgroundIdleTimeoutMs?: number;
+  /** Chromium: the profile folder, kept across launches so a test can restart the browser; a fresh one by default. */
+  userDataDir?: string;
 }
