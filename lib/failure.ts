@@ -80,7 +80,7 @@ const BY_CODE = {
 } as const;
 
 export const FAILURES: Readonly<Record<FailureKind, FailureWords>> = {
-  // A report is sent now or not at all (see README, "Offline"): the person is told it needs a connection.
+  // A report is sent now or not at all, never kept to send late: the person is told it needs a connection.
   offline: {
     badge: 'offline',
     inbox: 'offline',
