@@ -3,9 +3,24 @@ import * as v from 'valibot';
 import type { ErrorCode } from '../../lib/api/contract';
 import { ProblemError } from './problem';
 
+const parsedQueries = new WeakMap<object, Record<string, string[]>>();
+
+/**
+ * Every query parameter of the request, read from its address once: asking Hono for one name
+ * reads the whole query again, and a page request asks for seven.
+ */
+function queriesOf(c: Context): Record<string, string[]> {
+  let queries = parsedQueries.get(c.req);
+  if (!queries) {
+    queries = c.req.queries();
+    parsedQueries.set(c.req, queries);
+  }
+  return queries;
+}
+
 /** A query parameter given at most once; a repeated one is refused with `code`. */
 export function singleQuery(c: Context, name: string, code: ErrorCode): string | undefined {
-  const values = c.req.queries(name);
+  const values = queriesOf(c)[name];
   if (!values || values.length === 0) return undefined;
   if (values.length > 1) throw new ProblemError(400, code, `${name} may be given only once.`);
   return values[0];

@@ -130,27 +130,24 @@ async function runBatch(
   select: string,
   orderBy: string | undefined,
 ): Promise<({ owner: TokenOwner; rows: unknown[] } | null)[]> {
-  const result = await db.query<TokenRow & { caller_request: number; caller_found: boolean | null }>(
+  // Each request's rows come as one JSON array: the driver then parses one value a request
+  // instead of every column of every row, and the token's columns are not repeated on each row.
+  const result = await db.query<TokenRow & { caller_request: number; caller_rows: unknown[] }>(
     `WITH caller AS (
        SELECT r.request, t.user_id, u.username, t.secret_hash, $2::jsonb -> (r.request::int - 1) AS params
        FROM unnest($1::text[]) WITH ORDINALITY AS r(token_id, request)
        JOIN tokens t ON t.id = r.token_id AND t.revoked_at IS NULL JOIN users u ON u.id = t.user_id)
-     SELECT caller.request::int AS caller_request, ${CALLER_COLUMNS}, q.*
-     FROM caller LEFT JOIN LATERAL (SELECT true AS caller_found, s.* FROM (${select}) s) q ON true
-     ORDER BY caller.request${orderBy ? `, ${orderBy}` : ''}`,
+     SELECT caller.request::int AS caller_request, ${CALLER_COLUMNS},
+       (SELECT coalesce(json_agg(q${orderBy ? ` ORDER BY ${orderBy}` : ''}), '[]') FROM (${select}) q) AS caller_rows
+     FROM caller`,
     [requests.map((request) => request.parts.id), JSON.stringify(requests.map((request) => request.params))],
   );
-  const rowsOf = new Map<number, (typeof result.rows)[number][]>();
-  for (const row of result.rows) {
-    const rows = rowsOf.get(row.caller_request);
-    if (rows) rows.push(row);
-    else rowsOf.set(row.caller_request, [row]);
-  }
+  const found = new Map<number, (typeof result.rows)[number]>();
+  for (const row of result.rows) found.set(row.caller_request, row);
   return requests.map(({ parts }, i) => {
-    const rows = rowsOf.get(i + 1);
-    const owner = ownerOf(rows?.[0], parts);
-    // The LEFT JOIN gives the token's row alone, with nulls, when `select` found nothing.
-    return owner && rows ? { owner, rows: rows.filter((row) => row.caller_found === true) } : null;
+    const row = found.get(i + 1);
+    const owner = ownerOf(row, parts);
+    return owner && row ? { owner, rows: row.caller_rows } : null;
   });
 }
 
