@@ -3,11 +3,12 @@
  * persistent, so it holds the same live channel Chrome's worker does. A notification made through
  * the operator API reaches the badge with no alarm fired and no check of the count, right after
  * signing in and again after the background has been idle for over a minute (with Firefox told
- * to unload idle backgrounds after 2 s, which a persistent page ignores), for two accounts too.
+ * to unload idle backgrounds after 2 s, which a persistent page ignores), for two accounts too,
+ * and again in the new page after the extension reloads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../support/service';
-import { BROWSERS } from './support/browsers';
+import { BROWSERS, type FirefoxBrowser } from './support/browsers';
 import { backgroundMark, markBackground, recordAlarms } from './support/firefox-background';
 import { OptionsPage } from './support/options-page';
 import { type E2EProduct, startProduct } from './support/product';
@@ -109,5 +110,19 @@ describe.runIf(BROWSERS.includes('firefox'))('the live badge in Firefox', () => 
     expect(title).toContain(`@demo: ${demo + 1} unread notifications`);
     expect(title).toContain(`@${other.username}: 4 unread notifications`);
     expect(await backgroundMark(product.worker)).toBe(mark);
+  });
+
+  it('holds the channel again in the new page after the extension reloads, as after an update', async () => {
+    const browser = product.browser as FirefoxBrowser;
+    const channels = () => product.requests.filter((line) => line.startsWith('GET /api/inbox/live 101')).length;
+    const opened = channels();
+    await browser.reloadExtension();
+    expect(await backgroundMark(product.worker)).toBeNull();
+    // Both accounts' channels open again.
+    await expect.poll(channels, { timeout: 10_000 }).toBeGreaterThanOrEqual(opened + 2);
+    await settled();
+    alarmsFired = await recordAlarms(product.worker);
+    const before = Number(await product.badgeText());
+    await pushed('demo', before + 1);
   });
 });

@@ -14,7 +14,14 @@ import {
   GECKO_ID,
   launchFirefox,
 } from '../../../scripts/firefox';
-import { BROWSER_NAMES, type BrowserName, type E2EBrowser, type E2EPage, type LaunchOptions } from './driver';
+import {
+  BROWSER_NAMES,
+  type BrowserName,
+  type E2EBrowser,
+  type E2EPage,
+  type ExtensionContext,
+  type LaunchOptions,
+} from './driver';
 import { type FirefoxAlerts, firefoxAlerts } from './firefox-alerts';
 import { firefoxPage, navigate } from './firefox-page';
 import { waitUntil } from './wait';
@@ -95,7 +102,15 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Chrom
 }
 
 /** Firefox, with its desktop alerts within reach (see `firefox-alerts.ts`). */
-export type FirefoxBrowser = E2EBrowser & { name: 'firefox'; alerts: FirefoxAlerts };
+export type FirefoxBrowser = E2EBrowser & {
+  name: 'firefox';
+  alerts: FirefoxAlerts;
+  /**
+   * Reloads the extension as `runtime.reload()` or an update does: its pages close and a new
+   * background page starts; `extension` goes on in a new extension tab once that page is there.
+   */
+  reloadExtension(): Promise<void>;
+};
 
 export async function launchFirefoxBrowser(options: LaunchOptions = {}): Promise<FirefoxBrowser> {
   const browser = await launchFirefox(options.extensionDir ?? FIREFOX_EXTENSION_DIR, options);
@@ -117,8 +132,23 @@ export async function launchFirefoxBrowser(options: LaunchOptions = {}): Promise
       () =>
         new Promise((resolve) => (document.readyState === 'complete' ? resolve(0) : addEventListener('load', resolve))),
     );
-    const extension = firefoxPage(tab);
-    const backgroundRunning = () => tab.evaluate(() => chrome.extension.getBackgroundPage?.() != null);
+    // Reloading the extension (`runtime.reload()`, an update) closes its tabs, which puppeteer
+    // does not always notice: a call that finds the tab gone opens a new one and runs there.
+    let current = tab;
+    const gone = (error: unknown) => /no such frame|closed/i.test(String(error));
+    const extension: ExtensionContext = {
+      async evaluate(fn: (arg: unknown) => unknown, arg?: unknown) {
+        try {
+          return await firefoxPage(current).evaluate(fn, arg);
+        } catch (error) {
+          if (!gone(error)) throw error;
+          current = await browser.newPage();
+          await navigate(current, pageUrl('options.html'));
+          return firefoxPage(current).evaluate(fn, arg);
+        }
+      },
+    } as ExtensionContext;
+    const backgroundRunning = () => extension.evaluate(() => chrome.extension.getBackgroundPage?.() != null);
     return {
       name: 'firefox',
       alerts: firefoxAlerts(tab),
@@ -136,6 +166,20 @@ export async function launchFirefoxBrowser(options: LaunchOptions = {}): Promise
         throw new Error('Firefox never stops the MV2 build’s background page: it is persistent.');
       },
       backgroundRunning,
+      async reloadExtension() {
+        // A blank tab keeps the window open when the extension's tabs close, or Firefox would quit.
+        const keeper = await browser.newPage();
+        const closed = (await browser.pages()).filter((page) => page !== keeper);
+        await extension.evaluate(() => {
+          setTimeout(() => chrome.runtime.reload(), 50);
+        });
+        await waitUntil('the extension’s tabs to close', 10_000, async () =>
+          (await Promise.all(closed.map((page) => page.evaluate(() => location.href).catch(() => '')))).every(
+            (href) => !href.startsWith(base),
+          ),
+        );
+        await waitUntil('the new background page', 10_000, () => backgroundRunning().catch(() => false));
+      },
       close: () => browser.close(),
     };
   } catch (error) {
