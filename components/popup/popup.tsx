@@ -214,9 +214,7 @@ export function Popup({ store }: { store: InboxStore }) {
         )}
       </header>
       <FailureNotice failure={state.failure} onDismiss={() => store.dismissFailure()} />
-      {state.outbox && (state.outbox.count > 0 || state.outbox.dropped.length > 0) && (
-        <OutboxNotice outbox={state.outbox} onDismiss={() => void store.dismissOutbox()} />
-      )}
+      {state.outbox && <OutboxNotice outbox={state.outbox} account={state.account} />}
       {state.started && !blocked && inbox && (
         <ArrivalsPill count={state.arrived.length} onShow={() => void showArrived()} />
       )}

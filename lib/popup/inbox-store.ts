@@ -61,7 +61,6 @@ function deferredTriage(load: () => Promise<Triage>): Triage {
     undo: later('undo'),
     offerLastUndo: later('offerLastUndo'),
     followOutbox: later('followOutbox'),
-    dismissOutbox: later('dismissOutbox'),
     markAllRead: later('markAllRead'),
     deleteAll: later('deleteAll'),
     open: later('open'),

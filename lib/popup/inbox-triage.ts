@@ -34,8 +34,6 @@ export interface Triage {
   offerLastUndo(signal: AbortSignal): Promise<void>;
   /** Shows what waits in the outbox of the accounts on show, and what will not be sent, until `signal` aborts. */
   followOutbox(signal: AbortSignal): Promise<void>;
-  /** Forgets the lines about changes that will not be sent. */
-  dismissOutbox(): Promise<void>;
   markAllRead(): Promise<void>;
   deleteAll(): Promise<void>;
   /** Opens a row's link in a tab, and marks it read unless the person turned that off. */
@@ -104,6 +102,18 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
     );
   }
 
+  /** Until when the popup shows the outbox: `followOutbox`'s signal. */
+  let following: AbortSignal | null = null;
+
+  /** Asks what waits in the outbox of the accounts on show. */
+  async function loadOutbox(): Promise<void> {
+    const account = get().account || ALL_ACCOUNTS;
+    const outbox = await ask('outbox.state', { account }).catch(() => null);
+    if (outbox && following && !following.aborted && (get().account || ALL_ACCOUNTS) === account) {
+      set({ outbox, waiting: new Set(outbox.ids) });
+    }
+  }
+
   /** Notes that this popup changed the items, for pages requested before the change. */
   function record(action: TriageAction, ids: readonly string[], undone = false): void {
     for (const id of ids) {
@@ -155,6 +165,7 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
       const single = get().account !== ALL_ACCOUNTS;
       if (single) status.applyUnreadCount(result?.unreadCount ?? null);
       // The toast says it, in its own live region; without one, the announcement does.
+      if (result?.waiting) void loadOutbox();
       if (result?.undo) offer(result.undo, targets);
       else {
         const wake = until === undefined ? undefined : new Date(until).toISOString();
@@ -262,26 +273,17 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
       if (last && !signal.aborted && get().undo === null) offer(last, null);
     },
     async followOutbox(signal) {
-      const shown = () => get().account || ALL_ACCOUNTS;
-      const load = async () => {
-        const account = shown();
-        const outbox = await ask('outbox.state', { account }).catch(() => null);
-        if (outbox && !signal.aborted && shown() === account) set({ outbox, waiting: new Set(outbox.ids) });
-      };
-      onBroadcast('outbox.changed', () => void load(), signal);
-      let account = shown();
-      const stop = cell.subscribe(() => {
-        if (shown() === account) return;
-        account = shown();
-        void load();
+      following = signal;
+      onBroadcast('outbox.changed', () => void loadOutbox(), signal);
+      // Another account on show, or its status changed (the service back): what waits may differ.
+      let seen = [get().account, get().status] as const;
+      const stop = cell.subscribe(({ account, status }) => {
+        if (account === seen[0] && status === seen[1]) return;
+        seen = [account, status];
+        void loadOutbox();
       });
       signal.addEventListener('abort', stop, { once: true });
-      await load();
-    },
-    async dismissOutbox() {
-      const { outbox } = get();
-      if (outbox) set({ outbox: { ...outbox, dropped: [] } });
-      await ask('outbox.dismiss', { account: get().account || ALL_ACCOUNTS }).catch(() => undefined);
+      await loadOutbox();
     },
     markAllRead: () => changeAll('markRead'),
     deleteAll: () => changeAll('delete'),
