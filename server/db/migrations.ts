@@ -415,8 +415,10 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
     // A notification's `muted` says whether a mute or the strangers policy holds it back now. It
     // is kept on the row (set as it arrives, and moved by triggers whenever a mute, the policy or
     // a follow changes), so listings walk indexes that leave muted rows out and the unread counts
-    // stay one row read. `search_text` is the text and the actor's names folded to lowercase
-    // without accents, under a trigram index: a word of 3 or more characters is an index lookup.
+    // stay one row read. `notification_search` keeps each notification's text and actor's names
+    // folded to lowercase without accents, under a trigram index: a word of 3 or more characters
+    // is an index lookup. It is a table of its own, written as notifications arrive and leave,
+    // so marking, snoozing and muting never touch its index.
     statements: [
       `CREATE FUNCTION search_fold(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
         SELECT replace(replace(replace(translate(lower(t),
@@ -452,18 +454,40 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
             AND NOT EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = owner AND f.followee_id = actor)
           )
       $$`,
-      `ALTER TABLE notifications ADD COLUMN muted boolean NOT NULL DEFAULT false, ADD COLUMN actor_names text`,
-      `UPDATE notifications n SET actor_names = a.username || ' ' || a.display_name FROM users a WHERE a.id = n.actor_id`,
-      `ALTER TABLE notifications ADD COLUMN search_text text NOT NULL
-       GENERATED ALWAYS AS (search_fold(text || coalesce(' ' || actor_names, ''))) STORED`,
-      // Only rows with an actor or a link can be muted or carry names: a bulk load of system
-      // notifications pays nothing for it. A notification arriving and a mute, the policy or a
+      'ALTER TABLE notifications ADD COLUMN muted boolean NOT NULL DEFAULT false',
+      `CREATE TABLE notification_search (
+        id uuid PRIMARY KEY,
+        user_id integer NOT NULL,
+        words text NOT NULL
+      )`,
+      `INSERT INTO notification_search (id, user_id, words)
+       SELECT n.id, n.user_id, search_fold(n.text || coalesce(' ' || a.username || ' ' || a.display_name, ''))
+       FROM notifications n LEFT JOIN users a ON a.id = n.actor_id`,
+      `CREATE FUNCTION notification_search_arrived() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO notification_search (id, user_id, words)
+        SELECT n.id, n.user_id, search_fold(n.text || coalesce(' ' || a.username || ' ' || a.display_name, ''))
+        FROM new_rows n LEFT JOIN users a ON a.id = n.actor_id;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER notification_search_insert AFTER INSERT ON notifications
+       REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION notification_search_arrived()`,
+      `CREATE FUNCTION notification_search_gone() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        DELETE FROM notification_search s USING old_rows o WHERE s.id = o.id;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER notification_search_delete AFTER DELETE ON notifications
+       REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION notification_search_gone()`,
+      // Only rows with an actor or a link can be muted: a bulk load of system notifications pays
+      // nothing for it. A notification arriving and a mute, the policy or a
       // follow of its user changing take turns (a shared and an exclusive lock per user), so
       // neither misses the other: an arrival in the same moment as a mute is muted all the same.
       `CREATE FUNCTION notifications_arriving() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         PERFORM pg_advisory_xact_lock_shared(hashtext('inbox mutes'), NEW.user_id);
-        SELECT a.username || ' ' || a.display_name INTO NEW.actor_names FROM users a WHERE a.id = NEW.actor_id;
         NEW.muted := notification_muted(NEW.user_id, NEW.actor_id, NEW.path);
         RETURN NEW;
       END
@@ -578,8 +602,7 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
       'CREATE INDEX notifications_user_actor_idx ON notifications (user_id, actor_id) WHERE actor_id IS NOT NULL',
       'CREATE INDEX notifications_user_path_idx ON notifications (user_id, path) WHERE path IS NOT NULL',
       // pg_trgm's operator class, wherever the database keeps the extension: one database's
-      // schemas share it, so two services migrating at once take turns creating it. Without a
-      // pending list a search after a bulk load is planned on the index as it is, not as a scan.
+      // schemas share it, so two services migrating at once take turns creating it.
       `DO $$
       DECLARE home text;
       BEGIN
@@ -587,8 +610,8 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
         CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
         SELECT n.nspname INTO home FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
         WHERE e.extname = 'pg_trgm';
-        EXECUTE format('CREATE INDEX notifications_search_idx ON notifications USING gin (search_text %I.gin_trgm_ops)
-          WITH (fastupdate = off) WHERE deleted_at IS NULL', home);
+        EXECUTE format('CREATE INDEX notification_search_idx ON notification_search USING gin (words %I.gin_trgm_ops)',
+          home);
       END
       $$`,
     ],

@@ -142,9 +142,10 @@ function pageStatement(user: string, placeholder: Placeholder, options: PageOpti
   let where = `n.user_id = ${user} AND n.deleted_at IS NULL`;
   if (options.unreadOnly) where += ' AND NOT n.read';
   where += options.muted ? ' AND n.muted' : ' AND NOT n.muted';
-  // Folded by the database as it folds `search_text`; a word of 3 or more characters is a trigram index lookup.
-  for (const word of options.words ?? []) {
-    where += ` AND n.search_text LIKE search_fold(${param(containing(word), 'text')})`;
+  // Folded by the database as it folds what it searches; a word of 3 or more characters is a trigram index lookup.
+  if (options.words && options.words.length > 0) {
+    const words = options.words.map((word) => `s.words LIKE search_fold(${param(containing(word), 'text')})`);
+    where += ` AND n.id IN (SELECT s.id FROM notification_search s WHERE s.user_id = ${user} AND ${words.join(' AND ')})`;
   }
   if (options.snoozed) {
     where += ' AND n.snoozed_until IS NOT NULL';
@@ -429,6 +430,10 @@ export async function fillInbox(
     [userId, count, options.text ?? 'Generated notification', options.read ?? false, options.newest ?? null],
   );
   await db.query('ANALYZE notifications');
+  // The search index takes a bulk load into its pending list, which autovacuum merges soon after;
+  // until then a search is planned as if the index were slow.
+  await db.query("SELECT gin_clean_pending_list('notification_search_idx'::regclass)");
+  await db.query('ANALYZE notification_search');
   return result.rowCount;
 }
 

@@ -139,7 +139,7 @@ describe.each(BACKENDS)('search on %s', (backend) => {
       statement?.params,
     );
     const text = plan.rows.map((row) => Object.values(row)[0]).join('\n');
-    expect(text).toContain('notifications_search_idx');
+    expect(text).toContain('notification_search_idx');
     expect((await listNotifications(service.server.database, userId, options)).map((n) => n.text)).toEqual([
       'The quarterly numbers',
     ]);
