@@ -7,9 +7,11 @@ import * as v from 'valibot';
 import {
   ApiError,
   InvalidArgumentError,
+  LIMITS,
   NOTIFICATION_TYPES,
   REPORT_REASONS,
   reviveError,
+  STRANGERS_POLICIES,
   UnauthenticatedError,
 } from '../api';
 import type { MessageData, MessageReturn, MessageType } from '../messaging';
@@ -28,6 +30,11 @@ const Triage = v.object({ account: AccountId, ids: Ids, unread: Unread, join: Jo
 const ListTriage = v.object({ account: AccountId, ids: v.array(v.string()), unread: Unread, join: Join });
 const ProfileRequest = v.object({ account: AccountId, username: Text });
 const Token = v.pipe(Text, v.trim(), v.minLength(1));
+const Search = v.optional(v.nullable(v.pipe(v.string(), v.maxLength(LIMITS.searchMax * 2))));
+const MuteTarget = v.union([
+  v.strictObject({ actor: v.pipe(v.string(), v.maxLength(100)) }),
+  v.strictObject({ url: v.pipe(v.string(), v.maxLength(LIMITS.muteUrlMax)) }),
+]);
 
 const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } = {
   'inbox.fetch': v.object({
@@ -37,7 +44,14 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
     types: v.optional(
       v.nullable(v.pipe(v.array(v.picklist(NOTIFICATION_TYPES)), v.maxLength(NOTIFICATION_TYPES.length))),
     ),
+    q: Search,
+    muted: v.optional(v.boolean()),
   }),
+  'inbox.features': v.object({ account: AccountId }),
+  'inbox.mutes': v.object({ account: AccountId }),
+  'inbox.mute': v.object({ account: AccountId, target: MuteTarget, until: v.nullable(Text) }),
+  'inbox.unmute': v.object({ account: AccountId, id: Text }),
+  'inbox.setPolicy': v.object({ account: AccountId, strangers: v.picklist(STRANGERS_POLICIES) }),
   'inbox.countByType': v.object({ account: AccountId }),
   'inbox.markRead': Triage,
   'inbox.delete': Triage,
@@ -75,6 +89,7 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
     reason: v.picklist(REPORT_REASONS),
     comment: Text,
   }),
+  'profile.mute': ProfileRequest,
 };
 
 export const MESSAGE_TYPES = Object.keys(schemas) as MessageType[];

@@ -9,9 +9,11 @@ import type { Account } from '../accounts';
 import type {
   ByType,
   IdsSelection,
+  Mute,
   Notification,
   NotificationType,
   Page,
+  Policy,
   Profile,
   ReportReason,
   ReportResult,
@@ -72,6 +74,29 @@ export interface InboxPageRequest extends AccountRequest {
   unreadOnly: boolean;
   /** Only these types; all when left out or null. */
   types?: NotificationType[] | null;
+  /** Only notifications that contain every word of it (see `inbox.features` for whether the service can). */
+  q?: string | null;
+  /** Only the muted notifications. */
+  muted?: boolean;
+}
+
+/** What the account's service can do beyond the first wave's inbox: mutes, the strangers policy and search. */
+export interface InboxFeatures {
+  mutes: boolean;
+  /** The strangers policy in force, when the service has one. */
+  policy: Policy | null;
+}
+
+/** A person or a thread to mute, until an ISO 8601 time or (null) until the mute is removed. */
+export interface MuteRequest extends AccountRequest {
+  target: { actor: string } | { url: string };
+  until: string | null;
+}
+
+export interface MuteResult {
+  mute: Mute;
+  /** The unread count after the mute, as the service reports it. */
+  unreadCount: number | null;
 }
 
 export interface SnoozeRequest extends AccountRequest {
@@ -283,6 +308,16 @@ export interface ProtocolMap {
   'inbox.unsnooze'(request: AccountRequest & { ids: string[] }): TriageResult;
   /** One page of the snoozed notifications, soonest to wake first. */
   'inbox.fetchSnoozed'(request: AccountRequest & { cursor: string | null }): Page;
+  /** What the account's service can do; asked once per account and address, again after a sign-in. */
+  'inbox.features'(request: AccountRequest): InboxFeatures;
+  /** The mutes in force, newest first. */
+  'inbox.mutes'(request: AccountRequest): Mute[];
+  /** Mutes a person or a thread: their notifications leave the inbox, the count and the alerts. */
+  'inbox.mute'(request: MuteRequest): MuteResult;
+  /** Removes a mute: what it held back comes back as it was. */
+  'inbox.unmute'(request: AccountRequest & { id: string }): { unreadCount: number | null };
+  /** Holds back notifications from people the account does not follow, or shows them. */
+  'inbox.setPolicy'(request: AccountRequest & Policy): Policy;
   /** Undoes the last triage action, once, while the service takes it. */
   'inbox.undo'(): UndoResult;
   /** The last triage action, while it can still be undone. */
@@ -315,6 +350,8 @@ export interface ProtocolMap {
   'profile.follow'(request: ProfileRequest): ProfileChange;
   'profile.unfollow'(request: ProfileRequest): ProfileChange;
   'profile.report'(request: ReportRequest): ReportResult;
+  /** Mutes the person the tab shows, until removed; null when the account's service has no mutes. */
+  'profile.mute'(request: ProfileRequest): Mute | null;
 }
 
 export interface NewAccountRequest {
@@ -340,6 +377,11 @@ export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'inbox.snooze': 'extension',
   'inbox.unsnooze': 'extension',
   'inbox.fetchSnoozed': 'extension',
+  'inbox.features': 'extension',
+  'inbox.mutes': 'extension',
+  'inbox.mute': 'extension',
+  'inbox.unmute': 'extension',
+  'inbox.setPolicy': 'extension',
   'inbox.undo': 'extension',
   'inbox.lastUndo': 'extension',
   'outbox.state': 'extension',
@@ -359,6 +401,7 @@ export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'profile.follow': 'profile',
   'profile.unfollow': 'profile',
   'profile.report': 'profile',
+  'profile.mute': 'profile',
 };
 
 const quiet = { debug() {}, log() {}, warn: console.warn, error: console.error };

@@ -17,8 +17,12 @@ import {
   unsnooze,
 } from '../triage';
 import { type HandlerContext, runtimeOf, signedIn } from './context';
+import type { MuteMessage } from './mute-messages';
 
-type InboxMessage = Extract<keyof Handlers, `inbox.${string}` | `status.${string}` | `outbox.${string}`>;
+type InboxMessage = Exclude<
+  Extract<keyof Handlers, `inbox.${string}` | `status.${string}` | `outbox.${string}`>,
+  MuteMessage
+>;
 
 export function inboxHandlers({ runtimes }: HandlerContext): Pick<Handlers, InboxMessage> {
   async function triage(
@@ -43,16 +47,17 @@ export function inboxHandlers({ runtimes }: HandlerContext): Pick<Handlers, Inbo
   }
 
   return {
-    async 'inbox.fetch'({ account, cursor, unreadOnly, types }) {
+    async 'inbox.fetch'({ account, cursor, unreadOnly, types, q, muted }) {
       const { client } = await signedIn(runtimes, account);
-      const filter = types && types.length > 0 ? { types } : {};
+      const search = q?.trim() ? { q: q.trim() } : {};
+      const filter = { ...(types && types.length > 0 ? { types } : {}), ...search, ...(muted ? { muted } : {}) };
       const page = await withWaiting(
         account,
         await client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor, unreadOnly, ...filter }),
         unreadOnly,
       );
       // The cache holds the whole inbox's first page, what the popup paints before any answer.
-      if (cursor === null && !filter.types) await writeCachedFirstPage(account, unreadOnly, page);
+      if (cursor === null && Object.keys(filter).length === 0) await writeCachedFirstPage(account, unreadOnly, page);
       return { data: page.data.map((item) => ({ ...item, account })), cursor: page.cursor };
     },
     async 'inbox.countByType'({ account }) {

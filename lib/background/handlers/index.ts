@@ -7,13 +7,20 @@ import { answer, type Handlers, MESSAGE_TYPES } from '../message-gate';
 import { accountHandlers } from './account-messages';
 import type { HandlerContext } from './context';
 import { inboxHandlers } from './inbox-messages';
+import { muteHandlers } from './mute-messages';
 import { profileHandlers } from './profile-messages';
 import { settingsHandlers } from './settings-messages';
 
 export type { HandlerContext };
 
 export function createHandlers(ctx: HandlerContext): Handlers {
-  return { ...inboxHandlers(ctx), ...accountHandlers(ctx), ...settingsHandlers(ctx), ...profileHandlers(ctx) };
+  return {
+    ...inboxHandlers(ctx),
+    ...muteHandlers(ctx),
+    ...accountHandlers(ctx),
+    ...settingsHandlers(ctx),
+    ...profileHandlers(ctx),
+  };
 }
 
 /** Answers every message of the protocol until `signal` aborts; the handlers, for the background's own use. */

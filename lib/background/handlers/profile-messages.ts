@@ -8,6 +8,7 @@ import { accounts } from '../account-store';
 import { type Asker, forbidden, type Handlers } from '../message-gate';
 import { claimFrame, newClaim } from '../profile-frames';
 import { type HandlerContext, runtimeOf, signedIn } from './context';
+import { features } from './mute-messages';
 import { createPrefetch, profileAnswer } from './profile-prefetch';
 
 type ProfileMessage = Extract<keyof Handlers, `profile.${string}`>;
@@ -106,6 +107,16 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
     'profile.unfollow': (request, sender) => change('unfollow', request, sender),
     async 'profile.report'({ account, username, reason, comment }, sender) {
       return (await profileAccount(runtimes, account, sender, username)).user(username).report(reason, comment);
+    },
+    async 'profile.mute'({ account, username }, sender) {
+      const client = await profileAccount(runtimes, account, sender, username);
+      const runtime = await runtimeOf(runtimes, account);
+      const { mutes } = await features.of(account, client, (await runtime.session.token()) ?? '');
+      if (!mutes) return null;
+      const mute = await client.inbox.mutes.add({ actor: username });
+      // The badge drops with the service's count, not a poll interval later.
+      await runtime.poller.poll();
+      return mute;
     },
   };
 }

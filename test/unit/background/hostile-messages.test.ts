@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ApiError, IdsBodySchema, isUsername, parseOffsetTimestamp, ReportBodySchema } from '../../../lib/api';
+import {
+  ApiError,
+  IdsBodySchema,
+  isUsername,
+  MuteBodySchema,
+  PolicyBodySchema,
+  parseOffsetTimestamp,
+  ReportBodySchema,
+} from '../../../lib/api';
 import type { Sender } from '../../../lib/background/sender';
 import { MESSAGE_SCOPE, type MessageType, messaging } from '../../../lib/messaging';
 import { ACCOUNT, signedIn, storedToken } from '../../support/background';
@@ -29,6 +37,11 @@ const VALID: Record<MessageType, unknown> = {
   'inbox.snooze': { account: ACCOUNT, ids: [], until: '2026-11-24T09:00:00+01:00' },
   'inbox.unsnooze': { account: ACCOUNT, ids: [] },
   'inbox.fetchSnoozed': { account: ACCOUNT, cursor: null },
+  'inbox.features': { account: ACCOUNT },
+  'inbox.mutes': { account: ACCOUNT },
+  'inbox.mute': { account: ACCOUNT, target: { actor: 'bob' }, until: null },
+  'inbox.unmute': { account: ACCOUNT, id: '00000000-0000-4000-8000-000000000000' },
+  'inbox.setPolicy': { account: ACCOUNT, strangers: 'mute' },
   'inbox.undo': undefined,
   'inbox.lastUndo': undefined,
   'outbox.state': { account: ACCOUNT },
@@ -54,6 +67,7 @@ const VALID: Record<MessageType, unknown> = {
   'profile.follow': { account: ACCOUNT, username: 'bob' },
   'profile.unfollow': { account: ACCOUNT, username: 'bob' },
   'profile.report': { account: ACCOUNT, username: 'bob', reason: 'spam', comment: '' },
+  'profile.mute': { account: ACCOUNT, username: 'bob' },
 };
 
 /** What a request must look like to be one the contract allows; null when it is. */
@@ -62,7 +76,8 @@ async function contractViolation(request: Request): Promise<string | null> {
   // A token the message itself carried (the options page testing one) may go where it says.
   if (url.origin !== API)
     return request.headers.get('authorization')?.includes(TOKEN) ? `the token went to ${url.origin}` : null;
-  const route = `${request.method} ${url.pathname.replace(/^\/api\/user\/[^/]+/, '/api/user/:u')}`;
+  const path = url.pathname.replace(/^\/api\/user\/[^/]+/, '/api/user/:u');
+  const route = `${request.method} ${path.replace(/^\/api\/inbox\/mutes\/[0-9a-f-]{36}$/, '/api/inbox/mutes/:id')}`;
   const body = await request.text();
   const username = decodeURIComponent(url.pathname.split('/')[3] ?? '');
   switch (route) {
@@ -74,6 +89,8 @@ async function contractViolation(request: Request): Promise<string | null> {
         p.get('limit') === '25' &&
         ['true', 'false', null].includes(p.get('unreadOnly')) &&
         [null, 'true'].includes(p.get('snoozed')) &&
+        [null, 'true'].includes(p.get('muted')) &&
+        (p.get('q') === null || ((p.get('q') as string).length > 0 && (p.get('q') as string).length <= 100)) &&
         (p.get('cursor') === null || (p.get('cursor') as string).length > 0);
       return ok ? null : `fetch with ${url.search}`;
     }
@@ -89,6 +106,15 @@ async function contractViolation(request: Request): Promise<string | null> {
       return v.is(IdsBodySchema, JSON.parse(body)) && Array.isArray(JSON.parse(body).ids)
         ? null
         : `${route} with ${body.slice(0, 80)}`;
+    case 'GET /api/inbox/policy':
+    case 'GET /api/inbox/mutes':
+      return null;
+    case 'DELETE /api/inbox/mutes/:id':
+      return null;
+    case 'PUT /api/inbox/policy':
+      return v.is(PolicyBodySchema, JSON.parse(body)) ? null : `${route} with ${body.slice(0, 80)}`;
+    case 'POST /api/inbox/mutes':
+      return v.is(MuteBodySchema, JSON.parse(body)) ? null : `${route} with ${body.slice(0, 80)}`;
     case 'GET /api/user/:u':
     case 'POST /api/user/:u/follow':
     case 'DELETE /api/user/:u/follow':
@@ -134,6 +160,12 @@ function contractService() {
         createdAt: new Date().toISOString(),
       });
     }
+    if (path.endsWith('/policy')) return jsonAnswer({ strangers: 'accept' });
+    if (path.endsWith('/mutes') && request.method === 'GET') return jsonAnswer({ data: [] });
+    if (path.endsWith('/mutes')) {
+      const now = new Date().toISOString();
+      return jsonAnswer({ id: crypto.randomUUID(), actor: 'bob', url: null, until: null, createdAt: now }, 201);
+    }
     if (path.endsWith('/fetch')) return jsonAnswer({ data: [], cursor: null });
     if (path.endsWith('/count')) return jsonAnswer({ count: 1 });
     return jsonAnswer({ success: true, count: 0, undo: null });
@@ -168,7 +200,7 @@ const frameUrl = `chrome-extension://${EXTENSION_ID}/profile-frame.html`;
 /** Whether a tab with this address shows the profile the valid messages name. */
 const showsBob = (url: string | undefined) => /^http:\/\/127\.0\.0\.1:8787\/@bob(?:[?#]|$)/.test(url ?? '');
 /** The messages that read or act on a named profile. */
-const TARGETED: MessageType[] = ['profile.get', 'profile.follow', 'profile.unfollow', 'profile.report'];
+const TARGETED: MessageType[] = ['profile.get', 'profile.follow', 'profile.unfollow', 'profile.report', 'profile.mute'];
 const anyUrl = fc.option(fc.oneof(foreignUrl, siteUrl, extensionUrl), { nil: undefined });
 const tab = fc.option(fc.record({ id: fc.nat(), url: fc.oneof(foreignUrl, siteUrl) }), { nil: undefined });
 

@@ -1,0 +1,67 @@
+/** Mutes and the strangers policy, for the popup and the options page. */
+import type { Notification } from '../../api';
+import { clearInboxCache, updateCachedPages } from '../../inbox-cache';
+import type { MuteRequest } from '../../messaging';
+import type { Handlers } from '../message-gate';
+import { createFeatureCache, type FeatureCache } from '../service-features';
+import { type HandlerContext, signedIn } from './context';
+
+export type MuteMessage = 'inbox.features' | 'inbox.mutes' | 'inbox.mute' | 'inbox.unmute' | 'inbox.setPolicy';
+
+/** One cache for the whole background: the profile buttons ask it too. */
+export const features: FeatureCache = createFeatureCache();
+
+/** The account signed in, with what its service can do. */
+export async function withFeatures({ runtimes }: HandlerContext, account: string) {
+  const { runtime, client } = await signedIn(runtimes, account);
+  const token = (await runtime.session.token()) ?? '';
+  return { runtime, client, features: await features.of(account, client, token) };
+}
+
+/** The notification is one the target's mute holds back. */
+export function mutedBy(item: Notification, target: MuteRequest['target']): boolean {
+  if ('actor' in target) return item.actor?.username.toLowerCase() === target.actor.toLowerCase();
+  return item.url === target.url;
+}
+
+export function muteHandlers(ctx: HandlerContext): Pick<Handlers, MuteMessage> {
+  /** The service moves the count as the mute changes; the badge follows with one check. */
+  async function countAfter(runtime: { poller: { poll(): Promise<{ kind: string; count: number | null }> } }) {
+    const status = await runtime.poller.poll();
+    return status.kind === 'ok' ? status.count : null;
+  }
+
+  return {
+    async 'inbox.features'({ account }) {
+      return (await withFeatures(ctx, account)).features;
+    },
+    async 'inbox.mutes'({ account }) {
+      const { client, features } = await withFeatures(ctx, account);
+      return features.mutes ? client.inbox.mutes.list() : [];
+    },
+    async 'inbox.mute'({ account, target, until }) {
+      const { runtime, client } = await signedIn(ctx.runtimes, account);
+      const mute = await client.inbox.mutes.add(target, until);
+      await updateCachedPages(account, (page) => ({
+        ...page,
+        data: page.data.filter((item) => !mutedBy(item, target)),
+      }));
+      return { mute, unreadCount: await countAfter(runtime) };
+    },
+    async 'inbox.unmute'({ account, id }) {
+      const { runtime, client } = await signedIn(ctx.runtimes, account);
+      await client.inbox.mutes.remove(id);
+      // What comes back belongs somewhere in pages the cache cannot place: the next popup asks the service.
+      await clearInboxCache(account);
+      return { unreadCount: await countAfter(runtime) };
+    },
+    async 'inbox.setPolicy'({ account, strangers }) {
+      const { runtime, client } = await signedIn(ctx.runtimes, account);
+      const policy = await client.inbox.setPolicy({ strangers });
+      features.forget(account);
+      await clearInboxCache(account);
+      await countAfter(runtime);
+      return policy;
+    },
+  };
+}
