@@ -129,7 +129,13 @@ export function startBackground(options: BackgroundOptions = {}) {
     clicksHeard = true;
     listen(browser.notifications.onClicked, (id) => {
       if (isDigest(id)) void digest.onClicked(id).catch(() => undefined);
-      else void runtimes.sync().then(() => runtimes.get(notificationAccount(id))?.notifier.onClicked(id));
+      else {
+        void Promise.all([getSettings(), runtimes.sync()])
+          .then(([settings]) =>
+            runtimes.get(notificationAccount(id))?.notifier.onClicked(id, alertActions, settings.markReadOnOpen),
+          )
+          .catch(() => undefined);
+      }
     });
     listen(browser.notifications.onButtonClicked, (id, button) => {
       const acting = isDigest(id)

@@ -143,8 +143,11 @@ export interface Notifier {
   onCount(previous: number | null, count: number, settings: Settings): Promise<void>;
   /** A notification pushed by the live channel. */
   onArrival(notification: Notification, settings: Settings): Promise<void>;
-  /** A click on a system notification: opens its page and marks it read, or opens the popup. */
-  onClicked(notificationId: string): Promise<void>;
+  /**
+   * A click on a system notification: opens its page, and marks it read through the popup's own
+   * path when `markRead` (the "mark read when opened" setting) says so; or opens the popup.
+   */
+  onClicked(notificationId: string, actions: AlertActions, markRead: boolean): Promise<void>;
   /** A click on one of an alert's buttons: does what it says, and closes the alert. */
   onButtonClicked(notificationId: string, buttonIndex: number, actions: AlertActions): Promise<void>;
   /** Its alarm to show collapsed arrivals fired. */
@@ -447,13 +450,13 @@ export function createNotifier(
         await deliver([notification], settings);
       }),
 
-    async onClicked(notificationId) {
+    async onClicked(notificationId, actions, markRead) {
       const target = await take(notificationId);
       if (!target) return;
       const url = openableUrl(target.url);
       if (url) {
         await browser.tabs.create({ url });
-        if (target.ids.length) await (await getClient()).inbox.markRead(target.ids);
+        if (markRead && target.ids.length) await actions.markRead(accountId, target.ids, false);
       } else {
         // Several at once: the inbox shows them.
         await openPopup(undefined);

@@ -66,15 +66,30 @@ describe('desktop notifications', () => {
     expect(wire.requests).toHaveLength(1);
   });
 
-  it('open the notification’s page when clicked, and mark it read', async () => {
-    const { wire, notifier } = setup(page(1), page(2, 1), json({ success: true, count: 1, undo: 'u.s' }));
+  it('open the notification’s page when clicked, and mark it read through the popup’s path', async () => {
+    const { notifier } = setup(page(1), page(2, 1));
+    const marked: unknown[] = [];
+    const actions = { markRead: async (...args: unknown[]) => marked.push(args), snooze: async () => undefined };
     await notifier.onCount(null, 1, on);
     await notifier.onCount(1, 2, on);
     const [notificationId] = Object.keys(fakeBrowser.notifications.getAllCreateOptions());
-    await notifier.onClicked(notificationId ?? '');
+    await notifier.onClicked(notificationId ?? '', actions, true);
     expect(await openedTabs()).toEqual(['http://127.0.0.1:8787/@user2']);
-    expect(JSON.parse(wire.requests[2]?.body ?? '{}')).toEqual({ ids: [id(2)] });
+    expect(marked).toEqual([[ACCOUNT, [id(2)], false]]);
     expect(shown()).toEqual([]);
+  });
+
+  it('open the page and leave it unread when "mark read when opened" is off', async () => {
+    const { wire, notifier } = setup(page(1), page(2, 1));
+    const marked: unknown[] = [];
+    const actions = { markRead: async (...args: unknown[]) => marked.push(args), snooze: async () => undefined };
+    await notifier.onCount(null, 1, on);
+    await notifier.onCount(1, 2, on);
+    const [notificationId] = Object.keys(fakeBrowser.notifications.getAllCreateOptions());
+    await notifier.onClicked(notificationId ?? '', actions, false);
+    expect(await openedTabs()).toEqual(['http://127.0.0.1:8787/@user2']);
+    expect(marked).toEqual([]);
+    expect(wire.requests).toHaveLength(2);
   });
 
   it('never open a link that is not http(s): the inbox opens instead', async () => {
@@ -82,7 +97,7 @@ describe('desktop notifications', () => {
     await notifier.onCount(null, 1, on);
     await notifier.onCount(1, 2, on);
     const [notificationId] = Object.keys(fakeBrowser.notifications.getAllCreateOptions());
-    await notifier.onClicked(notificationId ?? '');
+    await notifier.onClicked(notificationId ?? '', { markRead: async () => 0, snooze: async () => 0 }, true);
     expect(await openedTabs()).toEqual([fakeBrowser.runtime.getURL('/popup.html')]);
   });
 });
