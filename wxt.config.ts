@@ -22,6 +22,15 @@ const MINIMUM_FIREFOX = 142;
 const OPEN_POPUP_SHORTCUT = 'Alt+Shift+I';
 
 /**
+ * The extension's pages run only their own scripts, as by default, and show pictures only from
+ * the extension itself and from where people's pictures may come: https, or this computer over
+ * plain http (`avatarSource` in `lib/links.ts`). A `data:` or `javascript:` address, or plain http
+ * to another host, loads nothing, whatever a service sends.
+ */
+const EXTENSION_PAGES_CSP =
+  "script-src 'self'; object-src 'self'; img-src 'self' https: http://127.0.0.1:* http://localhost:*";
+
+/**
  * Firefox is built as MV2 (WXT's default for it), Chrome as MV3. Firefox unloads an MV3 background,
  * an event page, after about 30 s without extension events whatever its WebSocket does, which
  * would drop the live channel every half minute; an MV2 background page is persistent, and runs
@@ -33,10 +42,12 @@ const OPEN_POPUP_SHORTCUT = 'Alt+Shift+I';
 const manifestVersionParts = (manifestVersion: 2 | 3, optionalHosts: string[]) =>
   manifestVersion === 2
     ? {
+        content_security_policy: EXTENSION_PAGES_CSP,
         optional_permissions: ['notifications', ...optionalHosts],
         commands: { _execute_browser_action: { suggested_key: { default: OPEN_POPUP_SHORTCUT } } },
       }
     : {
+        content_security_policy: { extension_pages: EXTENSION_PAGES_CSP },
         optional_permissions: ['notifications'],
         optional_host_permissions: optionalHosts,
         commands: { _execute_action: { suggested_key: { default: OPEN_POPUP_SHORTCUT } } },

@@ -3,6 +3,7 @@ import { t, tn, uiLanguage } from '../../lib/i18n';
 import { openableUrl } from '../../lib/links';
 import { groupActors, type NotificationGroup } from '../../lib/popup/inbox-groups';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
+import { Faces } from './avatar';
 import { IconButton, type ItemActions, typeLabel } from './notification-item';
 
 /** "Alice, Bob and 3 others liked your post"; without names, the newest member's own text. */
@@ -100,6 +101,7 @@ function GroupRow({ group, position, total, active, selected, expanded, now, act
         aria-label={t('popup_select_item', title)}
         onClick={(event) => actions.select(key, event.shiftKey)}
       />
+      <Faces actors={members.map((member) => member.actor)} />
       <div class="body">
         <p class="text" id={`text-${key}`}>
           {link(key, url, title, false)}

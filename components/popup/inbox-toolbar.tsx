@@ -19,7 +19,15 @@ interface Props {
 }
 
 /** The box that selects every loaded item, or none; half-ticked while some are selected. */
-export function SelectAllBox({ loaded, selected, onSelectAll }: Pick<Props, 'loaded' | 'selected' | 'onSelectAll'>) {
+export function SelectAllBox({
+  loaded,
+  selected,
+  onSelectAll,
+  quiet = false,
+}: Pick<Props, 'loaded' | 'selected' | 'onSelectAll'> & {
+  /** Its words only for screen readers: the count of the selection stands beside it. */
+  quiet?: boolean;
+}) {
   const all = loaded > 0 && selected === loaded;
   return (
     <label class="select-all">
@@ -30,55 +38,135 @@ export function SelectAllBox({ loaded, selected, onSelectAll }: Pick<Props, 'loa
         disabled={loaded === 0}
         onChange={(event) => onSelectAll(event.currentTarget.checked)}
       />
-      {t('popup_select_all')}
+      <span class={quiet ? 'sr-only' : undefined}>{t('popup_select_all')}</span>
     </label>
   );
 }
 
-/** Bulk actions: on the selection when there is one, else on the whole inbox. */
+interface ToolProps {
+  icon: string;
+  label: string;
+  onClick(event: MouseEvent & { currentTarget: HTMLButtonElement }): void;
+  popup?: 'menu';
+}
+
+/** An action on the selection, drawn as an icon, its name read out and shown as its tooltip. */
+function Tool({ icon, label, onClick, popup }: ToolProps) {
+  return (
+    <button
+      type="button"
+      class={`icon ${icon}`}
+      aria-label={label}
+      title={label}
+      aria-haspopup={popup}
+      onClick={onClick}
+    />
+  );
+}
+
+const MORE_PANEL_ID = 'toolbar-more';
+
+/** Puts the opening panel under the button that opened it, its right edge on the button's. */
+function placeUnderOpener(event: ToggleEvent & { currentTarget: HTMLElement }) {
+  if (event.newState !== 'open') return;
+  const panel = event.currentTarget;
+  const box = panel.previousElementSibling?.getBoundingClientRect();
+  if (!box) return;
+  panel.style.top = `${box.bottom + 4}px`;
+  panel.style.right = `${Math.max(4, innerWidth - box.right)}px`;
+}
+
+/** "Mark all read" and "Delete all", as buttons or in the More menu; a choice closes the menu. */
+function WholeInboxActions({ canMarkAll, canDeleteAll, onMarkAll, onDeleteAll }: Props) {
+  const act = (action: () => void) => (event: MouseEvent & { currentTarget: HTMLButtonElement }) => {
+    event.currentTarget.closest<HTMLElement>('[popover]')?.hidePopover?.();
+    action();
+  };
+  return (
+    <>
+      <button type="button" key="mark-all" disabled={!canMarkAll} onClick={act(onMarkAll)}>
+        {t('popup_mark_all_read')}
+      </button>
+      <button type="button" key="delete-all" class="danger" disabled={!canDeleteAll} onClick={act(onDeleteAll)}>
+        {t('popup_delete_all')}
+      </button>
+    </>
+  );
+}
+
+/**
+ * Bulk actions, on one row as tall as a notification's: on the selection when there is one (its
+ * count and an icon for each action, the whole inbox's actions in the More menu), else on the
+ * whole inbox.
+ */
 export function InboxToolbar(props: Props) {
   const { selected } = props;
   return (
-    <fieldset class="toolbar">
+    <fieldset
+      class="toolbar"
+      onKeyDown={(event) => {
+        // Escape closes the open menu alone; the selection stays.
+        if (event.key === 'Escape' && event.currentTarget.querySelector('.more-panel[data-open]')) {
+          event.stopPropagation();
+        }
+      }}
+    >
       <legend class="sr-only">{t('popup_toolbar')}</legend>
-      <SelectAllBox loaded={props.loaded} selected={selected} onSelectAll={props.onSelectAll} />
+      <SelectAllBox loaded={props.loaded} selected={selected} onSelectAll={props.onSelectAll} quiet={selected > 0} />
       {selected > 0 ? (
         <>
           <span class="selected-count">{tn('popup_selected_count', selected)}</span>
-          <button type="button" key="mark-selected" onClick={props.onMarkSelected}>
-            {t('popup_mark_selected_read')}
-          </button>
-          <button type="button" key="mark-selected-unread" onClick={props.onMarkSelectedUnread}>
-            {t('popup_mark_selected_unread')}
-          </button>
-          <button
-            type="button"
+          <Tool
+            key="mark-selected"
+            icon="icon-check"
+            label={t('popup_mark_selected_read')}
+            onClick={props.onMarkSelected}
+          />
+          <Tool
+            key="mark-selected-unread"
+            icon="icon-unread"
+            label={t('popup_mark_selected_unread')}
+            onClick={props.onMarkSelectedUnread}
+          />
+          <Tool
             key="snooze-selected"
-            aria-haspopup="menu"
+            icon="icon-snooze"
+            label={t('popup_snooze_selected')}
+            popup="menu"
             onClick={(event) => props.onSnoozeSelected(event.currentTarget)}
-          >
-            {t('popup_snooze_selected')}
-          </button>
-          <button type="button" key="delete-selected" class="danger" onClick={props.onDeleteSelected}>
-            {t('popup_delete_selected')}
-          </button>
+          />
+          <Tool
+            key="delete-selected"
+            icon="icon-trash danger"
+            label={t('popup_delete_selected')}
+            onClick={props.onDeleteSelected}
+          />
+          {props.wholeInbox && (
+            <>
+              <button
+                type="button"
+                key="more"
+                class="icon icon-more"
+                aria-label={t('popup_more_actions')}
+                title={t('popup_more_actions')}
+                popovertarget={MORE_PANEL_ID}
+              />
+              <div
+                key="more-panel"
+                id={MORE_PANEL_ID}
+                class="more-panel"
+                popover="auto"
+                onBeforeToggle={placeUnderOpener}
+                onToggle={(event) => event.currentTarget.toggleAttribute('data-open', event.newState === 'open')}
+              >
+                <WholeInboxActions {...props} />
+              </div>
+            </>
+          )}
         </>
-      ) : !props.wholeInbox ? null : (
-        <>
-          <button type="button" key="mark-all" disabled={!props.canMarkAll} onClick={props.onMarkAll}>
-            {t('popup_mark_all_read')}
-          </button>
-          <button
-            type="button"
-            key="delete-all"
-            class="danger"
-            disabled={!props.canDeleteAll}
-            onClick={props.onDeleteAll}
-          >
-            {t('popup_delete_all')}
-          </button>
-        </>
-      )}
+      ) : props.wholeInbox ? (
+        <WholeInboxActions {...props} />
+      ) : null}
     </fieldset>
   );
 }

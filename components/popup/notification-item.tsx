@@ -3,6 +3,7 @@ import type { Notification, NotificationType } from '../../lib/api/contract';
 import { type MessageKey, t, uiLanguage } from '../../lib/i18n';
 import { foreignHost, openableUrl } from '../../lib/links';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
+import { Faces } from './avatar';
 
 export const typeLabel: Record<NotificationType, MessageKey> = {
   follow: 'popup_type_follow',
@@ -95,6 +96,7 @@ function Row({ item, siteOrigin, account, position, total, active, selected, wai
         aria-label={t('popup_select_item', item.text)}
         onClick={(event) => actions.select(item.id, event.shiftKey)}
       />
+      <Faces actors={[item.actor]} />
       <div class="body">
         <p class="text" id={textId}>
           {url ? (

@@ -5,7 +5,10 @@
  * click of Report. Each element is made once and changed in place, and an element that stays is
  * never moved, so focus stays on the control the person used.
  */
+import type { Actor } from '../../lib/api/contract';
+import { avatarColour, initialsOf } from '../../lib/avatar';
 import { type MessageKey, t } from '../../lib/i18n';
+import { avatarSource } from '../../lib/links';
 import type { ProfileAccount } from '../../lib/messaging';
 import type { ClickGuard } from '../../lib/profile/click-guard';
 import type { FollowState } from '../../lib/profile/follow';
@@ -171,6 +174,28 @@ export function profileButtons(mount: HTMLElement, guard: ClickGuard): (props: B
   );
   const status = make('p', { role: 'status' });
 
+  // The person's face: initials on their colour, their picture over them once it loads, in a
+  // box of its own size from the start; a picture that fails goes and leaves the initials.
+  const face = make('span', { class: 'avatar', 'aria-hidden': 'true' });
+  let faceOf: Actor | undefined;
+  const drawFace = (person: Actor | undefined) => {
+    if (person?.username === faceOf?.username && person?.avatarUrl === faceOf?.avatarUrl) return face;
+    faceOf = person;
+    face.replaceChildren();
+    face.style.background = person ? avatarColour(person.username) : '';
+    if (!person) return face;
+    face.append(initialsOf(person.displayName || person.username));
+    const src = avatarSource(person.avatarUrl);
+    if (src) {
+      // The source goes last, once the picture knows to send no referrer.
+      const picture = make('img', { alt: '', loading: 'lazy', decoding: 'async', referrerpolicy: 'no-referrer' });
+      picture.addEventListener('error', () => picture.remove(), { once: true });
+      picture.src = src;
+      face.append(picture);
+    }
+    return face;
+  };
+
   let showDialog: ShowReportDialog | null = null;
   /** Holds the report dialog while it is open; it takes no room in the bar. */
   let dialogHost: HTMLElement | null = null;
@@ -204,7 +229,7 @@ export function profileButtons(mount: HTMLElement, guard: ClickGuard): (props: B
     setAttribute(follow, 'aria-busy', pending);
     setAttribute(status, 'class', state.problem ? 'message problem' : 'visually-hidden');
     setText(status, state.problem ?? (now.kind === 'ready' ? now.notice : ''));
-    return [follow, report, status];
+    return [drawFace(now.person), follow, report, status];
   }
 
   return (next) => {

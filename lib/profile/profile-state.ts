@@ -3,7 +3,7 @@
  * background only through `ask`, keeps its state as plain data for the view, and stops
  * changing once its signal aborts (the page moved on to another profile).
  */
-import type { Profile } from '../api/contract';
+import type { Actor, Profile } from '../api/contract';
 import { failureCode, failureKind } from '../failure';
 import { t } from '../i18n';
 import { type ProfileAnswer, profileFrom } from '../messaging';
@@ -26,13 +26,15 @@ export type SessionView =
    * The person's own profile: no buttons, but the frame takes the room they would, so the page
    * cannot tell from the frame whose profile it shows to whom.
    */
-  | { kind: 'self' }
+  | { kind: 'self'; person?: Actor }
   /** No token, or the service no longer accepts it. */
   | { kind: 'signedOut'; expired: boolean }
   /** The profile could not be fetched; the person can try again. */
   | { kind: 'failed'; problem: string; retrying: boolean }
   | {
       kind: 'ready';
+      /** Whose profile it is, for their face beside the buttons. */
+      person?: Actor;
       follow: FollowState;
       /** The report form while it is open. */
       report: ReportForm | null;
@@ -57,9 +59,17 @@ export interface ProfileSession {
 }
 
 const shown = (profile: Profile): SessionView => {
-  if (profile.self) return { kind: 'self' };
+  const { username, displayName, avatarUrl } = profile;
+  const person = { username, displayName, avatarUrl };
+  if (profile.self) return { kind: 'self', person };
   if (profile.following === undefined) return { kind: 'signedOut', expired: false };
-  return { kind: 'ready', follow: followState(profile.following), report: null, notice: '' };
+  return {
+    kind: 'ready',
+    person,
+    follow: followState(profile.following),
+    report: null,
+    notice: '',
+  };
 };
 
 /**

@@ -97,7 +97,9 @@ describe('what the buttons show', () => {
       return { layouts, sent: background.sent(), bar };
     };
     const bob = await frameOn('bob');
-    const bobMarkup = bob.bar.outerHTML;
+    // Each face is its person's own, the same size: the rest is the same markup.
+    const faceless = (bar: HTMLElement) => bar.outerHTML.replace(/<span class="avatar".*?<\/span>/, '');
+    const bobMarkup = faceless(bob.bar);
     background.calls.length = 0;
     const me = await frameOn('me');
     // The same frame, told the same way after the same messages: only the unseen mark differs.
@@ -105,7 +107,7 @@ describe('what the buttons show', () => {
     expect(me.layouts.at(-1)).toMatchObject({ shown: true, modal: false });
     expect(me.sent).toEqual(['profile.frame']);
     expect(me.bar.hasAttribute('data-self')).toBe(true);
-    expect(me.bar.outerHTML.replace(' data-self=""', '')).toBe(bobMarkup);
+    expect(faceless(me.bar).replace(' data-self=""', '')).toBe(bobMarkup);
     // The stylesheet hides the buttons there, and a click on them does nothing.
     const css = readFileSync('components/profile/profile.css', 'utf8');
     document.head.insertAdjacentHTML('beforeend', `<style>${css}</style>`);

@@ -38,7 +38,7 @@ describe('loading the profile', () => {
   });
 
   it('knows the person’s own profile, to offer nothing there, and shows nothing for an unknown user', async () => {
-    expect((await loaded('me')).view).toEqual({ kind: 'self' });
+    expect((await loaded('me')).view).toMatchObject({ kind: 'self', person: { username: 'me' } });
     expect((await loaded('nobody')).view).toEqual({ kind: 'none' });
   });
 
