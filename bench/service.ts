@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import { INBOX_PAGE_SIZE } from '../lib/messaging';
 import { BACKEND_NAMES, type Backend, benchBackends } from './support/backends';
 import { type ClusterSetup, deploymentUnavailable, openDeployment } from './support/pooled-service';
+import { cpuSeconds } from './support/process-cpu';
 import type { Figure, Section } from './support/report';
 import { median, pairedRatio } from './support/stats';
 
@@ -69,7 +70,7 @@ const ENDPOINTS: readonly Endpoint[] = [
 ];
 
 /** A benchmark process that prints one JSON line once it serves and stops when its stdin closes. */
-async function startProcess<Ready>(args: readonly string[]): Promise<Ready & { stop(): Promise<void> }> {
+async function startProcess<Ready>(args: readonly string[]): Promise<Ready & { pid: number; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: process.env,
@@ -83,6 +84,7 @@ async function startProcess<Ready>(args: readonly string[]): Promise<Ready & { s
   lines.close();
   return {
     ...ready,
+    pid: child.pid as number,
     async stop() {
       child.stdin?.end();
       await exited;
@@ -96,9 +98,18 @@ interface LoadRun {
   p99: number;
   requests: number;
   failures: number;
+  /** CPU the serving processes used per answered request, in microseconds. */
+  cpuMicros: number;
 }
 
-async function load(url: string, headers: Record<string, string>, connections: number, seconds: number) {
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+  pids: readonly number[] = [],
+) {
+  const cpuBefore = cpuSeconds(pids);
   const result = await autocannon({ url, connections, duration: seconds, headers });
   // autocannon stops without waiting for the answers still queued for the database; one more
   // request, queued behind them, comes back once they are done.
@@ -110,6 +121,7 @@ async function load(url: string, headers: Record<string, string>, connections: n
     p99: result.latency.p99,
     requests: result.requests.total,
     failures: result.errors + result.timeouts + Math.max(0, result.requests.total - expected),
+    cpuMicros: ((cpuSeconds(pids) - cpuBefore) * 1e6) / (result.requests.total + 1),
   };
   return run;
 }
@@ -126,7 +138,7 @@ async function headersFor(url: string, token: string, endpoint: Endpoint): Promi
 
 /** Every endpoint on one running service, each run paired with a run of the bare route just before it. */
 async function measureEndpoints(
-  target: { label: string; apiBaseUrl: string; token: string; goals: boolean },
+  target: { label: string; apiBaseUrl: string; token: string; goals: boolean; pids: () => number[] },
   loadBare: () => Promise<LoadRun>,
   options: ServiceOptions,
   out: { figures: Figure[]; details: Record<string, unknown>; bareRuns: LoadRun[] },
@@ -141,7 +153,7 @@ async function measureEndpoints(
     const baseline: LoadRun[] = [];
     for (let i = 0; i < options.runs; i++) {
       baseline.push(await loadBare());
-      runs.push(await load(url, headers, options.connections, options.seconds));
+      runs.push(await load(url, headers, options.connections, options.seconds, target.pids()));
     }
     out.bareRuns.push(...baseline);
     const failures = runs.reduce((sum, run) => sum + run.failures, 0);
@@ -160,6 +172,15 @@ async function measureEndpoints(
       },
       { name: `${label} throughput`, value: median(runs.map((r) => r.requestsPerSecond)), unit: 'req/s', how },
       { name: `${label} p50`, value: median(runs.map((r) => r.p50)), unit: 'ms', how },
+      {
+        name: `${label} service CPU per request`,
+        value: median(runs.map((r) => r.cpuMicros)),
+        unit: 'µs',
+        how: `${how}; ${pairedRatio(
+          runs.map((r) => r.cpuMicros),
+          baseline.map((r) => r.cpuMicros),
+        ).toFixed(1)}× the bare route's`,
+      },
       {
         name: `${label} p99`,
         value: median(runs.map((r) => r.p99)),
@@ -183,7 +204,8 @@ export async function measureService(options: ServiceOptions = SERVICE_DEFAULTS)
   let deployed = false;
   const bare = await startProcess<{ url: string }>(['bench/support/bare-process.ts']);
   try {
-    const loadBare = () => load(bare.url, { accept: 'application/json' }, options.connections, options.seconds);
+    const loadBare = () =>
+      load(bare.url, { accept: 'application/json' }, options.connections, options.seconds, [bare.pid]);
     await load(bare.url, {}, options.connections, 1);
     for (const backend of backends) {
       const service = await startProcess<{ apiBaseUrl: string; token: string }>([
@@ -192,7 +214,12 @@ export async function measureService(options: ServiceOptions = SERVICE_DEFAULTS)
         String(INBOX),
       ]);
       try {
-        const target = { label: BACKEND_NAMES[backend], goals: backend === 'postgres', ...service };
+        const target = {
+          label: BACKEND_NAMES[backend],
+          goals: backend === 'postgres',
+          pids: () => [service.pid],
+          ...service,
+        };
         await measureEndpoints(target, loadBare, options, out);
       } finally {
         await service.stop();
@@ -207,7 +234,7 @@ export async function measureService(options: ServiceOptions = SERVICE_DEFAULTS)
         for (const { label, ...setup } of DEPLOYMENTS) {
           const running = await deployment.start(setup);
           try {
-            const target = { label, apiBaseUrl: running.apiBaseUrl, token: deployment.token, goals: false };
+            const target = { label, ...running, token: deployment.token, goals: false };
             await measureEndpoints(target, loadBare, options, out);
           } finally {
             await running.stop();
@@ -228,6 +255,7 @@ export async function measureService(options: ServiceOptions = SERVICE_DEFAULTS)
       how,
     },
     { name: 'bare Hono route p99', value: median(out.bareRuns.map((r) => r.p99)), unit: 'ms', how },
+    { name: 'bare Hono route CPU per request', value: median(out.bareRuns.map((r) => r.cpuMicros)), unit: 'µs', how },
   );
   const notes = !deployed
     ? []

@@ -18,6 +18,8 @@ export interface ClusterSetup {
 
 export interface RunningSetup {
   apiBaseUrl: string;
+  /** The instances' processes. */
+  pids(): number[];
   stop(): Promise<void>;
 }
 
@@ -86,7 +88,11 @@ export async function openDeployment(notifications: number): Promise<BenchDeploy
           maxConnectionsPerClient: 10_000,
           serviceArgs: ['--max-connections-per-client', '10000'],
         });
-        return { apiBaseUrl: cluster.apiBaseUrl, stop: () => cluster.stop() };
+        return {
+          apiBaseUrl: cluster.apiBaseUrl,
+          pids: () => cluster.instances.flatMap((instance) => (instance.pid === null ? [] : [instance.pid])),
+          stop: () => cluster.stop(),
+        };
       },
       close,
     };

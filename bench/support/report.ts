@@ -4,7 +4,7 @@
  */
 
 /** `share` is a fraction (0.25) printed as a percentage (25.0 %). */
-export type Unit = 'ms' | 'bytes' | 'ratio' | 'share' | 'req/s' | 'count';
+export type Unit = 'ms' | 'µs' | 'bytes' | 'ratio' | 'share' | 'req/s' | 'count';
 
 export interface Figure {
   /** What is measured, in a few words. */
@@ -37,6 +37,8 @@ export function formatValue(value: number, unit: Unit): string {
   switch (unit) {
     case 'ms':
       return `${grouped(value, value < 10 ? 2 : value < 100 ? 1 : 0)} ms`;
+    case 'µs':
+      return `${grouped(value, value < 10 ? 1 : 0)} µs`;
     case 'bytes':
       return value < 1000 ? `${value} B` : `${grouped(value / 1000, 2)} kB`;
     case 'ratio':
