@@ -1,5 +1,6 @@
 import type { Plugin } from 'vite';
 import { defineConfig, type WxtHooks } from 'wxt';
+import { terserPass } from './scripts/terser-pass';
 
 /**
  * Builds for the local reference service (`npm start`, mode `development`) and for the
@@ -106,7 +107,7 @@ export default defineConfig({
   // Chrome and Firefox preload modules themselves; Vite's polyfill for browsers that do not is dead weight.
   // The code is built for the oldest browsers the manifest admits, so nothing newer is rewritten.
   vite: () => ({
-    plugins: [plainDynamicImports],
+    plugins: [plainDynamicImports, terserPass],
     build: {
       modulePreload: { polyfill: false },
       target: [`chrome${MINIMUM_CHROME}`, `firefox${MINIMUM_FIREFOX}`],
