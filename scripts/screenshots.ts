@@ -18,7 +18,17 @@ await build({ mode: 'e2e' });
 const product = await startProduct();
 const saved: string[] = [];
 
+/** Waits until every picture on the page, in its frames too, has loaded or failed: faces come lazily. */
+async function picturesSettled(page: Page) {
+  for (const frame of page.frames()) {
+    await frame
+      .waitForFunction(() => [...document.images].every((img) => img.complete), undefined, { timeout: 5_000 })
+      .catch(() => undefined);
+  }
+}
+
 async function shoot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  await picturesSettled(page);
   const path = resolve(OUT, `${name}.png`);
   await page.screenshot({ path, ...options });
   saved.push(path);

@@ -25,6 +25,13 @@ describe.each(cases)('accessibility audit (axe-core) in $browser, $scheme', ({ b
     expect(await popup.page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
     expect(await seriousViolations(popup.page)).toEqual([]);
     await popup.select(0);
+    // The selection's toolbar: icon buttons, and the More menu open.
+    expect(await seriousViolations(popup.page)).toEqual([]);
+    await popup.button('More actions').click();
+    await popup.button('Mark all read').waitFor();
+    expect(await seriousViolations(popup.page)).toEqual([]);
+    await popup.page.keyboard.press('Escape');
+    await popup.button('Mark all read').waitFor({ state: 'hidden' });
     await popup.button('Delete selected').click();
     await popup.toast.waitFor();
     expect(await seriousViolations(popup.page)).toEqual([]);
