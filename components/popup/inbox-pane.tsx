@@ -47,6 +47,9 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
   }
   if (state.items.length === 0) {
     if (state.loading !== null || !state.fresh) return <StateView title={t('popup_loading')} busy />;
+    if (state.query) {
+      return <StateView title={t('popup_search_empty_title', state.query)} body={t('popup_search_empty_body')} />;
+    }
     if (state.types) {
       return (
         <StateView title={t('popup_filtered_empty_title')} body={t('popup_filtered_empty_body')}>
@@ -91,6 +94,7 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
         showAccount={state.account === ALL_ACCOUNTS}
         selected={state.selection.ids}
         waiting={state.waiting}
+        query={state.query}
         activeId={state.activeId}
         hasMore={state.cursor !== null && (state.fresh || state.loading === 'first')}
         loadingMore={state.loading === 'more'}

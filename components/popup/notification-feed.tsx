@@ -26,6 +26,8 @@ interface Props {
   selected: ReadonlySet<string>;
   /** Notifications a change waiting in the outbox names. */
   waiting: ReadonlySet<string>;
+  /** The search on show, whose words the rows mark. */
+  query?: string;
   activeId: string | null;
   hasMore: boolean;
   loadingMore: boolean;
@@ -106,6 +108,7 @@ export function NotificationFeed(props: Props) {
               active={item.id === active}
               selected={selected.has(item.id)}
               waiting={props.waiting.has(item.id)}
+              query={props.query}
               now={now}
               actions={actions}
             />

@@ -2,6 +2,7 @@ import { Component } from 'preact';
 import type { Notification, NotificationType } from '../../lib/api/contract';
 import { type MessageKey, t, uiLanguage } from '../../lib/i18n';
 import { foreignHost, openableUrl } from '../../lib/links';
+import { highlight } from '../../lib/popup/highlight';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 import { Faces } from './avatar';
 
@@ -31,6 +32,21 @@ export interface ItemActions {
   snooze(id: string, anchor: HTMLElement): void;
   /** Opens the snooze menu for all of a group's members, beside `anchor`. */
   snoozeGroup(ids: readonly string[], anchor: HTMLElement): void;
+  /** Opens the mute menu beside `anchor`; left out where the service has no mutes. */
+  mute?(id: string, anchor: HTMLElement): void;
+}
+
+/** The row's text with the search's words marked. */
+export function MarkedText({ text, query }: { text: string; query: string | undefined }) {
+  if (!query) return <>{text}</>;
+  return (
+    <>
+      {highlight(text, query).map((segment, index) =>
+        // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one text, in order
+        segment.match ? <mark key={index}>{segment.text}</mark> : segment.text,
+      )}
+    </>
+  );
 }
 
 interface Props {
@@ -45,6 +61,8 @@ interface Props {
   selected: boolean;
   /** A change to it is waiting in the outbox to be sent. */
   waiting?: boolean;
+  /** The search on show, whose words the text marks. */
+  query?: string;
   now: number;
   actions: ItemActions;
 }
@@ -65,7 +83,7 @@ export class NotificationItem extends Component<Props> {
 }
 
 /** A notification's text (never HTML), who and when, read state, and its own actions. */
-function Row({ item, siteOrigin, account, position, total, active, selected, waiting, now, actions }: Props) {
+function Row({ item, siteOrigin, account, position, total, active, selected, waiting, query, now, actions }: Props) {
   const url = openableUrl(item.url);
   const elsewhere = url ? foreignHost(url, siteOrigin) : null;
   const textId = `text-${item.id}`;
@@ -108,10 +126,10 @@ function Row({ item, siteOrigin, account, position, total, active, selected, wai
               onClick={openFrom}
               onAuxClick={(event) => event.button === 1 && openFrom(event)}
             >
-              {item.text}
+              <MarkedText text={item.text} query={query} />
             </a>
           ) : (
-            item.text
+            <MarkedText text={item.text} query={query} />
           )}
         </p>
         <p class="meta" id={metaId}>
@@ -157,6 +175,15 @@ function Row({ item, siteOrigin, account, position, total, active, selected, wai
           popup="menu"
           onClick={(event) => actions.snooze(item.id, event.currentTarget)}
         />
+        {actions.mute && (item.actor || url) && (
+          <IconButton
+            icon="icon-mute"
+            label={t('popup_mute')}
+            tabIndex={tabIndex}
+            popup="menu"
+            onClick={(event) => actions.mute?.(item.id, event.currentTarget)}
+          />
+        )}
         <IconButton
           icon="icon-trash danger"
           label={t('popup_delete')}

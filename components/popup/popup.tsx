@@ -12,6 +12,7 @@ import { InboxToolbar } from './inbox-toolbar';
 import { lazyComponent } from './lazy-component';
 import type { ItemActions } from './notification-item';
 import { PopupHeader } from './popup-header';
+import { SearchBox } from './search-box';
 import { TypeChips } from './type-chips';
 import { UndoToast } from './undo-toast';
 import { useFocusKeeper } from './use-focus-keeper';
@@ -23,10 +24,20 @@ import { type PopupView, VIEW_PANEL_ID, ViewTabs } from './view-tabs';
 // for a person with several accounts; the shortcut help, once there are rows).
 const SnoozeMenu = lazyComponent(() => import('./snooze-menu').then((module) => module.SnoozeMenu));
 const SnoozedView = lazyComponent(() => import('./snoozed-view').then((module) => module.SnoozedView));
+const MutedView = lazyComponent(() => import('./muted-view').then((module) => module.MutedView));
+const MuteMenu = lazyComponent(() => import('./mute-menu').then((module) => module.MuteMenu));
 const ConfirmDelete = lazyComponent(() => import('./confirm-delete').then((module) => module.ConfirmDelete));
 const AccountSwitcher = lazyComponent(() => import('./account-switcher').then((module) => module.AccountSwitcher));
 const ShortcutsHelp = lazyComponent(() => import('./shortcuts-help').then((module) => module.ShortcutsHelp));
 const OutboxNotice = lazyComponent(() => import('./outbox-notice').then((module) => module.OutboxNotice));
+
+/** The row the mute menu on show is for, and what opened it. */
+interface MuteRequest {
+  id: string;
+  actor: string | null;
+  url: string | null;
+  anchor: HTMLElement | null;
+}
 
 /** Notifications the snooze menu on show is for, and what opened it. */
 interface SnoozeRequest {
@@ -70,10 +81,11 @@ export function Popup({ store }: { store: InboxStore }) {
   const [now, setNow] = useState(Date.now);
   const [request, setRequest] = useState<DeleteRequest | null>(null);
   const [snoozing, setSnoozing] = useState<SnoozeRequest | null>(null);
+  const [muting, setMuting] = useState<MuteRequest | null>(null);
   const [view, setView] = useState<PopupView>('inbox');
   const root = useRef<HTMLDivElement>(null);
   const scroller = useRef<HTMLElement>(null);
-  const focus = useFocusKeeper(root, state.activeId, request !== null || snoozing !== null);
+  const focus = useFocusKeeper(root, state.activeId, request !== null || snoozing !== null || muting !== null);
   const problem = currentProblem({
     status: state.status,
     verified: state.verified,
@@ -84,7 +96,7 @@ export function Popup({ store }: { store: InboxStore }) {
   const blocked = settingsProblem || (problem !== null && state.items.length === 0);
   const hasMore = state.cursor !== null;
   const tabs = state.started && !settingsProblem;
-  const inbox = view === 'inbox' || !tabs;
+  const inbox = view === 'inbox' || !tabs || (view === 'muted' && !state.canMute);
 
   // A layout effect starts reading the cache in the same task as the first render, not a frame later.
   useLayoutEffect(() => {
@@ -125,9 +137,21 @@ export function Popup({ store }: { store: InboxStore }) {
     void store.snooze(ids, until);
   }
 
+  function openMute(id: string, anchor: HTMLElement | null): void {
+    const item = store.getState().items.find((each) => each.id === id);
+    if (!item || !store.getState().canMute) return;
+    const url = item.url && /^https?:/i.test(item.url) ? item.url : null;
+    if (!item.actor && !url) return;
+    focus.rememberOpener();
+    setMuting({ id, actor: item.actor?.username ?? null, url, anchor });
+  }
+  const latestOpenMute = useRef(openMute);
+  latestOpenMute.current = openMute;
+
   useShortcuts(store, {
     state,
-    paused: request !== null || snoozing !== null || blocked || !inbox,
+    paused: request !== null || snoozing !== null || muting !== null || blocked || !inbox,
+    mute: (id) => openMute(id, root.current?.querySelector<HTMLElement>(`article[data-id="${id}"]`) ?? null),
     focusActiveSoon: focus.focusActiveSoon,
     snooze: (ids) => openSnooze(ids, root.current?.querySelector<HTMLElement>(`article[data-id="${ids[0]}"]`) ?? null),
   });
@@ -147,8 +171,9 @@ export function Popup({ store }: { store: InboxStore }) {
       expand: (key, expanded) => store.setExpanded(key, expanded),
       snooze: (id, anchor) => latestOpenSnooze.current([id], anchor),
       snoozeGroup: (ids, anchor) => latestOpenSnooze.current([...ids], anchor),
+      ...(state.canMute ? { mute: (id: string, anchor: HTMLElement) => latestOpenMute.current(id, anchor) } : {}),
     }),
-    [store],
+    [store, state.canMute],
   );
   const selectedIds = () => commandTargets({ ...state, activeId: null });
 
@@ -179,13 +204,16 @@ export function Popup({ store }: { store: InboxStore }) {
         )}
         {tabs && (
           <ViewTabs
-            view={view}
+            views={state.canMute ? ['inbox', 'snoozed', 'muted'] : ['inbox', 'snoozed']}
+            view={inbox ? 'inbox' : view}
             onView={(next) => {
               setSnoozing(null);
+              setMuting(null);
               setView(next);
             }}
           />
         )}
+        {state.canMute && tabs && inbox && <SearchBox onSearch={(text) => store.search(text)} />}
         {state.started && !blocked && inbox && (
           <InboxToolbar
             loaded={state.items.length}
@@ -233,6 +261,20 @@ export function Popup({ store }: { store: InboxStore }) {
           )}
           {state.started &&
             !inbox &&
+            view === 'muted' &&
+            snoozedAccounts(state).map((tab) => (
+              <MutedView
+                key={tab.id}
+                account={tab.id}
+                title={state.account === ALL_ACCOUNTS ? tab.label : null}
+                online={state.online}
+                now={now}
+                onUnmuted={() => void store.cameBack([])}
+              />
+            ))}
+          {state.started &&
+            !inbox &&
+            view === 'snoozed' &&
             snoozedAccounts(state).map((tab) => (
               <SnoozedView
                 key={tab.id}
@@ -245,8 +287,21 @@ export function Popup({ store }: { store: InboxStore }) {
             ))}
         </div>
         {snoozing && <SnoozeMenu anchor={snoozing.anchor} onChoose={snoozeUntil} onClose={() => setSnoozing(null)} />}
+        {muting && (
+          <MuteMenu
+            anchor={muting.anchor}
+            actor={muting.actor}
+            url={muting.url}
+            onChoose={(target, until) => {
+              setMuting(null);
+              void store.mute(muting.id, target, until);
+            }}
+            onClose={() => setMuting(null)}
+          />
+        )}
       </main>
       <UndoToast
+        muted={state.muteOffer}
         offer={state.undo}
         account={undoAccountName(state)}
         undoing={state.undoing}

@@ -13,6 +13,8 @@ const rows: [string[], MessageKey][] = [
   [['u'], 'popup_shortcut_unread'],
   [['Delete', '#'], 'popup_shortcut_delete'],
   [['s'], 'popup_shortcut_snooze'],
+  [['m'], 'popup_shortcut_mute'],
+  [['/'], 'popup_shortcut_search'],
   [['z', 'Ctrl + Z'], 'popup_shortcut_undo'],
 ];
 

@@ -1,4 +1,6 @@
+import { t } from '../../lib/i18n';
 import type { UndoOffer } from '../../lib/messaging';
+import type { MuteOffer } from '../../lib/popup/inbox-state';
 import { lazyComponent } from './lazy-component';
 import type { ToastProps } from './toast';
 
@@ -15,10 +17,20 @@ export function UndoToast({
   account,
   undoing,
   onUndo,
-}: Omit<ToastProps, 'offer'> & { offer: UndoOffer | null }) {
+  muted = null,
+}: Omit<ToastProps, 'offer'> & { offer: UndoOffer | null; muted?: MuteOffer | null }) {
   return (
     <div class="toast-region" role="status" aria-live="polite">
-      {offer && <Toast key={offer.expiresAt} offer={offer} account={account} undoing={undoing} onUndo={onUndo} />}
+      {muted ? (
+        <div class="toast" key={muted.id}>
+          <span>{muted.text}</span>
+          <button type="button" class="link" disabled={undoing} aria-keyshortcuts="z Control+Z" onClick={onUndo}>
+            {t('popup_undo')}
+          </button>
+        </div>
+      ) : (
+        offer && <Toast key={offer.expiresAt} offer={offer} account={account} undoing={undoing} onUndo={onUndo} />
+      )}
     </div>
   );
 }

@@ -9,6 +9,8 @@ interface Context {
   focusActiveSoon(): void;
   /** Opens the snooze menu for these notifications. */
   snooze(ids: string[]): void;
+  /** Opens the mute menu for the active notification; left out where the service has no mutes. */
+  mute?(id: string): void;
 }
 
 const STEP = { next: 1, previous: -1, first: 'first', last: 'last' } as const;
@@ -29,7 +31,7 @@ export function useShortcuts(store: InboxStore, context: Context): void {
       if (!shortcut || paused || event.defaultPrevented) return;
       // Undo works on an emptied list too: that is where "delete all" leaves it.
       if (shortcut.command === 'undo') {
-        if (state.undo === null) return;
+        if (state.undo === null && state.muteOffer === null) return;
         void store.undo();
         event.preventDefault();
         return;
@@ -73,6 +75,10 @@ export function useShortcuts(store: InboxStore, context: Context): void {
           latest.current.snooze(ids);
           break;
         }
+        case 'mute':
+          if (active === null || !latest.current.mute) return;
+          latest.current.mute(active);
+          break;
         case 'selectAll':
           if (!free && !target?.closest('.feed')) return;
           store.selectAll(true);

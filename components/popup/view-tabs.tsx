@@ -1,30 +1,33 @@
 import { t } from '../../lib/i18n';
 
-export type PopupView = 'inbox' | 'snoozed';
+export type PopupView = 'inbox' | 'snoozed' | 'muted';
 
-const VIEWS: PopupView[] = ['inbox', 'snoozed'];
+const WORDS = { inbox: 'popup_view_inbox', snoozed: 'popup_view_snoozed', muted: 'popup_view_muted' } as const;
 
 export const VIEW_PANEL_ID = 'view-panel';
 
 interface Props {
+  /** The views the services on show have. */
+  views: readonly PopupView[];
   view: PopupView;
   onView(view: PopupView): void;
 }
 
-/** The inbox and the snoozed notifications, as two tabs over one panel; arrow keys switch. */
-export function ViewTabs({ view, onView }: Props) {
+/** The inbox, the snoozed and the muted notifications, as tabs over one panel; arrow keys switch. */
+export function ViewTabs({ views, view, onView }: Props) {
   function onKeyDown(event: KeyboardEvent): void {
     if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
     event.preventDefault();
     event.stopPropagation();
-    const next = VIEWS[(VIEWS.indexOf(view) + 1) % VIEWS.length] ?? 'inbox';
+    const step = event.key === 'ArrowLeft' ? views.length - 1 : 1;
+    const next = views[(views.indexOf(view) + step) % views.length] ?? 'inbox';
     onView(next);
     document.getElementById(`view-tab-${next}`)?.focus();
   }
 
   return (
     <div class="view-tabs" role="tablist" aria-label={t('popup_views')} onKeyDown={onKeyDown}>
-      {VIEWS.map((each) => (
+      {views.map((each) => (
         <button
           type="button"
           role="tab"
@@ -35,7 +38,7 @@ export function ViewTabs({ view, onView }: Props) {
           tabIndex={each === view ? 0 : -1}
           onClick={() => onView(each)}
         >
-          {t(each === 'inbox' ? 'popup_view_inbox' : 'popup_view_snoozed')}
+          {t(WORDS[each])}
         </button>
       ))}
     </div>

@@ -26,6 +26,8 @@ export interface Paging {
   setUnreadOnly(unreadOnly: boolean): Promise<void>;
   /** Shows only these types, or all for null, and remembers the choice. */
   setTypes(types: readonly NotificationType[] | null): Promise<void>;
+  /** Shows the notifications that contain every word of `query`, or all for an empty one. */
+  setQuery(query: string): Promise<void>;
   /** Shows another account's inbox, or all accounts' (`ALL_ACCOUNTS`), and remembers the choice. */
   setAccount(account: string): Promise<void>;
   /** The cached first page of the list on show, the accounts' cached pages merged for all of them. */
@@ -49,8 +51,8 @@ export function createPaging(cell: StateCell): Paging {
 
   /** What a page request for one account asks for: the listing on show, its filter only when there is one. */
   function listing(account: string, cursor: string | null) {
-    const { unreadOnly, types } = get();
-    return { account, cursor, unreadOnly, ...(types ? { types: [...types] } : {}) };
+    const { unreadOnly, types, query } = get();
+    return { account, cursor, unreadOnly, ...(types ? { types: [...types] } : {}), ...(query ? { q: query } : {}) };
   }
 
   /** A page of the list on show: one account's, or every signed-in account's merged into one. */
@@ -66,9 +68,9 @@ export function createPaging(cell: StateCell): Paging {
   }
 
   async function cachedFirstPage(read?: StoredReader): Promise<CachedFirstPage | null> {
-    const { account, accounts, unreadOnly, types } = get();
+    const { account, accounts, unreadOnly, types, query } = get();
     // The cache holds the whole inbox's first page: a filtered list waits for its own.
-    if (types || !account) return null;
+    if (types || query || !account) return null;
     const ids = account === ALL_ACCOUNTS ? accounts.map((each) => each.id) : [account];
     const cached = await Promise.all(ids.map((id) => readCachedFirstPage(id, unreadOnly, read).catch(() => null)));
     const found = cached.filter((each): each is CachedFirstPage => each !== null);
@@ -145,7 +147,7 @@ export function createPaging(cell: StateCell): Paging {
   }
 
   async function restart(
-    listingChange: Partial<Pick<InboxState, 'unreadOnly' | 'types' | 'account' | 'byType'>>,
+    listingChange: Partial<Pick<InboxState, 'unreadOnly' | 'types' | 'query' | 'account' | 'byType'>>,
   ): Promise<void> {
     const current = ++generation;
     moreWanted = false;
@@ -187,6 +189,10 @@ export function createPaging(cell: StateCell): Paging {
       const saving = setInboxFilter(next).catch(() => {});
       await restart({ types: next });
       await saving;
+    },
+    async setQuery(query) {
+      if (query === get().query) return;
+      await restart({ query });
     },
     async setAccount(account) {
       if (account === get().account) return;

@@ -15,6 +15,16 @@ export interface Message {
   id: number;
 }
 
+/** A mute the popup made, and what Undo needs to take it back. */
+export interface MuteOffer {
+  account: string;
+  id: string;
+  /** What the toast says. */
+  text: string;
+  /** The rows it took out, to put back on Undo. */
+  originals: readonly Notification[];
+}
+
 /** An account as the switcher shows it. */
 export interface AccountTab {
   id: string;
@@ -36,6 +46,12 @@ export interface InboxState {
   account: string;
   /** The types the list shows; null for all. */
   types: readonly NotificationType[] | null;
+  /** The words the list is searched for; empty for no search. */
+  query: string;
+  /** The services on show have mutes, the strangers policy and search; false until known. */
+  canMute: boolean;
+  /** The mute just made, offered for undo while its toast shows. */
+  muteOffer: MuteOffer | null;
   /** The unread notifications of each type of the account on show (summed over all for all), as last said. */
   byType: ByType | null;
   /** Neighbours about the same thing show as one row (see `inbox-groups`). */
@@ -88,6 +104,9 @@ export const INITIAL_STATE: InboxState = Object.freeze({
   accounts: [],
   account: '',
   types: null,
+  query: '',
+  canMute: false,
+  muteOffer: null,
   byType: null,
   grouping: true,
   expanded: new Set<string>(),

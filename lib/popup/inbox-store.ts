@@ -15,7 +15,9 @@ import { getSettings } from '../settings';
 import { readOne, readStored, type StoredReader, snapshotStored, watchStored } from '../stored';
 import { chooseView, sumByType, tabOf } from './inbox-accounts';
 import { type Arrivals, createArrivals } from './inbox-arrivals';
+import type { Muting } from './inbox-mutes';
 import { createPaging } from './inbox-paging';
+import { createSearch } from './inbox-search';
 import { createSelectionActions, type SelectionActions } from './inbox-selection';
 import { createStateCell, type InboxState } from './inbox-state';
 import { createStatusTracking } from './inbox-status';
@@ -32,6 +34,10 @@ export interface InboxStore extends SelectionActions, Triage, Pick<Arrivals, 'sh
   setOnline(online: boolean): void;
   setUnreadOnly(unreadOnly: boolean): Promise<void>;
   setTypes(types: readonly NotificationType[] | null): Promise<void>;
+  /** The search box now holds `text`: the list follows once typing pauses. */
+  search(text: string): void;
+  /** Mutes the person or thread of row `id`, until `until` (ms since the epoch) or, null, until removed. */
+  mute: Muting['mute'];
   /** Shows one account's inbox, or all accounts' (`ALL_ACCOUNTS`). */
   setAccount(account: string): Promise<void>;
   /** Shows a group's members, or hides them again. */
@@ -120,6 +126,33 @@ export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore 
     return loading;
   });
 
+  let muting: Promise<Muting> | null = null;
+  const loadMuting = () => {
+    muting ??= import('./inbox-mutes').then(
+      (module) => module.createMuting(cell, paging, status),
+      (error: unknown) => {
+        muting = null;
+        throw error;
+      },
+    );
+    return muting;
+  };
+  const search = createSearch((term) => void paging.setQuery(term));
+
+  /**
+   * Whether the services on show have mutes, the strangers policy and search: an older one has
+   * none, and the popup hides them rather than fail.
+   */
+  async function readFeatures(): Promise<void> {
+    const { account, accounts } = get();
+    const ids = shownIds().filter((id) => accounts.find((each) => each.id === id)?.status.kind !== 'signedOut');
+    const answers = await Promise.all(ids.map((id) => ask('inbox.features', { account: id }).catch(() => null)));
+    if (get().account !== account) return;
+    const canMute = answers.length > 0 && answers.every((answer) => answer?.mutes === true);
+    set({ canMute });
+    if (!canMute && get().query) await paging.setQuery('');
+  }
+
   async function retry(): Promise<void> {
     void refreshStatus();
     if (get().fresh && get().errorOn === 'more') await paging.loadMore();
@@ -159,7 +192,10 @@ export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore 
         watchStored(
           accountStatusKey(each.id),
           (value) => {
+            const before = get().accounts.find((tab) => tab.id === each.id)?.status.kind;
             set({ accounts: get().accounts.map((tab) => (tab.id === each.id ? { ...tab, status: value } : tab)) });
+            // Signed in again, perhaps to another service: what it can do is asked again.
+            if (before !== value.kind && shownIds().includes(each.id)) void readFeatures();
             if (get().account === each.id) status.apply(value);
             if (shownIds().includes(each.id)) refreshByType();
           },
@@ -181,6 +217,8 @@ export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore 
         signal,
       );
       refreshByType();
+      void readFeatures();
+      signal.addEventListener('abort', () => search.cancel(), { once: true });
       arrivals.listen(signal);
       void refreshStatus();
       void paging.fetchFirst();
@@ -201,6 +239,7 @@ export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore 
       void readByType();
       refreshByType();
       void refreshStatus();
+      void readFeatures();
       await switching;
     },
     setOnline(online) {
@@ -210,6 +249,8 @@ export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore 
     },
     setUnreadOnly: paging.setUnreadOnly,
     setTypes: paging.setTypes,
+    search: (text) => search.type(text),
+    mute: async (id, target, until) => (await loadMuting()).mute(id, target, until),
     setExpanded(key, expanded) {
       const next = new Set(get().expanded);
       if (expanded) next.add(key);
@@ -228,6 +269,8 @@ export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore 
     loadMore: paging.loadMore,
     ...createSelectionActions(cell, paging.loadMore),
     ...triage,
+    // Undo takes back the newest action on offer: a mute's toast replaces a triage one and back.
+    undo: async () => (get().muteOffer ? (await loadMuting()).undo() : triage.undo()),
     showArrived: arrivals.showArrived,
     dismissFailure() {
       set({ failure: null });

@@ -92,7 +92,7 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
   function offer(undo: UndoOffer | null, originals: readonly Notification[] | null): void {
     clearTimeout(offerTimer);
     taken = undo && originals ? { offer: undo, originals } : null;
-    set({ undo });
+    set(undo ? { undo, muteOffer: null } : { undo });
     if (!undo) return;
     offerTimer = setTimeout(
       () => {

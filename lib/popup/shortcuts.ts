@@ -11,6 +11,7 @@ export type Command =
   | 'markUnread'
   | 'delete'
   | 'snooze'
+  | 'mute'
   | 'undo'
   | 'selectAll'
   | 'clearSelection';
@@ -45,6 +46,7 @@ const plain: Record<string, Command> = {
   Delete: 'delete',
   '#': 'delete',
   s: 'snooze',
+  m: 'mute',
   Escape: 'clearSelection',
 };
 

@@ -1,7 +1,6 @@
 /** Mutes and the strangers policy, for the popup and the options page. */
-import type { Notification } from '../../api';
 import { clearInboxCache, updateCachedPages } from '../../inbox-cache';
-import type { MuteRequest } from '../../messaging';
+import { mutedBy } from '../../mute-target';
 import type { Handlers } from '../message-gate';
 import { createFeatureCache, type FeatureCache } from '../service-features';
 import { type HandlerContext, signedIn } from './context';
@@ -16,12 +15,6 @@ export async function withFeatures({ runtimes }: HandlerContext, account: string
   const { runtime, client } = await signedIn(runtimes, account);
   const token = (await runtime.session.token()) ?? '';
   return { runtime, client, features: await features.of(account, client, token) };
-}
-
-/** The notification is one the target's mute holds back. */
-export function mutedBy(item: Notification, target: MuteRequest['target']): boolean {
-  if ('actor' in target) return item.actor?.username.toLowerCase() === target.actor.toLowerCase();
-  return item.url === target.url;
 }
 
 export function muteHandlers(ctx: HandlerContext): Pick<Handlers, MuteMessage> {
