@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSERS } from './support/browsers';
+import { PopupPage } from './support/popup-page';
+import { type E2EProduct, startProduct } from './support/product';
+
+describe.each(BROWSERS)('mutes and search in %s', (browser) => {
+  let product: E2EProduct;
+  let popup: PopupPage;
+
+  const demo = () => product.service.client(product.demoToken);
+
+  beforeAll(async () => {
+    product = await startProduct({ browser });
+    popup = new PopupPage(await product.openPage('popup.html'));
+    await popup.waitForRows();
+  });
+  afterAll(() => product?.close());
+
+  it('muting a row’s person takes their rows and their unread ones off the badge at once; Undo brings them back', async () => {
+    const unread = await demo().inbox.count();
+    await expect.poll(() => product.badgeText()).toBe(String(unread));
+    const { data } = await demo().inbox.fetch({ limit: 25 });
+    const actor = data.find((item) => item.actor && !item.read)?.actor?.username ?? '';
+    const theirs = data.filter((item) => item.actor?.username === actor);
+    const row = popup.page.locator(`article[data-id="${theirs[0]?.id}"]`);
+
+    await row.getByRole('button', { name: 'Mute' }).click();
+    await popup.page.getByRole('menuitem', { name: `Mute @${actor}` }).click();
+    await popup.page.getByRole('menuitem', { name: 'For 1 day' }).click();
+
+    for (const item of theirs) await expect.poll(() => popup.rowTexts()).not.toContain(item.text);
+    await expect.poll(() => popup.toast.innerText()).toMatch(new RegExp(`Muted @${actor}`));
+    const muted = await demo().inbox.count();
+    expect(muted).toBeLessThan(unread);
+    await expect.poll(() => product.badgeText()).toBe(muted === 0 ? '' : String(muted));
+    expect((await demo().inbox.mutes.list()).map((mute) => mute.actor)).toEqual([actor]);
+
+    await popup.toast.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => popup.rowTexts()).toContain(theirs[0]?.text);
+    await expect.poll(() => product.badgeText()).toBe(String(unread));
+    expect(await demo().inbox.mutes.list()).toEqual([]);
+  });
+
+  it('a search with an accent finds the row and marks the word; Esc brings the whole list back', async () => {
+    await product.service.notify('demo', [
+      { type: 'mention', text: 'Jürgen mentioned you: the Müller café opens at nine' },
+    ]);
+    const word = 'MULLER';
+    const box = popup.page.getByRole('searchbox', { name: 'Search notifications' });
+    await popup.page.keyboard.press('/');
+    await expect.poll(() => box.evaluate((input) => input === document.activeElement)).toBe(true);
+    await box.fill(word);
+    await expect.poll(() => popup.rowTexts()).toContain('Jürgen mentioned you: the Müller café opens at nine');
+    for (const text of await popup.rowTexts()) expect(text).toMatch(/Müller/);
+    await expect.poll(() => popup.page.locator('article.item mark').first().textContent()).toBe('Müller');
+    await box.fill('qqqzzzxxx');
+    await popup.heading("No notification matches 'qqqzzzxxx'").waitFor();
+    await popup.page.keyboard.press('Escape');
+    await expect.poll(async () => (await popup.rowTexts()).length).toBeGreaterThan(1);
+  });
+});
