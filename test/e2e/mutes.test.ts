@@ -46,7 +46,7 @@ describe.each(BROWSERS)('mutes and search in %s', (browser) => {
       { type: 'mention', text: 'Jürgen mentioned you: the Müller café opens at nine' },
     ]);
     const word = 'MULLER';
-    const box = popup.page.getByRole('searchbox', { name: 'Search notifications' });
+    const box = popup.page.locator('input[type="search"][aria-label="Search notifications"]');
     await popup.page.keyboard.press('/');
     await expect.poll(() => box.evaluate((input) => input === document.activeElement)).toBe(true);
     await box.fill(word);
