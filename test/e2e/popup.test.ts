@@ -37,7 +37,8 @@ describe.each(BROWSERS)('popup triage in %s', (browser) => {
     await popup.unreadOnly.click();
     await expect.poll(() => popup.unreadOnly.getAttribute('aria-checked')).toBe('true');
     await expect.poll(() => popup.loadEverything()).toBe(unread);
-    const stored = await product.worker.evaluate(() => chrome.storage.local.get('settings'));
+    // The switch follows the person to their other computers.
+    const stored = await product.worker.evaluate(() => chrome.storage.sync.get('settings'));
     expect(stored.settings).toMatchObject({ unreadOnly: true });
     await popup.unreadOnly.click();
     await expect.poll(() => popup.unreadOnly.getAttribute('aria-checked')).toBe('false');

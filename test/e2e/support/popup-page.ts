@@ -66,7 +66,7 @@ export class PopupPage<P extends E2EPage = E2EPage> {
    */
   async loadEverything(): Promise<number> {
     const more = this.button('Load more');
-    for (let pages = 0; pages < 100 && (await more.isVisible()); pages++) {
+    for (let pages = 0; pages < 100 && (await this.moreToLoad()); pages++) {
       const before = await this.notificationCount();
       // The list also loads the next page by itself when the button scrolls into view, so the
       // button may be gone by the time it is clicked: then that load is the one to wait for.
@@ -77,5 +77,17 @@ export class PopupPage<P extends E2EPage = E2EPage> {
       while ((await this.notificationCount()) <= before && Date.now() < deadline) await this.page.waitForTimeout(50);
     }
     return this.notificationCount();
+  }
+
+  /**
+   * Whether "Load more" is there once the feed is no longer busy: the button is away while a
+   * page the list loaded by itself is on its way.
+   */
+  private async moreToLoad(): Promise<boolean> {
+    const deadline = Date.now() + 10_000;
+    while ((await this.feed.getAttribute('aria-busy')) === 'true' && Date.now() < deadline) {
+      await this.page.waitForTimeout(50);
+    }
+    return this.button('Load more').isVisible();
   }
 }
