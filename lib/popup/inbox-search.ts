@@ -4,9 +4,14 @@
  * Which answer shows is the paging's business: a list restarted for newer words drops the
  * answers of older ones, whatever order they arrive in.
  */
-import { LIMITS } from '../api/contract';
 
 export const SEARCH_DELAY_MS = 200;
+
+/**
+ * The service's `LIMITS.searchMax`, as a number here: the contract module would bring its schemas
+ * into the popup's first load (a unit test keeps the two equal).
+ */
+export const SEARCH_MAX = 100;
 
 export interface Search {
   /** The box now holds `text`. */
@@ -17,7 +22,7 @@ export interface Search {
 
 /** What the service is asked for: the words trimmed, spaces folded, at most the service's length. */
 export function searchTerm(text: string): string {
-  return text.trim().replace(/\s+/g, ' ').slice(0, LIMITS.searchMax).trim();
+  return text.trim().replace(/\s+/g, ' ').slice(0, SEARCH_MAX).trim();
 }
 
 export function createSearch(apply: (term: string) => void, delay = SEARCH_DELAY_MS): Search {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSearch, SEARCH_DELAY_MS, searchTerm } from '../../../lib/popup/inbox-search';
+import { LIMITS } from '../../../lib/api/contract';
+import { createSearch, SEARCH_DELAY_MS, SEARCH_MAX, searchTerm } from '../../../lib/popup/inbox-search';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -38,6 +39,7 @@ describe('the search box’s words reaching the list', () => {
   });
 
   it('asks for at most what the service takes', () => {
-    expect(searchTerm(`  ${'a'.repeat(150)}  `)).toHaveLength(100);
+    expect(SEARCH_MAX).toBe(LIMITS.searchMax);
+    expect(searchTerm(`  ${'a'.repeat(150)}  `)).toHaveLength(LIMITS.searchMax);
   });
 });
