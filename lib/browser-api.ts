@@ -27,8 +27,13 @@ export async function openPopupShortcut(): Promise<string> {
   } catch {
     // No commands API where the page runs: the manifest's suggestion.
   }
-  const commands = browser.runtime.getManifest().commands as
-    | Record<string, { suggested_key?: { default?: string } }>
-    | undefined;
-  return commands?.[OPEN_POPUP_COMMAND]?.suggested_key?.default ?? '';
+  try {
+    const commands = browser.runtime.getManifest().commands as
+      | Record<string, { suggested_key?: { default?: string } }>
+      | undefined;
+    return commands?.[OPEN_POPUP_COMMAND]?.suggested_key?.default ?? '';
+  } catch {
+    // Nothing to read the manifest with either: the help leaves the line out.
+    return '';
+  }
 }

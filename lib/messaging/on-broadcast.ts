@@ -19,6 +19,8 @@ export function onBroadcast<T extends keyof BroadcastMap>(
   listener: (data: GetDataType<BroadcastMap[T]>) => void,
   signal?: AbortSignal,
 ): void {
+  // Asked for after the page began to close: an abort that already happened never fires again.
+  if (signal?.aborted) return;
   const remove = broadcasts.onMessage(type, (message) => {
     if (message.sender.id !== browser.runtime.id || message.sender.tab) return;
     schemas ??= import('./broadcast-schemas').catch((error: unknown) => {
