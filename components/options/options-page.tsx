@@ -1,5 +1,6 @@
 import type { FunctionComponent, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { accountLabel } from '../../lib/account-addresses';
 import { ACCOUNTS, type Account } from '../../lib/accounts';
 import { t } from '../../lib/i18n';
 import { removeAccount, signOut } from '../../lib/options/account-actions';
@@ -26,6 +27,7 @@ import { AccountList } from './account-list';
 import type { AddAccount as AddAccountComponent } from './add-account';
 import { AlertSettings } from './alert-settings';
 import { Check, Field } from './field';
+import { InboxControls } from './inbox-controls';
 
 type Adder = FunctionComponent<Parameters<typeof AddAccountComponent>[0]>;
 
@@ -147,6 +149,13 @@ export function OptionsPage() {
           </div>
         )}
       </section>
+      {accounts.map((account) => (
+        <InboxControls
+          key={account.id}
+          account={account.id}
+          title={accounts.length > 1 ? accountLabel(account) : null}
+        />
+      ))}
       <form ref={form} onSubmit={onSave} noValidate>
         <fieldset>
           <legend>{t('options_checkingHeading')}</legend>
