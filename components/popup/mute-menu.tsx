@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { type MessageKey, t } from '../../lib/i18n';
 import type { MuteTarget } from '../../lib/mute-target';
+import { useMenuPlacement } from './menu-placement';
 
 const HOUR = 3_600_000;
 const LENGTHS: [MessageKey, number | null][] = [
@@ -22,8 +23,6 @@ interface Props {
   onClose(): void;
 }
 
-const GAP = 4;
-
 /**
  * The mute menu: the person or the thread, then for how long. A menu as the ARIA pattern has it:
  * arrow keys, Home and End move, Enter chooses, Escape and Tab close; a click outside closes.
@@ -34,16 +33,8 @@ export function MuteMenu({ anchor, actor, url, onChoose, onClose }: Props) {
   const menu = useRef<HTMLDivElement>(null);
   const items = () => [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
 
+  useMenuPlacement(panel, anchor, target);
   useLayoutEffect(() => {
-    const element = panel.current;
-    if (element) {
-      const box = anchor?.isConnected ? anchor.getBoundingClientRect() : null;
-      const height = element.offsetHeight;
-      const below = box ? box.bottom + GAP : (innerHeight - height) / 2;
-      const top = box && below + height > innerHeight - GAP ? box.top - GAP - height : below;
-      element.style.top = `${Math.max(GAP, Math.min(top, innerHeight - height - GAP))}px`;
-      element.style.right = `${Math.max(GAP, box ? innerWidth - box.right : GAP * 3)}px`;
-    }
     items()[0]?.focus();
   }, [anchor, target]);
 

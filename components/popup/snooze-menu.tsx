@@ -9,6 +9,7 @@ import {
   wakeTimeProblem,
 } from '../../lib/snooze-times';
 import { currentTimeZone, wakeLabel } from '../../lib/wake-label';
+import { useMenuPlacement } from './menu-placement';
 
 const PRESET_WORDS: Record<SnoozePreset, MessageKey> = {
   laterToday: 'popup_snooze_later_today',
@@ -32,22 +33,6 @@ interface Props {
   onClose(): void;
 }
 
-const GAP = 4;
-
-/** Puts the panel beside its anchor: below it where it fits, else above, never outside the popup. */
-function usePlacement(panel: { current: HTMLElement | null }, anchor: HTMLElement | null, key: unknown): void {
-  useLayoutEffect(() => {
-    const element = panel.current;
-    if (!element) return;
-    const box = anchor?.isConnected ? anchor.getBoundingClientRect() : null;
-    const height = element.offsetHeight;
-    const below = box ? box.bottom + GAP : (innerHeight - height) / 2;
-    const top = box && below + height > innerHeight - GAP ? box.top - GAP - height : below;
-    element.style.top = `${Math.max(GAP, Math.min(top, innerHeight - height - GAP))}px`;
-    element.style.right = `${Math.max(GAP, box ? innerWidth - box.right : GAP * 3)}px`;
-  }, [anchor, key]);
-}
-
 /**
  * The snooze menu: preset times with the exact time each ends, and a date-and-time picker. A
  * menu as the ARIA pattern has it: arrow keys, Home and End move, Enter chooses, Escape and Tab
@@ -59,7 +44,7 @@ export function SnoozeMenu({ anchor, onChoose, onClose }: Props) {
   const zone = currentTimeZone();
   const language = uiLanguage();
   const panel = useRef<HTMLDivElement>(null);
-  usePlacement(panel, anchor, picking);
+  useMenuPlacement(panel, anchor, picking);
 
   return (
     <>
