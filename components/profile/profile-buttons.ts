@@ -172,6 +172,7 @@ export function profileButtons(mount: HTMLElement, guard: ClickGuard): (props: B
     },
     { 'aria-haspopup': 'dialog' },
   );
+  const mute = button(t('profile_mute'), () => void props.session.mute());
   const status = make('p', { role: 'status' });
 
   // The person's face: initials on their colour, their picture over them once it loads, in a
@@ -227,9 +228,15 @@ export function profileButtons(mount: HTMLElement, guard: ClickGuard): (props: B
     setAttribute(follow, 'class', state.following ? 'button' : 'button primary');
     setAttribute(follow, 'aria-disabled', pending);
     setAttribute(follow, 'aria-busy', pending);
-    setAttribute(status, 'class', state.problem ? 'message problem' : 'visually-hidden');
-    setText(status, state.problem ?? (now.kind === 'ready' ? now.notice : ''));
-    return [drawFace(now.person), follow, report, status];
+    const muting = now.kind === 'ready' ? now : null;
+    const mutes = muting?.mute ?? 'off';
+    setText(mute, t(mutes === 'on' ? 'profile_muted' : 'profile_mute'));
+    setAttribute(mute, 'aria-disabled', mutes === 'off' ? undefined : 'true');
+    setAttribute(mute, 'aria-busy', mutes === 'pending' ? 'true' : undefined);
+    const trouble = state.problem ?? muting?.muteProblem;
+    setAttribute(status, 'class', trouble ? 'message problem' : 'visually-hidden');
+    setText(status, trouble ?? muting?.notice ?? '');
+    return [drawFace(now.person), follow, ...(mutes === 'gone' ? [] : [mute]), report, status];
   }
 
   return (next) => {

@@ -40,7 +40,13 @@ export type SessionView =
       report: ReportForm | null;
       /** The last outcome, for people who do not see the button change. */
       notice: string;
+      /** Whether the person is muted from here: `gone` when the service has no mutes. */
+      mute: MuteState;
+      /** Why the last mute failed, in words for the person. */
+      muteProblem: string | null;
     };
+
+export type MuteState = 'off' | 'pending' | 'on' | 'gone';
 
 export interface ProfileSession {
   /** The account the buttons act as. */
@@ -51,6 +57,8 @@ export interface ProfileSession {
   subscribe(listener: () => void): void;
   load(): Promise<void>;
   toggleFollow(): Promise<void>;
+  /** Mutes the person until removed; following them stays as it is. */
+  mute(): Promise<void>;
   openReport(): void;
   closeReport(): void;
   editReport(change: Partial<Pick<ReportForm, 'reason' | 'comment'>>): void;
@@ -69,6 +77,8 @@ const shown = (profile: Profile): SessionView => {
     follow: followState(profile.following),
     report: null,
     notice: '',
+    mute: 'off',
+    muteProblem: null,
   };
 };
 
@@ -153,6 +163,23 @@ export function createProfileSession(
           ? t('profile_waiting')
           : t(follow.following ? 'profile_now_following' : 'profile_now_not_following', username);
       set({ ...now, follow, notice });
+    },
+
+    async mute() {
+      const before = ready();
+      if (before?.mute !== 'off' || !onPage()) return;
+      set({ ...before, mute: 'pending', muteProblem: null, notice: '' });
+      let change: Partial<Pick<typeof before, 'mute' | 'muteProblem' | 'notice'>>;
+      try {
+        const made = await ask('profile.mute', { account, username });
+        change = made ? { mute: 'on', notice: t('profile_now_muted', username) } : { mute: 'gone' };
+      } catch (error) {
+        if (signedOutBy(error)) return;
+        const { profileFailureText } = await failureWords();
+        change = { mute: 'off', muteProblem: profileFailureText(error) };
+      }
+      const now = ready();
+      if (now) set({ ...now, ...change });
     },
 
     openReport() {

@@ -44,6 +44,9 @@ export function profileBackground(options: Options = {}) {
     retryAfter: 1500,
     /** The profile the tab shows, as its address says. */
     shows: 'bob',
+    /** Whether the service has mutes (a service of the third wave), and the people muted there. */
+    hasMutes: true,
+    muted: [] as string[],
   };
   const settings = {
     ...DEFAULT_SETTINGS,
@@ -72,8 +75,10 @@ export function profileBackground(options: Options = {}) {
     return { ...base, following: state.following.has(key), followedBy: false, self: key === state.me.toLowerCase() };
   }
 
-  /** The service: GET, follow, unfollow and report on `user/:username`. */
+  /** The service: GET, follow, unfollow and report on `user/:username`, and the inbox's mutes. */
   async function service(request: Request): Promise<Response> {
+    const path = new URL(request.url).pathname;
+    if (path.includes('/inbox/')) return inbox(request, path);
     const [, username = '', action = ''] =
       new URL(request.url).pathname.match(/\/user\/([^/]+)(?:\/(follow|report))?$/) ?? [];
     const key = decodeURIComponent(username).toLowerCase();
@@ -108,6 +113,20 @@ export function profileBackground(options: Options = {}) {
       return json(result, { status: 201 });
     }
     return problem(405, 'method_not_allowed');
+  }
+
+  async function inbox(request: Request, path: string): Promise<Response> {
+    if (request.headers.get('authorization') !== `Bearer ${TOKEN}`) return problem(401, 'unauthenticated');
+    if (path.endsWith('/inbox/count')) return json({ count: 0 });
+    if (!state.hasMutes) return problem(404, 'not_found');
+    if (path.endsWith('/inbox/policy')) return json({ strangers: 'accept' });
+    if (path.endsWith('/inbox/mutes') && request.method === 'POST') {
+      const { actor } = (await request.json()) as { actor: string };
+      state.muted.push(actor);
+      const mute = { id: '0193a2b4-0000-7000-8000-0000000000aa', actor, url: null, until: null };
+      return json({ ...mute, createdAt: '2026-11-25T09:00:00.000Z' }, { status: 201 });
+    }
+    return problem(404, 'not_found');
   }
 
   messaging.removeAllListeners();

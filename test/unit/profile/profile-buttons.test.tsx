@@ -86,6 +86,33 @@ describe('what the buttons show', () => {
     expect(await button('Unfollow')).toBeTruthy();
   });
 
+  it('mutes someone followed without unfollowing, and says where their notifications went', async () => {
+    background.state.following.add('bob');
+    await open();
+    (await button('Mute')).click();
+    const muted = await button('Muted');
+    expect(muted.getAttribute('aria-disabled')).toBe('true');
+    expect(background.state.muted).toEqual(['bob']);
+    expect(background.state.following.has('bob')).toBe(true);
+    expect(ui().getByRole('button', { name: 'Unfollow' })).toBeTruthy();
+    expect(ui().getByRole('status').textContent).toBe(
+      "@bob is muted: their notifications wait in the popup's Muted view.",
+    );
+    muted.click();
+    await settled();
+    expect(background.sent().filter((type) => type === 'profile.mute')).toHaveLength(1);
+  });
+
+  it('takes Mute away, with no error, when the service has no mutes', async () => {
+    background.state.hasMutes = false;
+    await open();
+    (await button('Mute')).click();
+    await waitFor(() => expect(ui().queryByRole('button', { name: 'Mute' })).toBeNull());
+    expect(ui().getByRole('button', { name: 'Follow' })).toBeTruthy();
+    expect(ui().queryByRole('alert')).toBeNull();
+    expect(ui().getByRole('status').textContent).toBe('');
+  });
+
   it('holds the same room on the person’s own profile as on anyone’s, with nothing in it to click', async () => {
     const frameOn = async (username: string) => {
       stop.abort();
@@ -475,12 +502,14 @@ describe('the choice of account, with several signed in on the site', () => {
     { id: 'first', label: '@alice' },
     { id: 'second', label: '@alice2' },
   ];
-  const ready: ProfileSession['view'] = {
+  const ready = {
     kind: 'ready',
     follow: { following: false, pending: null, problem: null },
     report: null,
     notice: '',
-  };
+    mute: 'off',
+    muteProblem: null,
+  } as const;
 
   it('keeps the choice, with its focus, while the other account’s view loads, then shows its buttons', async () => {
     document.body.innerHTML = '<div id="app"></div>';
