@@ -19,7 +19,7 @@ import {
 import { BACKEND_NAMES, benchBackends } from './support/backends';
 import { type BenchService, startBenchService } from './support/big-inbox';
 import type { Figure, Section } from './support/report';
-import { median, pairedRatio, timed } from './support/stats';
+import { median, pairedRatio, sampleVariants } from './support/stats';
 
 export interface DepthOptions {
   inbox: number;
@@ -52,15 +52,6 @@ async function offsetPage(db: Queryable, userId: number, offset: number): Promis
   return rows.map(toNotification);
 }
 
-function shuffled<T>(items: readonly T[]): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
-}
-
 /** The position just before the notification at `depth`, read directly, for the store-level query. */
 async function positionAt(db: Queryable, userId: number, depth: number): Promise<PagePosition> {
   const { rows } = await db.query<{ sorted_at: Date; id: string }>(
@@ -91,25 +82,6 @@ async function snoozeAndWake(db: Database, userId: number, inbox: number): Promi
   await snooze('-1 second');
   await db.transaction((tx) => wakeDueNotifications(tx));
   await db.query('VACUUM ANALYZE notifications');
-}
-
-/** Each variant `runs` times, in a shuffled order each round: the milliseconds of each. */
-async function sample<Name extends string>(
-  variants: Record<Name, () => Promise<unknown>>,
-  runs: number,
-): Promise<Record<Name, number[]>> {
-  const names = Object.keys(variants) as Name[];
-  const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
-  for (const name of names) await variants[name]();
-  for (let round = 0; round < runs; round++) {
-    // A shuffled order each round, and a pause after each variant: the service in this
-    // thread still has work after answering a request, which no query may always inherit.
-    for (const name of shuffled(names)) {
-      samples[name].push(await timed(variants[name]));
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-  }
-  return samples;
 }
 
 /** The cursor a client holds after reading `depth` notifications, got the way a client gets it. */
@@ -152,7 +124,7 @@ export async function measureDepth(options: DepthOptions = DEPTH_DEFAULTS): Prom
         offsetTop: () => offsetPage(db, userId, 0),
         offsetDeep: () => offsetPage(db, userId, options.depth),
       };
-      const samples = await sample(variants, options.runs);
+      const samples = await sampleVariants(variants, options.runs);
 
       const label = BACKEND_NAMES[backend];
       figures.push(
@@ -185,7 +157,7 @@ export async function measureDepth(options: DepthOptions = DEPTH_DEFAULTS): Prom
 
       await snoozeAndWake(db, userId, options.inbox);
       const snoozedCursor = await cursorAt(service, options.depth);
-      const snoozed = await sample(
+      const snoozed = await sampleVariants(
         {
           apiTop: () => service.client.inbox.fetch({ limit: INBOX_PAGE_SIZE }),
           apiDeep: () => service.client.inbox.fetch({ limit: INBOX_PAGE_SIZE, cursor: snoozedCursor }),

@@ -12,7 +12,7 @@ import { addNotifications, type NewNotification } from '../server/store/notifica
 import { BACKEND_NAMES, benchBackends } from './support/backends';
 import { startBenchService } from './support/big-inbox';
 import type { Figure, Section } from './support/report';
-import { median, pairedRatio, timed } from './support/stats';
+import { median, pairedRatio, sampleVariants } from './support/stats';
 
 export interface QuietOptions {
   inbox: number;
@@ -33,24 +33,6 @@ const SEARCHES = [
   { label: 'a word in some dozens', q: '#4242' },
   { label: 'a word in every one', q: 'generated' },
 ] as const;
-
-/** Each variant `runs` times, in a new order each round: the milliseconds of each. */
-async function sample<Name extends string>(
-  variants: Record<Name, () => Promise<unknown>>,
-  runs: number,
-): Promise<Record<Name, number[]>> {
-  const names = Object.keys(variants) as Name[];
-  const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
-  for (const name of names) await variants[name]();
-  for (let round = 0; round < runs; round++) {
-    const order = round % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) {
-      samples[name].push(await timed(variants[name]));
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-  }
-  return samples;
-}
 
 async function measureSearch(options: QuietOptions, figures: Figure[], details: Record<string, unknown>) {
   const how = `median of ${options.runs} rounds`;
@@ -73,7 +55,7 @@ async function measureSearch(options: QuietOptions, figures: Figure[], details: 
       const page = (q?: string) => () => client.inbox.fetch({ limit: INBOX_PAGE_SIZE, ...(q ? { q } : {}) });
       const variants: Record<string, () => Promise<unknown>> = { plain: page() };
       for (const { q } of SEARCHES) variants[q] = page(q);
-      const samples = await sample(variants, options.runs);
+      const samples = await sampleVariants(variants, options.runs);
       const label = BACKEND_NAMES[backend];
       figures.push({
         name: `${label} API page of ${size}`,
@@ -144,7 +126,7 @@ async function measureMutes(options: QuietOptions, figures: Figure[], details: R
         [options.mutes - 2],
       );
       await server.database.query('VACUUM ANALYZE');
-      const samples = await sample(
+      const samples = await sampleVariants(
         {
           countMuting: () => muting.inbox.countByType(),
           countPlain: () => plain.inbox.countByType(),

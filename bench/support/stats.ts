@@ -41,3 +41,34 @@ export async function timed(work: () => Promise<unknown>): Promise<number> {
   await work();
   return performance.now() - started;
 }
+
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+/**
+ * Each variant once to warm it, then `runs` times, in a shuffled order each round: the
+ * milliseconds of each, for ratios taken in the same rounds.
+ */
+export async function sampleVariants<Name extends string>(
+  variants: Record<Name, () => Promise<unknown>>,
+  runs: number,
+): Promise<Record<Name, number[]>> {
+  const names = Object.keys(variants) as Name[];
+  const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Name, number[]>;
+  for (const name of names) await variants[name]();
+  for (let round = 0; round < runs; round++) {
+    // A pause after each variant: a service in this thread still has work after answering a
+    // request, which no variant may always inherit.
+    for (const name of shuffled(names)) {
+      samples[name].push(await timed(variants[name]));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+  return samples;
+}
