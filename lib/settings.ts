@@ -69,6 +69,8 @@ export interface Settings {
   unreadOnly: boolean;
   /** The popup shows neighbours of the same type about the same thing as one row. */
   groupNotifications: boolean;
+  /** Which types group when grouping is on; the others are listed one by one. */
+  groupedTypes: Record<NotificationType, boolean>;
   /** Opening a notification from the popup marks it read. */
   markReadOnOpen: boolean;
 }
@@ -86,6 +88,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   quietHours: Object.freeze({ enabled: false, days: [0, 1, 2, 3, 4, 5, 6], start: '22:00', end: '07:00' }),
   unreadOnly: false,
   groupNotifications: true,
+  groupedTypes: Object.freeze({ mention: false, reply: false, follow: true, system: true, like: true }),
   markReadOnOpen: true,
 });
 
@@ -142,9 +145,9 @@ export function settingsErrorText(key: MessageKey): string {
 }
 
 /** Each type's switch as stored, or its default. */
-function normalizeAlertTypes(stored: unknown): Settings['alertTypes'] {
+function normalizeTypes(stored: unknown, defaults: Readonly<Record<NotificationType, boolean>>) {
   const value = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
-  const types = { ...DEFAULT_SETTINGS.alertTypes };
+  const types = { ...defaults };
   for (const type of NOTIFICATION_TYPES) {
     if (typeof value[type] === 'boolean') types[type] = value[type];
   }
@@ -176,7 +179,8 @@ export function normalizeSettings(stored: unknown): Settings {
     if (typeof value[key] === typeof DEFAULT_SETTINGS[key]) Object.assign(settings, { [key]: value[key] });
   }
   settings.siteOrigin = settings.siteOrigin.replace(/\/$/, '');
-  settings.alertTypes = normalizeAlertTypes(value.alertTypes);
+  settings.alertTypes = normalizeTypes(value.alertTypes, DEFAULT_SETTINGS.alertTypes);
+  settings.groupedTypes = normalizeTypes(value.groupedTypes, DEFAULT_SETTINGS.groupedTypes);
   settings.quietHours = normalizeQuietHours(value.quietHours);
   const errors = validateSettings(settings);
   for (const key of Object.keys(errors) as (keyof Settings)[]) {
@@ -192,6 +196,7 @@ export const SYNCED_SETTINGS = [
   'quietHours',
   'unreadOnly',
   'groupNotifications',
+  'groupedTypes',
   'markReadOnOpen',
 ] as const satisfies readonly (keyof Settings)[];
 type SyncedSetting = (typeof SYNCED_SETTINGS)[number];

@@ -5,7 +5,7 @@ import type { Draft } from '../../lib/options/settings-form';
 import { localTimeZone, type QuietHours } from '../../lib/settings';
 import { Check } from './field';
 
-const TYPE_LABEL: Record<NotificationType, MessageKey> = {
+export const TYPE_LABEL: Record<NotificationType, MessageKey> = {
   mention: 'options_alertType_mention',
   reply: 'options_alertType_reply',
   follow: 'options_alertType_follow',

@@ -2,6 +2,7 @@ import type { FunctionComponent, TargetedSubmitEvent } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { accountLabel } from '../../lib/account-addresses';
 import { ACCOUNTS, type Account } from '../../lib/accounts';
+import type { NotificationType } from '../../lib/api/contract';
 import { t } from '../../lib/i18n';
 import { removeAccount, signOut } from '../../lib/options/account-actions';
 import type { Notice } from '../../lib/options/notice';
@@ -25,7 +26,7 @@ import {
 import { followStored } from '../../lib/stored';
 import { AccountList } from './account-list';
 import type { AddAccount as AddAccountComponent } from './add-account';
-import { AlertSettings } from './alert-settings';
+import { AlertSettings, TYPE_LABEL } from './alert-settings';
 import { Check, Field } from './field';
 import { InboxControls } from './inbox-controls';
 
@@ -172,6 +173,25 @@ export function OptionsPage() {
           {SWITCHES.map((name) => (
             <Check key={name} name={name} label={t(`options_${name}`)} checked={draft[name]} onChange={edit(name)} />
           ))}
+          <fieldset
+            class="inline grouped-types"
+            disabled={!draft.groupNotifications}
+            aria-describedby="grouped-types-hint"
+          >
+            <legend>{t('options_grouped_types')}</legend>
+            {(Object.keys(TYPE_LABEL) as NotificationType[]).map((type) => (
+              <Check
+                key={type}
+                name={`groupedType-${type}`}
+                label={t(TYPE_LABEL[type])}
+                checked={draft.groupedTypes[type]}
+                onChange={(on) => change({ groupedTypes: { ...draft.groupedTypes, [type]: on } })}
+              />
+            ))}
+            <p class="hint" id="grouped-types-hint">
+              {t('options_grouped_types_hint')}
+            </p>
+          </fieldset>
         </fieldset>
         <AlertSettings draft={draft} error={error('quietHours')} onChange={change} />
         <div class="actions">

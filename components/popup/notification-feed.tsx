@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import type { Notification } from '../../lib/api/contract';
 import { t } from '../../lib/i18n';
 import type { InboxItem } from '../../lib/messaging';
-import { groupRows } from '../../lib/popup/inbox-groups';
+import { type Grouping, groupRows } from '../../lib/popup/inbox-groups';
 import type { AccountTab } from '../../lib/popup/inbox-state';
 import { GroupItem } from './group-item';
 import { type ItemActions, NotificationItem } from './notification-item';
@@ -15,7 +15,7 @@ const FIRST_PAINT_ROWS = 10;
 interface Props {
   items: readonly Notification[];
   /** Neighbours about the same thing show as one row. */
-  grouping: boolean;
+  grouping: Grouping;
   /** Keys of the groups shown with their members. */
   expanded: ReadonlySet<string>;
   siteOrigin: string;

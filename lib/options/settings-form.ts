@@ -11,13 +11,20 @@ import { actionFailureText, type Notice } from './notice';
 /** The form as typed: the interval is text until it is checked. */
 export type Draft = Pick<
   Settings,
-  'desktopNotifications' | 'unreadOnly' | 'groupNotifications' | 'markReadOnOpen' | 'alertTypes' | 'quietHours'
+  | 'desktopNotifications'
+  | 'unreadOnly'
+  | 'groupNotifications'
+  | 'groupedTypes'
+  | 'markReadOnOpen'
+  | 'alertTypes'
+  | 'quietHours'
 > & { pollIntervalSeconds: string };
 
 export const toDraft = (settings: Settings): Draft => ({
   desktopNotifications: settings.desktopNotifications,
   unreadOnly: settings.unreadOnly,
   groupNotifications: settings.groupNotifications,
+  groupedTypes: settings.groupedTypes,
   markReadOnOpen: settings.markReadOnOpen,
   alertTypes: settings.alertTypes,
   quietHours: settings.quietHours,

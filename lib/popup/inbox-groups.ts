@@ -4,7 +4,10 @@
  * member's id, so it keeps its key (and its place, focus and selection) when the next page adds
  * older members to it. Plain data, computed from the loaded list on every change.
  */
-import type { Notification } from '../api/contract';
+import type { Notification, NotificationType } from '../api/contract';
+
+/** Off, on for every type, or on for the types marked so. */
+export type Grouping = boolean | Readonly<Record<NotificationType, boolean>>;
 
 export interface NotificationGroup {
   /** The newest member's id. */
@@ -17,15 +20,16 @@ export interface NotificationGroup {
 
 export type InboxRow = { item: Notification; group?: undefined } | { item: Notification; group: NotificationGroup };
 
-/** Same type, same link and the same account (rows of all accounts carry theirs). */
-const sameThing = (a: Notification, b: Notification) =>
+/** Same type (one that groups), same link and the same account (rows of all accounts carry theirs). */
+const sameThing = (a: Notification, b: Notification, grouping: Grouping) =>
+  (grouping === true || (grouping !== false && grouping[a.type])) &&
   a.url !== null &&
   a.type === b.type &&
   a.url === b.url &&
   (a as { account?: string }).account === (b as { account?: string }).account;
 
 /** The list as rows: each run of neighbours about the same thing becomes one group. */
-export function groupRows(items: readonly Notification[], grouping: boolean): InboxRow[] {
+export function groupRows(items: readonly Notification[], grouping: Grouping): InboxRow[] {
   const rows: InboxRow[] = [];
   let run: Notification[] = [];
   const close = () => {
@@ -37,7 +41,7 @@ export function groupRows(items: readonly Notification[], grouping: boolean): In
   };
   for (const item of items) {
     const [first] = run;
-    if (!grouping || !first || !sameThing(first, item)) close();
+    if (!first || !sameThing(first, item, grouping)) close();
     run.push(item);
   }
   close();
@@ -45,17 +49,17 @@ export function groupRows(items: readonly Notification[], grouping: boolean): In
 }
 
 /** The ids of the rows, in order: what moving up and down steps through. */
-export const rowKeys = (items: readonly Notification[], grouping: boolean) =>
+export const rowKeys = (items: readonly Notification[], grouping: Grouping) =>
   groupRows(items, grouping).map((row) => row.item.id);
 
 /**
  * The ids an action on `ids` applies to: a group's key stands for every member of it, so
  * triage of a group changes all its members (and its Undo puts them all back).
  */
-export function withGroupMembers(ids: readonly string[], items: readonly Notification[], grouping: boolean): string[] {
+export function withGroupMembers(ids: readonly string[], items: readonly Notification[], grouping: Grouping): string[] {
   if (!grouping) return [...ids];
   const wanted = new Set(ids);
-  for (const { group } of groupRows(items, true)) {
+  for (const { group } of groupRows(items, grouping)) {
     if (group && wanted.has(group.key)) for (const member of group.members) wanted.add(member.id);
   }
   return [...wanted];

@@ -6,6 +6,7 @@ import type { ByType, Notification, NotificationType } from '../api/contract';
 import type { ApiError } from '../api/errors';
 import { SIGNED_OUT } from '../connection-status';
 import type { ConnectionStatus, OutboxState, UndoOffer } from '../messaging';
+import type { Grouping } from './inbox-groups';
 import { type LocalChanges, survivingNeighbour } from './inbox-list';
 import { NO_SELECTION, pruned, type Selection } from './selection';
 
@@ -55,7 +56,7 @@ export interface InboxState {
   /** The unread notifications of each type of the account on show (summed over all for all), as last said. */
   byType: ByType | null;
   /** Neighbours about the same thing show as one row (see `inbox-groups`). */
-  grouping: boolean;
+  grouping: Grouping;
   /** Keys of the groups shown with their members. */
   expanded: ReadonlySet<string>;
   /** Opening a notification marks it read. */

@@ -178,7 +178,7 @@ export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore 
         accounts: accounts.map((each, index) => tabOf(each, statuses[index] ?? SIGNED_OUT)),
         account,
         types,
-        grouping: settings.groupNotifications,
+        grouping: settings.groupNotifications && settings.groupedTypes,
         markReadOnOpen: settings.markReadOnOpen,
         siteOrigin: accounts.find((each) => each.id === account)?.siteOrigin ?? accounts[0]?.siteOrigin ?? '',
         status: current,

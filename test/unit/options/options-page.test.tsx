@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { OptionsPage } from '../../../components/options/options-page';
@@ -342,8 +342,9 @@ describe('options page', () => {
   it('saves which types raise an alert, and quiet hours across midnight', async () => {
     background();
     await open();
-    fireEvent.click(screen.getByLabelText('Likes'));
-    fireEvent.click(screen.getByLabelText('Mentions'));
+    const alerting = within(screen.getByRole('group', { name: 'Raise an alert for' }));
+    fireEvent.click(alerting.getByLabelText('Likes'));
+    fireEvent.click(alerting.getByLabelText('Mentions'));
     fireEvent.click(screen.getByLabelText(/Quiet hours/));
     fireEvent.input(field(/^From/), { target: { value: '23:30' } });
     fireEvent.input(field(/^To/), { target: { value: '06:15' } });
@@ -352,6 +353,31 @@ describe('options page', () => {
     const saved = await getSettings();
     expect(saved.alertTypes).toMatchObject({ like: true, mention: false, reply: true });
     expect(saved.quietHours).toEqual({ enabled: true, days: [0, 1, 2, 3, 4, 5, 6], start: '23:30', end: '06:15' });
+  });
+
+  it('groups likes and follows but not mentions and replies at first, saves the types chosen, and sets them aside with grouping off', async () => {
+    background();
+    await open();
+    const group = screen.getByRole('group', { name: 'Group these types' }) as HTMLFieldSetElement;
+    const box = (name: string) => within(group).getByLabelText(name) as HTMLInputElement;
+    expect(['Mentions', 'Replies', 'New followers', 'Likes'].map((name) => box(name).checked)).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+    fireEvent.click(box('Mentions'));
+    fireEvent.click(box('Likes'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(notice()).toContain('Saved.'));
+    expect((await getSettings()).groupedTypes).toMatchObject({
+      mention: true,
+      reply: false,
+      follow: true,
+      like: false,
+    });
+    fireEvent.click(screen.getByLabelText(/Show neighbouring notifications/));
+    expect(group.disabled).toBe(true);
   });
 
   it('refuses quiet hours that cannot work, in words, and saves nothing', async () => {

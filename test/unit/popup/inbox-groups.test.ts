@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Notification } from '../../../lib/api/contract';
-import { groupActors, groupRows, rowKeys, withGroupMembers } from '../../../lib/popup/inbox-groups';
+import { type Grouping, groupActors, groupRows, rowKeys, withGroupMembers } from '../../../lib/popup/inbox-groups';
 import { restored } from '../../../lib/popup/inbox-list';
+import { DEFAULT_SETTINGS } from '../../../lib/settings';
 import { triagedItems } from '../../../lib/triage-patch';
 import { makeNotification } from './popup-background';
 
@@ -9,7 +10,7 @@ const POST = 'http://127.0.0.1:8787/posts/1';
 const like = (n: number, change: Partial<Notification> = {}) =>
   makeNotification(n, { type: 'like', url: POST, read: false, ...change });
 const other = (n: number) => makeNotification(n, { type: 'reply', read: false });
-const shape = (items: Notification[], grouping = true) =>
+const shape = (items: Notification[], grouping: Grouping = true) =>
   groupRows(items, grouping).map((row) => (row.group ? row.group.members.map((m) => m.id) : row.item.id));
 
 describe('grouping', () => {
@@ -34,6 +35,23 @@ describe('grouping', () => {
     expect(shape(items, false)).toEqual(items.map((item) => item.id));
     expect(rowKeys(items, false)).toEqual(items.map((item) => item.id));
     expect(withGroupMembers([like(9).id], items, false)).toEqual([like(9).id]);
+  });
+
+  it('groups only the types chosen: by default likes about one post, not mentions in one thread', () => {
+    const types = DEFAULT_SETTINGS.groupedTypes;
+    const mention = (n: number) => like(n, { type: 'mention' });
+    const items = [mention(9), mention(8), like(7), like(6)];
+    expect(shape(items, types)).toEqual([mention(9).id, mention(8).id, [like(7).id, like(6).id]]);
+    expect(withGroupMembers([mention(9).id, like(7).id], items, types)).toEqual([
+      mention(9).id,
+      like(7).id,
+      like(6).id,
+    ]);
+    expect(shape(items, { ...types, mention: true, like: false })).toEqual([
+      [mention(9).id, mention(8).id],
+      like(7).id,
+      like(6).id,
+    ]);
   });
 
   it('keeps a group’s key, and grows it, when the next page continues it', () => {
