@@ -12,6 +12,7 @@ import { BROWSERS, type FirefoxBrowser } from './support/browsers';
 import { backgroundMark, markBackground, recordAlarms } from './support/firefox-background';
 import { OptionsPage } from './support/options-page';
 import { type E2EProduct, startProduct } from './support/product';
+import { untilSteady } from './support/wait';
 
 /** How soon a pushed notification must be on the badge. */
 const PUSHED_WITHIN_MS = 3_000;
@@ -31,18 +32,7 @@ describe.runIf(BROWSERS.includes('firefox'))('the live badge in Firefox', () => 
   const isLive = async () => (await product.badgeTitle()).includes('Live:');
 
   /** Waits until no check of the count has come for half a second, as after signing in. */
-  async function settled() {
-    await expect
-      .poll(
-        async () => {
-          const before = counted();
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          return counted() === before;
-        },
-        { timeout: 10_000 },
-      )
-      .toBe(true);
-  }
+  const settled = () => untilSteady('no more checks of the count', counted);
 
   /** Delivers one mention to `username` and waits for the badge to show `expected`; no check, no alarm. */
   async function pushed(username: string, expected: number) {

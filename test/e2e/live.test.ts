@@ -18,6 +18,7 @@ import { startTestService, type TestService, type TestServiceOptions } from '../
 import { BROWSERS, launchBrowser } from './support/browsers';
 import type { ExtensionContext } from './support/driver';
 import { type E2EProduct, signInTo, startProduct } from './support/product';
+import { untilSteady } from './support/wait';
 
 const postgres = process.env.DATABASE_URL;
 
@@ -116,16 +117,7 @@ describe.each(BROWSERS)('the live badge in %s', (browser) => {
       const extension = await liveIn(second);
       // Signing in writes the settings and the account at once, and each starts a check: wait until
       // those are done (no new check for half a second) before counting.
-      await expect
-        .poll(
-          async () => {
-            const before = counted();
-            await new Promise((resolve) => setTimeout(resolve, 500));
-            return counted() === before;
-          },
-          { timeout: 10_000 },
-        )
-        .toBe(true);
+      await untilSteady('no more checks of the count', counted);
 
       const checks = counted();
       const before = Number(await badgeText(extension));

@@ -26,3 +26,15 @@ export async function until<T>(what: string, timeout: number, attempt: () => Pro
 export async function waitUntil(what: string, timeout: number, done: () => Promise<boolean>): Promise<void> {
   await until(what, timeout, async () => ((await done()) ? true : undefined));
 }
+
+/**
+ * Waits until `read` has given the same number for half a second: no new check of the count,
+ * say, as after signing in, when the settings and the account each start one.
+ */
+export function untilSteady(what: string, read: () => number, timeout = 10_000): Promise<void> {
+  return waitUntil(what, timeout, async () => {
+    const before = read();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return read() === before;
+  });
+}
