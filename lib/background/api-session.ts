@@ -2,10 +2,10 @@
  * The background's hold on one account's API: its token, read from the account store for each
  * request and only for the origin it was given for, and one client per API address.
  */
-import { type Account, findAccount } from '../accounts';
+import type { Account } from '../accounts';
 import { type Client, type ClientOptions, createClient } from '../api';
 import { getSettings, type Settings } from '../settings';
-import { accountToken, forgetToken, migrateAccounts, storeToken } from './account-store';
+import { accounts, accountToken, forgetToken, storeToken } from './account-store';
 
 export interface Session {
   readonly accountId: string;
@@ -33,8 +33,7 @@ export function createSession(accountId: string, options: SessionOptions = {}): 
   let cached: { baseUrl: string; client: Client } | null = null;
 
   async function account() {
-    await migrateAccounts();
-    return findAccount(accountId);
+    return (await accounts()).find((each) => each.id === accountId);
   }
 
   async function tokenFor(apiBaseUrl: string): Promise<string | null> {
