@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { build } from 'wxt';
 import { OptionsPage } from '../test/e2e/support/options-page';
 import { PopupPage } from '../test/e2e/support/popup-page';
@@ -27,15 +27,22 @@ async function picturesSettled(page: Page) {
   }
 }
 
-async function shoot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+async function shoot(page: Page, name: string, options: { fullPage?: boolean; only?: Locator } = {}) {
   await picturesSettled(page);
   const path = resolve(OUT, `${name}.png`);
-  await page.screenshot({ path, ...options });
+  const { only, ...whole } = options;
+  await (only ? only.screenshot({ path }) : page.screenshot({ path, ...whole }));
   saved.push(path);
+}
+
+/** Each picture opens the popup as a person would a minute after the last one: no Undo on offer from it. */
+async function forgetUndo() {
+  await product.worker.evaluate(() => chrome.storage.session.remove('lastUndo'));
 }
 
 try {
   for (const scheme of ['light', 'dark'] as const) {
+    await forgetUndo();
     const page = await product.browser.context.newPage();
     await page.setViewportSize({ width: 400, height: 600 });
     await page.emulateMedia({ colorScheme: scheme });
@@ -57,9 +64,55 @@ try {
     await page.close();
   }
 
+  // The first row's person muted for a day, as the row's Mute menu does: the Muted view lists the
+  // mute and what it holds back, and the options page the mute beside the strangers setting.
+  const demo = product.service.client(product.demoToken);
+  const { data } = await demo.inbox.fetch({ limit: 1, unreadOnly: true });
+  const person = data[0]?.actor?.username;
+  if (!person) throw new Error('The demo inbox has no unread notification from a person to mute.');
+  await demo.inbox.mutes.add({ actor: person }, new Date(Date.now() + 86_400_000));
+  await forgetUndo();
+  const muted = await product.browser.context.newPage();
+  await muted.setViewportSize({ width: 400, height: 600 });
+  await muted.goto(product.browser.pageUrl('popup.html'));
+  await new PopupPage(muted).waitForRows();
+  await muted.getByRole('tab', { name: 'Muted' }).click();
+  await muted.getByRole('list', { name: 'Mutes in force' }).waitFor();
+  await muted.getByRole('list', { name: 'Muted notifications' }).getByRole('listitem').first().waitFor();
+  await shoot(muted, 'popup-muted');
+  await muted.close();
+
   // A second account, added with a pasted token as a person with a work account would.
   const work = await product.service.newUser('work', { displayName: 'Work' });
-  await product.service.fillInbox(work.username, 6, { read: false });
+  const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+  await product.service.notify(work.username, [
+    {
+      type: 'mention',
+      actor: 'grace',
+      text: 'Grace Liu mentioned you: “@work the new colours pass contrast now”',
+      createdAt: minutesAgo(3),
+    },
+    {
+      type: 'reply',
+      actor: 'dave',
+      text: 'Dave Kim replied to your post: “Deployed, and the queue is empty”',
+      createdAt: minutesAgo(12),
+    },
+    { type: 'follow', actor: 'li_wei', text: 'Li Wei followed you', createdAt: minutesAgo(40) },
+    {
+      type: 'mention',
+      actor: 'priya',
+      text: 'Priya Raman mentioned you: “@work can you review the robots’ lesson plan?”',
+      createdAt: minutesAgo(75),
+    },
+    {
+      type: 'like',
+      actor: 'kenji',
+      text: 'Kenji Sato liked your post “Release notes for March”',
+      createdAt: minutesAgo(130),
+    },
+    { type: 'system', text: 'Maintenance tonight from 22:00 to 22:30', createdAt: minutesAgo(200) },
+  ]);
   const optionsPage = await product.browser.context.newPage();
   await optionsPage.setViewportSize({ width: 760, height: 900 });
   await optionsPage.goto(product.browser.pageUrl('options.html'));
@@ -69,7 +122,10 @@ try {
   await options.fill({ apiBaseUrl: product.service.apiBaseUrl, siteOrigin: product.service.origin, token: work.token });
   await options.button('Add with this token').click();
   await options.waitForNotice(`Signed in as @${work.username}.`);
+  const controls = optionsPage.locator('section.inbox-controls').first();
+  await controls.getByRole('button', { name: `Remove the mute of @${person}` }).waitFor();
   await shoot(optionsPage, 'options', { fullPage: true });
+  await shoot(optionsPage, 'options-strangers', { only: controls });
   await optionsPage.close();
 
   const accounts = await product.browser.context.newPage();
