@@ -36,18 +36,16 @@ export function createSession(accountId: string, options: SessionOptions = {}): 
     return (await accounts()).find((each) => each.id === accountId);
   }
 
-  async function tokenFor(apiBaseUrl: string): Promise<string | null> {
+  /** The token for the given API address, the account's own by default. */
+  async function tokenFor(apiBaseUrl?: string): Promise<string | null> {
     const current = await account();
-    return current ? accountToken({ id: current.id, apiBaseUrl }) : null;
+    return current ? accountToken({ id: current.id, apiBaseUrl: apiBaseUrl ?? current.apiBaseUrl }) : null;
   }
 
   return {
     accountId,
     account,
-    async token() {
-      const current = await account();
-      return current ? accountToken(current) : null;
-    },
+    token: () => tokenFor(),
     async client() {
       const settings = await accountSettings(await account());
       const { apiBaseUrl } = settings;

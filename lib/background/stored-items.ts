@@ -9,14 +9,8 @@ import { unreadByTypeKey } from '../inbox-filter';
 import { SETTINGS } from '../settings';
 import { type StoredItem, type StoredKey, storedItem } from '../stored';
 
-interface Memory {
-  signal: AbortSignal;
-  values: Map<string, Promise<unknown>>;
-  /** Per key, the values this worker wrote whose change has not come back through the watch yet. */
-  echoes: Map<string, string[]>;
-}
-
-let memory: Memory | null = null;
+/** What the kept items are kept for, until it aborts (see `keepInMemory`). */
+let keeping: AbortSignal | undefined;
 
 /**
  * From now until `signal` aborts, the kept items are read from storage once and then from the
@@ -24,56 +18,54 @@ let memory: Memory | null = null;
  * accounts and their status without a round trip to the browser for each.
  */
 export function keepInMemory(signal: AbortSignal): void {
-  const mine: Memory = { signal, values: new Map(), echoes: new Map() };
-  memory = mine;
-  signal.addEventListener(
-    'abort',
-    () => {
-      if (memory === mine) memory = null;
-    },
-    { once: true },
-  );
+  keeping = signal;
 }
 
+const keptItems = new Map<string, StoredItem<unknown>>();
+
 /**
- * An item read from memory while the worker keeps it (see `keepInMemory`). A write of the value
- * in memory writes nothing. A change written elsewhere comes in through the watch; this worker's
- * own come back through it too, known by their value, so one that comes back late cannot put an
- * older value over a newer.
+ * An item read from memory while the worker keeps it (see `keepInMemory`), one per key. A write
+ * of the value in memory writes nothing. A change written elsewhere comes in through the watch;
+ * this worker's own come back through it too, known by their value, so one that comes back late
+ * cannot put an older value over a newer.
  */
 function keptItem<T>(stored: StoredKey<T>): StoredItem<T> {
+  const found = keptItems.get(stored.key) as StoredItem<T> | undefined;
+  if (found) return found;
   const item = storedItem(stored);
-  const { key, fallback } = stored;
-  /** Starts keeping the key: its watch, once, and its value as read now unless one is known. */
-  const keep = (mine: Memory) => {
-    if (!mine.echoes.has(key)) {
-      mine.echoes.set(key, []);
-      mine.values.set(key, item.getValue());
+  let keptFor: AbortSignal | undefined;
+  let value: Promise<T>;
+  /** The values written here whose change has not come back through the watch yet. */
+  let echoes: string[] = [];
+  const keep = (signal: AbortSignal) => {
+    if (keptFor !== signal) {
+      keptFor = signal;
+      echoes = [];
+      value = item.getValue();
       item.watch((next) => {
-        const echoes = mine.echoes.get(key) ?? [];
         const at = echoes.indexOf(JSON.stringify(next));
-        if (at < 0) mine.values.set(key, Promise.resolve(next));
-        else echoes.splice(0, at + 1);
-      }, mine.signal);
+        if (keptFor !== signal) return;
+        if (at < 0) value = Promise.resolve(next);
+        echoes.splice(0, at + 1);
+      }, signal);
     }
-    return mine.values.get(key) as Promise<T>;
+    return value;
   };
   const kept: StoredItem<T> = {
     ...item,
-    getValue: () => (memory ? keep(memory) : item.getValue()),
-    async setValue(value) {
-      const mine = memory;
-      if (mine) {
-        const next = value ?? fallback;
-        const text = JSON.stringify(next);
-        if (JSON.stringify(await keep(mine)) === text) return;
-        mine.values.set(key, Promise.resolve(next));
-        mine.echoes.set(key, [...(mine.echoes.get(key) ?? []).slice(-20), text]);
+    getValue: () => (keeping?.aborted === false ? keep(keeping) : item.getValue()),
+    async setValue(next) {
+      if (keeping?.aborted === false) {
+        const text = JSON.stringify(next ?? stored.fallback);
+        if (JSON.stringify(await keep(keeping)) === text) return;
+        value = Promise.resolve(next ?? stored.fallback);
+        if (echoes.push(text) > 20) echoes.shift();
       }
-      await item.setValue(value);
+      await item.setValue(next);
     },
     removeValue: () => kept.setValue(null as T),
   };
+  keptItems.set(stored.key, kept as StoredItem<unknown>);
   return kept;
 }
 
