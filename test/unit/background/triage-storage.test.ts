@@ -67,4 +67,15 @@ describe('mark all read in the worker', () => {
     expect(calls.badges).toEqual(['']);
     expect(calls.writes.filter((write) => /connectionStatus|liveMode/.test(write))).toHaveLength(2);
   });
+
+  it('hears a status and an account written elsewhere before the next message', async () => {
+    const { runtime } = answerMessages(async () => json({}));
+    await (await runtime()).status.set(ok(3));
+    expect((await deliver('status.account', { account: ACCOUNT }, popupSender)).value?.count).toBe(3);
+    await fakeBrowser.storage.local.set({ [`connectionStatus:${ACCOUNT}`]: ok(7) });
+    expect((await deliver('status.account', { account: ACCOUNT }, popupSender)).value?.count).toBe(7);
+    await fakeBrowser.storage.local.set({ accounts: [] });
+    const { error } = await deliver('status.account', { account: ACCOUNT }, popupSender);
+    expect(error).toMatchObject({ code: 'unknown_account' });
+  });
 });
