@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS } from './support/browsers';
 import { PopupPage } from './support/popup-page';
 import { type E2EProduct, startProduct } from './support/product';
+import { ProfilePage } from './support/profile-page';
 
 describe.each(BROWSERS)('mutes and search in %s', (browser) => {
   let product: E2EProduct;
@@ -57,5 +58,68 @@ describe.each(BROWSERS)('mutes and search in %s', (browser) => {
     await popup.heading("No notification matches 'qqqzzzxxx'").waitFor();
     await popup.page.keyboard.press('Escape');
     await expect.poll(async () => (await popup.rowTexts()).length).toBeGreaterThan(1);
+  });
+
+  it('Mute on a profile page, beside Follow, takes the person’s unread ones off the badge at once and leaves following them', async () => {
+    await product.service.deliver({
+      username: 'demo',
+      type: 'mention',
+      text: 'carol asks about the venue',
+      actor: 'carol',
+    });
+    if (!(await demo().user('carol').get()).following) await demo().user('carol').follow();
+    await product.pollNow();
+    const unread = await demo().inbox.count();
+    await expect.poll(() => product.badgeText()).toBe(String(unread));
+
+    const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@carol`));
+    await profile.waitForControls();
+    await profile.button('Unfollow').waitFor();
+    await profile.button('Mute').click();
+    await profile.button('Muted').waitFor();
+    await expect
+      .poll(() => profile.controls.getByRole('status').textContent())
+      .toBe("@carol is muted: their notifications wait in the popup's Muted view.");
+
+    const muted = await demo().inbox.count();
+    expect(muted).toBeLessThan(unread);
+    await expect.poll(() => product.badgeText()).toBe(muted === 0 ? '' : String(muted));
+    expect((await demo().user('carol').get()).following).toBe(true);
+    const [mute] = await demo().inbox.mutes.list();
+    expect(mute?.actor).toBe('carol');
+    await profile.page.close();
+
+    await demo().inbox.mutes.remove(mute?.id ?? '');
+    await expect.poll(() => product.badgeText()).toBe(String(unread));
+  });
+
+  it('holding back people not followed, on the options page, takes a stranger’s notification away; Show brings it back', async () => {
+    if ((await demo().user('bob').get()).following) await demo().user('bob').unfollow();
+    const text = 'bob, whom you do not follow, mentioned you';
+    await product.service.deliver({ username: 'demo', type: 'mention', text, actor: 'bob' });
+    await product.pollNow();
+    const unread = await demo().inbox.count();
+    await expect.poll(() => product.badgeText()).toBe(String(unread));
+
+    const options = await product.openPage('options.html');
+    const hold = options.getByRole('radio', { name: 'Hold back', exact: true });
+    await hold.click();
+    await expect.poll(async () => (await demo().inbox.policy()).strangers).toBe('mute');
+    const held = await demo().inbox.count();
+    expect(held).toBeLessThan(unread);
+    await expect.poll(() => product.badgeText()).toBe(held === 0 ? '' : String(held));
+    const hidden = new PopupPage(await product.openPage('popup.html'));
+    await hidden.page.getByRole('tab', { name: 'Muted' }).click();
+    await expect.poll(() => hidden.page.getByText(text).count()).toBeGreaterThan(0);
+    await hidden.page.close();
+
+    await options.getByRole('radio', { name: 'Show', exact: true }).click();
+    await expect.poll(async () => (await demo().inbox.policy()).strangers).toBe('accept');
+    await expect.poll(() => product.badgeText()).toBe(String(unread));
+    const shown = new PopupPage(await product.openPage('popup.html'));
+    await shown.waitForRows();
+    await expect.poll(() => shown.rowTexts()).toContain(text);
+    await shown.page.close();
+    await options.close();
   });
 });
