@@ -37,16 +37,22 @@ function keptItem<T>(stored: StoredKey<T>): StoredItem<T> {
   let value: Promise<T>;
   /** The values written here whose change has not come back through the watch yet. */
   let echoes: string[] = [];
+  /**
+   * Who watches the item while it is kept: told of a change only once the memory holds it, so a
+   * listener that reads the item (the accounts' watch syncs the runtimes) reads the new value.
+   */
+  const listeners = new Set<(value: T, previous: T) => void>();
   const keep = (signal: AbortSignal) => {
     if (keptFor !== signal) {
       keptFor = signal;
       echoes = [];
       value = item.getValue();
-      item.watch((next) => {
+      item.watch((next, previous) => {
         const at = echoes.indexOf(JSON.stringify(next));
         if (keptFor !== signal) return;
         if (at < 0) value = Promise.resolve(next);
         echoes.splice(0, at + 1);
+        for (const listener of listeners) listener(next, previous);
       }, signal);
     }
     return value;
@@ -64,6 +70,12 @@ function keptItem<T>(stored: StoredKey<T>): StoredItem<T> {
       await item.setValue(next);
     },
     removeValue: () => kept.setValue(null as T),
+    watch(listener, signal) {
+      if (keeping?.aborted !== false) return item.watch(listener, signal);
+      void keep(keeping);
+      listeners.add(listener);
+      signal.addEventListener('abort', () => listeners.delete(listener), { once: true });
+    },
   };
   keptItems.set(stored.key, kept as StoredItem<unknown>);
   return kept;
