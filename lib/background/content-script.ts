@@ -3,9 +3,9 @@
  * person has granted its host permission, and follows the accounts' sites as they change.
  */
 import { browser } from 'wxt/browser';
+import { hasSitePermission } from '../permissions';
 import { siteMatchPattern } from '../profile-url';
 import type { Settings } from '../settings';
-import { hasSitePermission } from '../permissions';
 
 export const PROFILE_SCRIPT_ID = 'profile';
 export const PROFILE_SCRIPT_FILE = 'content-scripts/profile.js';
