@@ -42,7 +42,6 @@ export function MarkedText({ text, query }: { text: string; query: string | unde
   return (
     <>
       {highlight(text, query).map((segment, index) =>
-        // biome-ignore lint/suspicious/noArrayIndexKey: the segments of one text, in order
         segment.match ? <mark key={index}>{segment.text}</mark> : segment.text,
       )}
     </>

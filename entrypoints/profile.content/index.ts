@@ -1,7 +1,7 @@
 import { browser } from 'wxt/browser';
 import { defineContentScript } from 'wxt/utils/define-content-script';
-import { askPlain } from '../../lib/messaging/ask-plain';
 import { PROFILE_FRAME_PAGE } from '../../lib/messaging';
+import { askPlain } from '../../lib/messaging/ask-plain';
 import { placeButtonsFrame } from '../../lib/profile/place-buttons-frame';
 
 /**

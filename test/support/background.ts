@@ -3,9 +3,9 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { DEFAULT_ADDRESSES } from '../../lib/account-addresses';
 import type { AccountAddresses } from '../../lib/accounts';
 import { addAccount } from '../../lib/background/account-store';
-import { originPattern } from '../../lib/permissions';
 import { pollAlarmName } from '../../lib/background/poller';
 import { accountsItem, settingsItem } from '../../lib/background/stored-items';
+import { originPattern } from '../../lib/permissions';
 import { DEFAULT_SETTINGS, type Settings } from '../../lib/settings';
 
 /** The id of the account `signedIn` adds, so tests can name it in messages. */

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { NotFoundError, RateLimitedError } from '../../../lib/api/errors';
-import { askPlain } from '../../../lib/messaging/ask-plain';
 import { failureCode, failureKind } from '../../../lib/failure';
 import { messaging } from '../../../lib/messaging';
+import { askPlain } from '../../../lib/messaging/ask-plain';
 import { profileTabSender, sendMessagesAs } from '../../support/messages';
 
 /** Every message the background's listeners were given, as they were given it. */
