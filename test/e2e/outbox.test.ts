@@ -57,7 +57,8 @@ describe.each(BROWSERS.filter((name) => name === 'chromium'))('the outbox across
     expect(status.count).toBe(unreadBefore - 2);
 
     await product.browser.stopBackground();
-    expect((await waitingChanges(product.worker)).map((change) => change.ids)).toEqual(marked.map((id) => [id]));
+    // Read from the popup: the stopped worker answers nothing until something wakes it.
+    expect((await waitingChanges(popup.page)).map((change) => change.ids)).toEqual(marked.map((id) => [id]));
 
     await product.browser.close();
     const restarted = await launchBrowser('chromium', { userDataDir: profile });
