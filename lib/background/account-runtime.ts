@@ -13,7 +13,7 @@ import { createNotifier, type Notifier } from './notifier';
 import { createOutbox, type Outbox } from './outbox';
 import { createPoller, type Poller } from './poller';
 import { renderAccounts, type StatusWriter, statusWriter } from './status-writer';
-import { unreadByTypeItem } from './stored-items';
+import { keepInMemory, unreadByTypeItem } from './stored-items';
 import { identity, whoIs } from './token-check';
 import { settleUndo } from './triage';
 
@@ -114,6 +114,7 @@ export interface Runtimes {
 
 /** The accounts' runtimes, each running until it is removed or `options.signal` aborts. */
 export function createRuntimes(options: RuntimeOptions = {}): Runtimes {
+  if (options.signal) keepInMemory(options.signal);
   const running = new Map<string, AccountRuntime>();
   const stops = new Map<string, AbortController>();
   let syncing: Promise<string[]> = Promise.resolve([]);

@@ -6,7 +6,7 @@
  */
 import { createStore, del, get, set } from 'idb-keyval';
 import { DEFAULT_ADDRESSES, validateAddresses } from '../account-addresses';
-import { type Account, type AccountAddresses, listAccounts } from '../accounts';
+import type { Account, AccountAddresses } from '../accounts';
 import { storedItem, storedKey } from '../stored';
 import { accountsItem, settingsItem } from './stored-items';
 
@@ -54,6 +54,8 @@ export interface NewAccount extends AccountAddresses {
   avatarUrl?: string | null;
 }
 
+const listAll = async () => (await accountsItem.getValue()) ?? [];
+
 /** Adds an account, signed in when a token is given; its id is new. */
 export async function addAccount(details: NewAccount, token: string | null, id: string = crypto.randomUUID()) {
   const account: Account = {
@@ -68,7 +70,7 @@ export async function addAccount(details: NewAccount, token: string | null, id: 
   };
   if (token) await storeToken(account, token);
   // An id given again replaces its account rather than listing it twice.
-  await accountsItem.setValue([...(await listAccounts()).filter((other) => other.id !== id), account]);
+  await accountsItem.setValue([...(await listAll()).filter((other) => other.id !== id), account]);
   return account;
 }
 
@@ -77,14 +79,14 @@ export async function updateAccount(
   id: string,
   change: Partial<Pick<Account, 'username' | 'displayName' | 'avatarUrl'>>,
 ) {
-  const accounts = await listAccounts();
+  const accounts = await listAll();
   await accountsItem.setValue(accounts.map((account) => (account.id === id ? { ...account, ...change } : account)));
 }
 
 /** Forgets an account and its token. */
 export async function removeAccount(id: string): Promise<void> {
   await forgetToken(id);
-  await accountsItem.setValue((await listAccounts()).filter((account) => account.id !== id));
+  await accountsItem.setValue((await listAll()).filter((account) => account.id !== id));
 }
 
 /** Where the previous versions kept the one token: `storage.local` first, then IndexedDB under `token`. */
@@ -149,5 +151,5 @@ export function migrateAccounts(): Promise<void> {
 /** The accounts, set up from the previous version's settings first if need be. */
 export async function accounts(): Promise<Account[]> {
   await migrateAccounts();
-  return listAccounts();
+  return listAll();
 }

@@ -2,10 +2,10 @@
  * The background's hold on one account's API: its token, read from the account store for each
  * request and only for the origin it was given for, and one client per API address.
  */
-import { type Account, findAccount } from '../accounts';
+import type { Account } from '../accounts';
 import { type Client, type ClientOptions, createClient } from '../api';
 import { getSettings, type Settings } from '../settings';
-import { accountToken, forgetToken, migrateAccounts, storeToken } from './account-store';
+import { accounts, accountToken, forgetToken, storeToken } from './account-store';
 
 export interface Session {
   readonly accountId: string;
@@ -33,22 +33,19 @@ export function createSession(accountId: string, options: SessionOptions = {}): 
   let cached: { baseUrl: string; client: Client } | null = null;
 
   async function account() {
-    await migrateAccounts();
-    return findAccount(accountId);
+    return (await accounts()).find((each) => each.id === accountId);
   }
 
-  async function tokenFor(apiBaseUrl: string): Promise<string | null> {
+  /** The token for the given API address, the account's own by default. */
+  async function tokenFor(apiBaseUrl?: string): Promise<string | null> {
     const current = await account();
-    return current ? accountToken({ id: current.id, apiBaseUrl }) : null;
+    return current ? accountToken({ id: current.id, apiBaseUrl: apiBaseUrl ?? current.apiBaseUrl }) : null;
   }
 
   return {
     accountId,
     account,
-    async token() {
-      const current = await account();
-      return current ? accountToken(current) : null;
-    },
+    token: () => tokenFor(),
     async client() {
       const settings = await accountSettings(await account());
       const { apiBaseUrl } = settings;

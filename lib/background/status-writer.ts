@@ -1,10 +1,10 @@
 import { accountLabel } from '../account-addresses';
-import { type Account, listAccounts } from '../accounts';
+import type { Account } from '../accounts';
 import { renderBadge } from '../badge';
 import { summaryLiveMode, summaryStatus } from '../connection-status';
 import type { ConnectionStatus, LiveMode } from '../messaging';
 import { oneAtATime } from '../one-at-a-time';
-import { accountLiveModeItem, accountStatusItem, liveModeItem, statusItem } from './stored-items';
+import { accountLiveModeItem, accountStatusItem, accountsItem, liveModeItem, statusItem } from './stored-items';
 
 /**
  * Shows every account on the badge: the sum of their unread counts, and each account's count
@@ -13,7 +13,7 @@ import { accountLiveModeItem, accountStatusItem, liveModeItem, statusItem } from
  * land after the one that read it after, leaving the badge on the older count.
  */
 export const renderAccounts = oneAtATime(async (accounts?: readonly Account[]): Promise<void> => {
-  const list = accounts ?? (await listAccounts());
+  const list = accounts ?? (await accountsItem.getValue()) ?? [];
   const rows = await Promise.all(
     list.map(async (account) => ({
       label: accountLabel(account),

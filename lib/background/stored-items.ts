@@ -9,6 +9,78 @@ import { unreadByTypeKey } from '../inbox-filter';
 import { SETTINGS } from '../settings';
 import { type StoredItem, type StoredKey, storedItem } from '../stored';
 
+/** What the kept items are kept for, until it aborts (see `keepInMemory`). */
+let keeping: AbortSignal | undefined;
+
+/**
+ * From now until `signal` aborts, the kept items are read from storage once and then from the
+ * worker's memory, which their writes and a watch on each key keep current: a message reads the
+ * accounts and their status without a round trip to the browser for each.
+ */
+export function keepInMemory(signal: AbortSignal): void {
+  keeping = signal;
+}
+
+const keptItems = new Map<string, StoredItem<unknown>>();
+
+/**
+ * An item read from memory while the worker keeps it (see `keepInMemory`), one per key. A write
+ * of the value in memory writes nothing. A change written elsewhere comes in through the watch;
+ * this worker's own come back through it too, known by their value, so one that comes back late
+ * cannot put an older value over a newer.
+ */
+function keptItem<T>(stored: StoredKey<T>): StoredItem<T> {
+  const found = keptItems.get(stored.key) as StoredItem<T> | undefined;
+  if (found) return found;
+  const item = storedItem(stored);
+  let keptFor: AbortSignal | undefined;
+  let value: Promise<T>;
+  /** The values written here whose change has not come back through the watch yet. */
+  let echoes: string[] = [];
+  /**
+   * Who watches the item while it is kept: told of a change only once the memory holds it, so a
+   * listener that reads the item (the accounts' watch syncs the runtimes) reads the new value.
+   */
+  const listeners = new Set<(value: T, previous: T) => void>();
+  const keep = (signal: AbortSignal) => {
+    if (keptFor !== signal) {
+      keptFor = signal;
+      echoes = [];
+      value = item.getValue();
+      item.watch((next, previous) => {
+        const at = echoes.indexOf(JSON.stringify(next));
+        if (keptFor !== signal) return;
+        if (at < 0) value = Promise.resolve(next);
+        echoes.splice(0, at + 1);
+        for (const listener of listeners) listener(next, previous);
+      }, signal);
+    }
+    return value;
+  };
+  const kept: StoredItem<T> = {
+    ...item,
+    getValue: () => (keeping?.aborted === false ? keep(keeping) : item.getValue()),
+    async setValue(next) {
+      if (keeping?.aborted === false) {
+        const text = JSON.stringify(next ?? stored.fallback);
+        if (JSON.stringify(await keep(keeping)) === text) return;
+        value = Promise.resolve(next ?? stored.fallback);
+        if (echoes.push(text) > 20) echoes.shift();
+      }
+      await item.setValue(next);
+    },
+    removeValue: () => kept.setValue(null as T),
+    watch(listener, signal) {
+      if (keeping?.aborted !== false) return item.watch(listener, signal);
+      void keep(keeping);
+      listeners.add(listener);
+      signal.addEventListener('abort', () => listeners.delete(listener), { once: true });
+    },
+  };
+  keptItems.set(stored.key, kept as StoredItem<unknown>);
+  return kept;
+}
+
 /** The items of a value of one account's own (see `perAccountKey`). */
 export const perAccountItem =
   <T>(keyOf: (accountId: string) => StoredKey<T>) =>
@@ -16,9 +88,9 @@ export const perAccountItem =
     storedItem(keyOf(accountId));
 
 export const settingsItem = storedItem(SETTINGS);
-export const accountsItem = storedItem(ACCOUNTS);
-export const statusItem = storedItem(STATUS);
-export const liveModeItem = storedItem(LIVE_MODE);
-export const accountStatusItem = perAccountItem(accountStatusKey);
-export const accountLiveModeItem = perAccountItem(accountLiveModeKey);
+export const accountsItem = keptItem(ACCOUNTS);
+export const statusItem = keptItem(STATUS);
+export const liveModeItem = keptItem(LIVE_MODE);
+export const accountStatusItem = (accountId: string) => keptItem(accountStatusKey(accountId));
+export const accountLiveModeItem = (accountId: string) => keptItem(accountLiveModeKey(accountId));
 export const unreadByTypeItem = perAccountItem(unreadByTypeKey);

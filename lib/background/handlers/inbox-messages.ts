@@ -30,7 +30,7 @@ export function inboxHandlers({ runtimes }: HandlerContext): Pick<Handlers, Inbo
     act: (account: TriageAccount) => Promise<TriageResult>,
   ): Promise<TriageResult> {
     const { runtime, client } = await signedIn(runtimes, request.account);
-    const result = await act({ id: runtime.id, client, status: runtime.status, outbox: runtime.outbox });
+    const result = await act({ ...runtime, client });
     if (!result.waiting) runtime.confirmCount();
     return result;
   }
@@ -72,7 +72,7 @@ export function inboxHandlers({ runtimes }: HandlerContext): Pick<Handlers, Inbo
     'inbox.snooze': (request) => triage(request, (account) => snooze(account, request)),
     async 'inbox.unsnooze'(request) {
       const { runtime, client } = await signedIn(runtimes, request.account);
-      const sent = await unsnooze({ id: runtime.id, client, status: runtime.status, outbox: runtime.outbox }, request);
+      const sent = await unsnooze({ ...runtime, client }, request);
       const waiting = sent.held > 0 ? { waiting: true } : {};
       // They come back unread: only the service knows the count they make.
       const status = await runtime.poller.poll();
