@@ -1,9 +1,11 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { Mute, StrangersPolicy } from '../../lib/api/contract';
 import { reviveError } from '../../lib/api/errors';
+import { accountStatusKey } from '../../lib/connection-status';
 import { t } from '../../lib/i18n';
 import { ask } from '../../lib/messaging';
 import { failureReason } from '../../lib/popup/inbox-problem';
+import { followStored } from '../../lib/stored';
 import { muteEnd, muteName } from '../popup/muted-view';
 
 interface Props {
@@ -22,30 +24,40 @@ const reason = (error: unknown) => failureReason(reviveError(error), navigator.o
 /**
  * An account's strangers setting and its mutes, each with a button that removes it. Both are the
  * service's, so they are read from it and changed there at once, not with the page's Save. Nothing
- * shows for an account whose service has neither, or that cannot be asked now.
+ * shows for an account whose service has neither, or that cannot be asked now; an account that
+ * signs in while the page is open gets its section then, and one that signs out loses it.
  */
 export function InboxControls({ account, title }: Props) {
   const id = useId();
+  const [signedIn, setSignedIn] = useState<boolean | null>(null);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
+    const watching = new AbortController();
+    followStored(accountStatusKey(account), (status) => setSignedIn(status.kind !== 'signedOut'), watching.signal);
+    return () => watching.abort();
+  }, [account]);
+
+  // Asked again when the account signs in or out, not on every check's new status.
+  useEffect(() => {
+    if (signedIn === null) return;
     let current = true;
     void (async () => {
       try {
-        const features = await ask('inbox.features', { account });
-        if (!features.mutes || !features.policy) return;
-        const mutes = await ask('inbox.mutes', { account });
-        if (current) setLoaded({ strangers: features.policy.strangers, mutes });
+        const { mutes: routes, policy } = await ask('inbox.features', { account });
+        const mutes = routes && policy ? await ask('inbox.mutes', { account }) : null;
+        if (current) setLoaded(mutes && policy ? { strangers: policy.strangers, mutes } : null);
       } catch {
         // Signed out, offline or an older service: the section stays away.
+        if (current) setLoaded(null);
       }
     })();
     return () => {
       current = false;
     };
-  }, [account]);
+  }, [account, signedIn]);
 
   if (!loaded) return null;
 

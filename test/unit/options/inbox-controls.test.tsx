@@ -3,7 +3,11 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OptionsPage } from '../../../components/options/options-page';
 import type { Mute, StrangersPolicy } from '../../../lib/api/contract';
-import { signedIn } from '../../support/background';
+import { forgetToken, storeToken } from '../../../lib/background/account-store';
+import { accountStatusItem } from '../../../lib/background/stored-items';
+import { SIGNED_OUT } from '../../../lib/connection-status';
+import { DEFAULT_SETTINGS } from '../../../lib/settings';
+import { ACCOUNT, anotherAccount, signedIn } from '../../support/background';
 import { json, noContent, problem } from '../../support/recording-fetch';
 import { background, openOptionsPage } from './options-background';
 
@@ -117,5 +121,28 @@ describe('options: the strangers setting and the mutes', () => {
     expect(screen.queryByText('Muted people and threads')).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
     expect(document.querySelector('.notice')?.textContent).toBe('');
+  });
+
+  it('gives an account that signs in while the page is open its section then, and takes it away at sign-out', async () => {
+    await anotherAccount(ACCOUNT, null);
+    const state = { strangers: 'mute' as StrangersPolicy, mutes: [...MUTES] };
+    background(...always(service(state)));
+    await open();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('list', { name: 'Muted people and threads' })).toBeNull();
+
+    await storeToken({ id: ACCOUNT, apiBaseUrl: DEFAULT_SETTINGS.apiBaseUrl }, 'tok');
+    await accountStatusItem(ACCOUNT).setValue({
+      ...(await accountStatusItem(ACCOUNT).getValue()),
+      kind: 'ok',
+      count: 0,
+    });
+    const list = await screen.findByRole('list', { name: 'Muted people and threads' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    expect((screen.getByRole('radio', { name: 'Hold back' }) as HTMLInputElement).checked).toBe(true);
+
+    await forgetToken(ACCOUNT);
+    await accountStatusItem(ACCOUNT).setValue(SIGNED_OUT);
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Muted people and threads' })).toBeNull());
   });
 });
