@@ -1,4 +1,3 @@
-import ky, { HTTPError, type KyInstance, type Options as KyOptions } from 'ky';
 import * as v from 'valibot';
 import { ProblemSchema } from './contract';
 import {
@@ -9,6 +8,7 @@ import {
   NetworkError,
   TimeoutError,
 } from './errors';
+import { parseRetryAfter, type RetryPolicy, send as sendRequest } from './fetch-transport';
 
 type MaybePromise<T> = T | Promise<T>;
 export type Token = string | null | undefined;
@@ -53,18 +53,6 @@ export interface RawAnswer {
 
 /** Answers larger than this are refused rather than parsed: no contract answer comes near it. */
 export const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
-/** A Retry-After longer than this is handed to the caller as an error instead of being waited out. */
-const MAX_RETRY_WAIT_MS = 5_000;
-
-/** Seconds from a Retry-After header: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
-}
-
 export function normalizeBaseUrl(baseUrl: string): string {
   let url: URL;
   try {
@@ -158,11 +146,6 @@ async function problemError(response: Response): Promise<ApiError> {
   return errorFromProblem({ status: response.status || status, code, detail: detail ?? title, retryAfter });
 }
 
-function retryWait(error: HTTPError): number | undefined {
-  const seconds = parseRetryAfter(error.response.headers.get('retry-after'));
-  return seconds === undefined ? undefined : seconds * 1000;
-}
-
 /**
  * One HTTP round trip to the API as the contract defines it: Bearer token, problem+json errors
  * mapped to typed errors, JSON answers size-limited and parsed. A change goes with an
@@ -173,31 +156,12 @@ export function createTransport(options: TransportOptions) {
   const timeout = options.timeout ?? 10_000;
   const { token } = options;
   const limit = options.retries ?? 2;
-
-  const http: KyInstance = ky.create({
-    prefixUrl,
-    fetch: options.fetch,
-    timeout: false,
-    cache: 'no-store',
-    credentials: 'omit',
-    redirect: 'error',
-    throwHttpErrors: (status) => status !== 304,
-  });
-  // Per request rather than on the instance: ky would add a request's status lists to the instance's.
-  const retry = (changes: boolean) => ({
+  const readRetry: RetryPolicy = {
     limit,
-    methods: changes ? ['post', 'delete'] : ['get'],
-    statusCodes: changes ? [408, 502, 503, 504] : [408, 429, 500, 502, 503, 504],
-    afterStatusCodes: changes ? [503] : [429, 503],
-    maxRetryAfter: MAX_RETRY_WAIT_MS,
-    backoffLimit: 3_000,
-    jitter: true,
-    shouldRetry: ({ error }: { error: Error }) => {
-      if (!(error instanceof HTTPError)) return undefined;
-      const wait = retryWait(error);
-      return wait !== undefined && wait > MAX_RETRY_WAIT_MS ? false : undefined;
-    },
-  });
+    statusCodes: [408, 429, 500, 502, 503, 504],
+    afterStatusCodes: [429, 503],
+  };
+  const changeRetry: RetryPolicy = { limit, statusCodes: [408, 502, 503, 504], afterStatusCodes: [503] };
 
   async function send(spec: RequestSpec, accept: 'json' | 'none'): Promise<RawAnswer> {
     const bearer = typeof token === 'function' ? await token() : token;
@@ -206,17 +170,22 @@ export function createTransport(options: TransportOptions) {
     if (bearer) headers.set('authorization', `Bearer ${bearer}`);
     const changes = spec.method !== 'GET';
     if (changes) headers.set('idempotency-key', spec.idempotencyKey ?? crypto.randomUUID());
+    if (spec.json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
+    const query = new URLSearchParams(spec.searchParams).toString();
     const deadline = AbortSignal.timeout(timeout);
-    const kyOptions: KyOptions = {
-      retry: retry(changes),
-      method: spec.method,
-      searchParams: spec.searchParams,
-      json: spec.json,
-      headers,
-      signal: deadline,
-    };
     try {
-      const response = await http(spec.path, kyOptions);
+      const response = await sendRequest(`${prefixUrl}${spec.path}${query && `?${query}`}`, {
+        method: spec.method,
+        headers,
+        body: spec.json === undefined ? undefined : JSON.stringify(spec.json),
+        cache: 'no-store',
+        credentials: 'omit',
+        redirect: 'error',
+        fetch: options.fetch,
+        deadline,
+        retry: changes ? changeRetry : readRetry,
+      });
+      if (!response.ok && response.status !== 304) throw await problemError(response);
       if (response.status === 304 || accept === 'none') {
         await response.body?.cancel();
         return { status: response.status, headers: response.headers, body: undefined };
@@ -224,7 +193,6 @@ export function createTransport(options: TransportOptions) {
       return { status: response.status, headers: response.headers, body: await readJson(response, 'json') };
     } catch (error) {
       if (deadline.aborted) throw new TimeoutError(undefined, { cause: error });
-      if (error instanceof HTTPError) throw await problemError(error.response);
       if (error instanceof ApiError) throw error;
       throw new NetworkError(undefined, { cause: error });
     }

@@ -3,9 +3,9 @@
  * the service's discovery document, the code exchange and the revocation. The token and revoke
  * endpoints take form bodies and answer in OAuth's own error format.
  */
-import ky, { HTTPError } from 'ky';
 import * as v from 'valibot';
-import { ApiError, InvalidResponseError, NetworkError, TimeoutError } from './errors';
+import { ApiError, InvalidResponseError, TimeoutError } from './errors';
+import { type SendOptions, send as sendRequest } from './fetch-transport';
 import { readLimited } from './http';
 import { DISCOVERY_PATH, type Discovery, DiscoverySchema, OAuthErrorSchema, OAuthTokenSchema } from './oauth-contract';
 
@@ -22,24 +22,24 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-async function send(request: () => Promise<Response>): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await request();
-  } catch (error) {
-    if (error instanceof HTTPError) {
-      const body: unknown = await readJson(error.response).catch(() => null);
-      const oauth = v.safeParse(OAuthErrorSchema, body);
-      throw new ApiError({
-        status: error.response.status,
-        code: oauth.success ? oauth.output.error : 'oauth_failed',
-        detail: oauth.success ? (oauth.output.error_description ?? oauth.output.error) : error.message,
-      });
-    }
-    if (error instanceof Error && error.name === 'TimeoutError') throw new TimeoutError();
-    throw new NetworkError();
+/** One try, its answer read within the time limit; an answer other than 2xx is refused in OAuth's error format. */
+async function send(url: string, options: Omit<SendOptions, 'deadline'>): Promise<unknown> {
+  const deadline = AbortSignal.timeout(TIMEOUT_MS);
+  const response = await sendRequest(url, { ...options, deadline });
+  if (!response.ok) {
+    const body: unknown = await readJson(response).catch(() => null);
+    const oauth = v.safeParse(OAuthErrorSchema, body);
+    throw new ApiError({
+      status: response.status,
+      code: oauth.success ? oauth.output.error : 'oauth_failed',
+      detail: oauth.success
+        ? (oauth.output.error_description ?? oauth.output.error)
+        : `The service answered ${response.status}.`,
+    });
   }
-  return readJson(response);
+  return readJson(response).catch((error: unknown) => {
+    throw deadline.aborted ? new TimeoutError(undefined, { cause: error }) : error;
+  });
 }
 
 const parse = <T>(schema: v.GenericSchema<unknown, T>, body: unknown): T => {
@@ -51,7 +51,7 @@ const parse = <T>(schema: v.GenericSchema<unknown, T>, body: unknown): T => {
 /** The discovery document of the service at `address` (its site or any page of it). */
 export async function discover(address: string, fetch?: typeof globalThis.fetch): Promise<Discovery> {
   const url = new URL(DISCOVERY_PATH, new URL(address).origin);
-  return parse(DiscoverySchema, await send(() => ky.get(url, { fetch, timeout: TIMEOUT_MS, retry: 0 })));
+  return parse(DiscoverySchema, await send(url.href, { fetch }));
 }
 
 export interface CodeExchange {
@@ -74,7 +74,7 @@ export async function exchangeCode(exchange: CodeExchange): Promise<string> {
   });
   const answer = parse(
     OAuthTokenSchema,
-    await send(() => ky.post(exchange.tokenEndpoint, { body, fetch: exchange.fetch, timeout: TIMEOUT_MS, retry: 0 })),
+    await send(exchange.tokenEndpoint, { method: 'POST', body, fetch: exchange.fetch }),
   );
   return answer.access_token;
 }

@@ -1,10 +1,24 @@
 /** Revoking a token at the service (RFC 7009), as signing out does. Apart from `oauth.ts`: the background needs only this. */
-import ky from 'ky';
+import { ApiError } from './errors';
+import { send } from './fetch-transport';
 
 /** The revoke endpoint of a service the contract's way, under its API base URL. */
 export const revokeEndpointOf = (apiBaseUrl: string) => `${apiBaseUrl.replace(/\/$/, '')}/oauth/revoke`;
 
 /** Revokes a token at the service: from then on the service refuses it. A form body, as OAuth says. */
 export async function revokeToken(revokeEndpoint: string, token: string, fetch?: typeof globalThis.fetch) {
-  await ky.post(revokeEndpoint, { body: new URLSearchParams({ token }), fetch, timeout: 10_000, retry: 0 });
+  const response = await send(revokeEndpoint, {
+    method: 'POST',
+    body: new URLSearchParams({ token }),
+    fetch,
+    deadline: AbortSignal.timeout(10_000),
+  });
+  await response.body?.cancel();
+  if (!response.ok) {
+    throw new ApiError({
+      status: response.status,
+      code: 'oauth_failed',
+      detail: `The service answered ${response.status}.`,
+    });
+  }
 }
