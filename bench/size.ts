@@ -20,7 +20,7 @@ export const BUDGETS: Record<string, number> = { popup: 15_000, 'in-page buttons
  * stands between each and its budget). Lower a ceiling as a part shrinks; remove it once the
  * part is within its budget.
  */
-export const CEILINGS: Record<string, number> = { popup: 26_050, background: 33_100 };
+export const CEILINGS: Record<string, number> = { popup: 26_050 };
 
 interface FileSize {
   file: string;
