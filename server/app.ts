@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { isPlainAnswer, SECURITY_HEADERS } from './api/answer';
 import type { ApiDeps } from './api/context';
 import { healthHandler } from './api/health';
 import { idempotent } from './api/idempotency';
@@ -65,6 +66,22 @@ function wantsHtml(c: Context): boolean {
   return !c.req.path.startsWith(`${API_PREFIX}/`) && (c.req.header('accept') ?? '').includes('text/html');
 }
 
+/** The security headers, and `Connection: close` while the service shuts down, on the answer's own headers. */
+function secure(c: Context, closing: boolean) {
+  // On the answer's own headers: `c.header()` after the answer copies it into a new Response,
+  // which makes @hono/node-server build a whole fetch Response for every request.
+  const headers: [string, string][] = Object.entries(SECURITY_HEADERS);
+  if (closing) headers.push(['connection', 'close']);
+  for (const [name, value] of headers) {
+    try {
+      c.res.headers.set(name, value);
+    } catch {
+      // An answer with immutable headers, such as a redirect made by Response.redirect().
+      c.header(name, value);
+    }
+  }
+}
+
 export function createApp(appOptions: AppOptions) {
   const app = new Hono();
   const options = { ...appOptions, db: scoped(appOptions.db) };
@@ -72,23 +89,11 @@ export function createApp(appOptions: AppOptions) {
   const keyed = idempotent(options);
 
   app.use(async (c, next) => {
-    const started = performance.now();
+    const started = log ? performance.now() : 0;
     await next();
-    // On the answer's own headers: `c.header()` after the answer copies it into a new Response,
-    // which makes @hono/node-server build a whole fetch Response for every request.
-    const headers: [string, string][] = [
-      ['x-content-type-options', 'nosniff'],
-      ['referrer-policy', 'same-origin'],
-    ];
-    if (options.closing?.()) headers.push(['connection', 'close']);
-    for (const [name, value] of headers) {
-      try {
-        c.res.headers.set(name, value);
-      } catch {
-        // An answer with immutable headers, such as a redirect made by Response.redirect().
-        c.header(name, value);
-      }
-    }
+    const closing = options.closing?.() === true;
+    // An answer made by `plainAnswer` has these already, in a plain object that stays one.
+    if (closing || !isPlainAnswer(c.res)) secure(c, closing);
     if (log) {
       const ms = (performance.now() - started).toFixed(1);
       log(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Context } from 'hono';
 import { createFactory } from 'hono/factory';
 import * as v from 'valibot';
@@ -12,7 +12,6 @@ import {
   LIMITS,
   NOTIFICATION_TYPES,
   type NotificationType,
-  type Page,
   UndoBodySchema,
   type UndoResult,
   type UnsnoozeResult,
@@ -23,11 +22,10 @@ import {
   countUnreadAs,
   deleteNotifications,
   type Listing,
-  listNotifications,
-  listNotificationsAs,
   markRead,
   markUnread,
-  type StoredNotification,
+  pageOfNotifications,
+  pageOfNotificationsAs,
   snoozeNotifications,
   type TriageStamp,
   type UnreadCounts,
@@ -35,11 +33,12 @@ import {
 } from '../store/notifications';
 import { authenticate } from '../store/tokens';
 import { runOperation, type TriageKind, undoOperation } from '../store/triage-operations';
+import { jsonAnswer, plainAnswer } from './answer';
 import { bearerToken, invalidToken, requireCaller, type SignedInEnv, signedIn } from './auth';
 import type { ApiDeps } from './context';
 import { ProblemError } from './problem';
 import { jsonBody, singleQuery, validBody } from './request';
-import { toWireNotification } from './wire';
+import { withDrawnAvatars } from './wire';
 
 const LIMIT_PATTERN = /^[0-9]{1,3}$/;
 
@@ -94,12 +93,15 @@ function searchWords(c: Context): string[] | null {
 
 /** Strong ETag of the unread counts, bound to the user so a change of account revalidates. */
 function countTag(userId: number, { unread, byType }: UnreadCounts): string {
-  const counted = `${userId}:${unread}:${NOTIFICATION_TYPES.map((type) => byType[type]).join(',')}`;
-  return `"${createHash('sha256').update(counted).digest('base64url').slice(0, 22)}"`;
+  let counted = `${userId}:${unread}:`;
+  for (const type of NOTIFICATION_TYPES) counted += `${byType[type]},`;
+  // One call rather than a Hash object: a third of the time, on the request polling sends all day.
+  return `"${hash('sha256', counted.slice(0, -1), 'base64url').slice(0, 22)}"`;
 }
 
 function matchesTag(ifNoneMatch: string | undefined, tag: string): boolean {
   if (!ifNoneMatch) return false;
+  if (ifNoneMatch === tag) return true;
   return ifNoneMatch.split(',').some((candidate) => {
     const value = candidate.trim();
     return value === '*' || value.replace(/^W\//, '') === tag;
@@ -150,8 +152,7 @@ const undoExpired = () =>
 
 export function inboxHandlers(deps: ApiDeps) {
   const { db, cursors, undoTokens } = deps;
-
-  const toWire = (n: StoredNotification) => toWireNotification(n, deps.origin());
+  const pollInterval = String(deps.pollIntervalSeconds);
 
   /** What a page request asks for; its 400 problems come after a check of the token, as behind `signedIn`. */
   async function pageRequest(c: Context) {
@@ -178,26 +179,22 @@ export function inboxHandlers(deps: ApiDeps) {
   async function fetchPage(c: Context) {
     const token = bearerToken(c);
     const { limit, listing, after } = await pageRequest(c);
-    const options = { ...listing, limit: limit + 1, after: after?.position ?? null };
+    const options = { ...listing, limit, after: after?.position ?? null };
+    const origin = deps.origin();
     // A search is planned with its words in hand, so the trigram index serves it: not in a batch.
     const found = listing.words
       ? await authenticate(db, token).then(
-          async (owner) => owner && { owner, notifications: await listNotifications(db, owner.userId, options) },
+          async (owner) => owner && { owner, page: await pageOfNotifications(db, owner.userId, options, origin) },
         )
-      : await listNotificationsAs(db, token, options);
+      : await pageOfNotificationsAs(db, token, options, origin);
     if (!found) throw invalidToken();
     const scope = { ...listing, userId: found.owner.userId };
     if (after && !after.signedFor(scope)) throw invalidCursor();
-    const rows = found.notifications;
-    const data = rows.slice(0, limit);
-    const last = data[data.length - 1];
-    const at = last && (listing.snoozed ? last.snoozedUntil : last.sortedAt);
-    const page: Page = {
-      data: data.map(toWire),
-      cursor: rows.length > limit && last && at ? cursors.encode({ at, id: last.id }, scope) : null,
-    };
-    c.header('cache-control', 'no-store');
-    return c.json(page);
+    const { data, drawn, next } = found.page;
+    const cursor = next && cursors.encode(next, scope);
+    // The database wrote the notifications as the contract does (`Page`): they go out as they came.
+    const body = `{"data":${drawn ? withDrawnAvatars(data, origin) : data},"cursor":${cursor === null ? 'null' : JSON.stringify(cursor)}}`;
+    return jsonAnswer(body, { 'cache-control': 'no-store' });
   }
 
   async function count(c: Context) {
@@ -205,13 +202,15 @@ export function inboxHandlers(deps: ApiDeps) {
     if (!found) throw invalidToken();
     const { owner, counts } = found;
     const tag = countTag(owner.userId, counts);
-    c.header('etag', tag);
-    c.header('x-poll-interval', String(deps.pollIntervalSeconds));
-    c.header('cache-control', 'private, no-cache');
-    c.header('vary', 'Authorization');
-    if (matchesTag(c.req.header('if-none-match'), tag)) return c.body(null, 304);
+    const headers: Record<string, string> = {
+      etag: tag,
+      'x-poll-interval': pollInterval,
+      'cache-control': 'private, no-cache',
+      vary: 'Authorization',
+    };
+    if (matchesTag(c.req.header('if-none-match'), tag)) return plainAnswer(null, 304, headers);
     const body: CountResult = { count: counts.unread, byType: counts.byType };
-    return c.json(body);
+    return jsonAnswer(JSON.stringify(body), headers);
   }
 
   /** A triage endpoint: the change as one undoable operation, answered with its undo token. */

@@ -19,3 +19,34 @@ export function toWireNotification(n: StoredNotification, origin: string): Notif
     sortedAt: n.sortedAt,
   };
 }
+
+/**
+ * The `avatarUrl` of an actor whose picture the site draws, as the database writes a page
+ * (`WirePage`): a U+0001, the username, a U+0001 and the display name, JSON-escaped. Only a key
+ * can be followed by `":"` unescaped, so nothing a notification says can look like one.
+ */
+const DRAWN_AVATAR = /"avatarUrl":"\\u0001((?:[^"\\]|\\.)*)"/g;
+
+/** Addresses of drawn pictures, by username and display name: each is a digest of the picture. */
+const drawnAvatars = new Map<string, string>();
+const DRAWN_AVATARS_KEPT = 10_000;
+
+function drawnAvatarUrl(marker: string, origin: string): string {
+  const key = `${origin}\u0001${marker}`;
+  let url = drawnAvatars.get(key);
+  if (url === undefined) {
+    const split = marker.indexOf('\u0001');
+    url = avatarUrlOf({ username: marker.slice(0, split), displayName: marker.slice(split + 1) }, origin);
+    if (drawnAvatars.size >= DRAWN_AVATARS_KEPT) drawnAvatars.clear();
+    drawnAvatars.set(key, url);
+  }
+  return url;
+}
+
+/** A page's JSON as the database wrote it, with the address of each picture the site draws in place. */
+export function withDrawnAvatars(data: string, origin: string): string {
+  return data.replace(DRAWN_AVATAR, (_, escaped: string) => {
+    const marker = JSON.parse(`"${escaped}"`) as string;
+    return `"avatarUrl":${JSON.stringify(drawnAvatarUrl(marker, origin))}`;
+  });
+}

@@ -172,6 +172,109 @@ function pageStatement(user: string, placeholder: Placeholder, options: PageOpti
   return { sql: `${branches} ORDER BY ${listingOrder(options)} LIMIT ${limit}`, params };
 }
 
+/** A page as the contract writes its `data`, with where the next page starts. */
+export interface WirePage {
+  /**
+   * The page's notifications as the contract's JSON array, written by the database; an actor
+   * without a picture of their own has a U+0001, their username, a U+0001 and their display name
+   * for `avatarUrl`, since the address of the picture the site draws carries a digest of it
+   * (`withDrawnAvatars` in `server/api/wire.ts` puts it there).
+   */
+  data: string;
+  /** Whether an `avatarUrl` of `data` is such a marker. */
+  drawn: boolean;
+  /** The last notification of the page in its listing's order, when another page follows. */
+  next: PagePosition | null;
+}
+
+/** Whether the site draws the picture of the actor of the page's notification `p`. */
+const DRAWN = "p.actor_username IS NOT NULL AND coalesce(p.actor_avatar_url, '') = ''";
+
+/** A text value as a JSON string, or null. */
+const jsonText = (value: string) => `coalesce(to_json(${value})::text, 'null')`;
+/** A timestamp as the contract writes it, as a JSON string, or null. */
+const jsonTime = (column: string) => `coalesce('"' || ${isoText(column)} || '"', 'null')`;
+
+/**
+ * One notification of the page `p` as the contract's JSON object, its site paths made URLs on
+ * `origin`, written as JSON.stringify writes it: concatenated, since `row_to_json` of a row built
+ * for it costs the database several times as much.
+ */
+function wireObject(origin: string): string {
+  const avatar = `CASE WHEN ${DRAWN} THEN chr(1) || p.actor_username || chr(1) || coalesce(p.actor_display_name, '')
+      WHEN left(p.actor_avatar_url, 1) = '/' THEN ${origin} || p.actor_avatar_url ELSE p.actor_avatar_url END`;
+  const actor = `CASE WHEN p.actor_username IS NULL THEN 'null' ELSE '{"username":' || to_json(p.actor_username)::text
+      || ',"displayName":' || to_json(coalesce(p.actor_display_name, ''))::text || ',"avatarUrl":' || to_json(${avatar})::text || '}' END`;
+  const url = `CASE WHEN left(p.path, 1) = '/' THEN ${origin} || p.path ELSE p.path END`;
+  return `'{"id":"' || p.id || '","read":' || p.read || ',"type":' || to_json(p.type)::text
+    || ',"createdAt":' || ${jsonTime('p.created_at')} || ',"actor":' || ${actor} || ',"text":' || to_json(p.text)::text
+    || ',"url":' || ${jsonText(url)} || ',"snoozedUntil":' || ${jsonTime('p.snoozed_until')}
+    || ',"sortedAt":' || ${jsonTime('p.sorted_at')} || '}'`;
+}
+
+/**
+ * The page of `sql` (which selects one row more than the page, to know whether another follows)
+ * as one row of `WirePage`'s columns: the database writes the JSON, so the service neither builds
+ * nor serialises an object per notification. `limit` is the page's size plus one.
+ */
+function wirePageStatement(sql: string, options: PageOptions, limit: string, origin: string): string {
+  const at = isoText(options.snoozed ? 'p.snoozed_until' : 'p.sorted_at');
+  return `SELECT coalesce('[' || string_agg(w.wire, ',' ORDER BY w.position) FILTER (WHERE w.position < ${limit}) || ']', '[]') AS data,
+       max(w.at) FILTER (WHERE w.position = ${limit} - 1) AS last_at, max(w.id) FILTER (WHERE w.position = ${limit} - 1) AS last_id,
+       count(*) >= ${limit} AS more, coalesce(bool_or(w.drawn), false) AS drawn
+     FROM (SELECT row_number() OVER (ORDER BY ${listingOrder(options, 'p')}) AS position, p.id::text AS id, ${at} AS at,
+       ${wireObject(origin)} AS wire, ${DRAWN} AS drawn FROM (${sql}) p) w`;
+}
+
+interface WirePageRow {
+  data: string;
+  last_at: string | null;
+  last_id: string | null;
+  more: boolean;
+  drawn: boolean;
+}
+
+const toWirePage = (row: WirePageRow | undefined): WirePage => ({
+  data: row?.data ?? '[]',
+  drawn: row?.drawn === true,
+  next: row?.more && row.last_at !== null && row.last_id !== null ? { at: row.last_at, id: row.last_id } : null,
+});
+
+/**
+ * The statement of a page of `options.limit` as `WirePage`, with its parameters:
+ * `pageStatement`'s, then the site's origin.
+ */
+function wirePage(user: string, placeholder: Placeholder, options: PageOptions, origin: string) {
+  const { sql, params } = pageStatement(user, placeholder, { ...options, limit: options.limit + 1 });
+  params.push(origin);
+  const statement = wirePageStatement(sql, options, placeholder(0, 'int'), placeholder(params.length - 1, 'text'));
+  return { sql: statement, params };
+}
+
+/** A page of `options.limit` notifications of a listing as the contract writes it, after `position` when given. */
+export async function pageOfNotifications(
+  db: Queryable,
+  userId: number,
+  options: PageOptions,
+  origin: string,
+): Promise<WirePage> {
+  const { sql, params } = wirePage('$1', numbered(2), options, origin);
+  const result = await db.query<WirePageRow>(sql, [userId, ...params]);
+  return toWirePage(result.rows[0]);
+}
+
+/** A page as `pageOfNotifications` gives it, for the owner of `token`, in one round trip; null for an invalid token. */
+export async function pageOfNotificationsAs(
+  db: Queryable,
+  token: string,
+  options: PageOptions,
+  origin: string,
+): Promise<{ owner: TokenOwner; page: WirePage } | null> {
+  const { sql, params } = wirePage('caller.user_id', perRequest, options, origin);
+  const found = await authenticatedBatch<WirePageRow>(db, token, sql, params);
+  return found && { owner: found.owner, page: toWirePage(found.rows[0]) };
+}
+
 /** Up to `limit` notifications of a listing, after `position` when given. */
 export async function listNotifications(
   db: Queryable,
@@ -181,35 +284,6 @@ export async function listNotifications(
   const { sql, params } = pageStatement('$1', numbered(2), options);
   const result = await db.query<NotificationRecord>(sql, [userId, ...params]);
   return result.rows.map(toNotification);
-}
-
-/**
- * A page's rows numbered in its listing's order (`position`), their timestamps written by the
- * database as the contract writes them: a page is 75 timestamps, and parsing each into a Date
- * and writing it out again was a fifth of the service's time on a page.
- */
-function numberedPage(sql: string, options: PageOptions): string {
-  return `SELECT row_number() OVER (ORDER BY ${listingOrder(options, 'p')})::int AS position,
-       p.id, p.read, p.type, ${isoText('p.created_at')} AS created_at, p.text, p.path, p.actor_username,
-       p.actor_display_name, p.actor_avatar_url, ${isoText('p.snoozed_until')} AS snoozed_until, ${isoText('p.sorted_at')} AS sorted_at
-     FROM (${sql}) p`;
-}
-
-/** A page as `listNotifications` gives it, for the owner of `token`, in one round trip; null for an invalid token. */
-export async function listNotificationsAs(
-  db: Queryable,
-  token: string,
-  options: PageOptions,
-): Promise<{ owner: TokenOwner; notifications: StoredNotification[] } | null> {
-  const { sql, params } = pageStatement('caller.user_id', perRequest, options);
-  const found = await authenticatedBatch<NotificationRecord>(
-    db,
-    token,
-    numberedPage(sql, options),
-    params,
-    'q.position',
-  );
-  return found && { owner: found.owner, notifications: found.rows.map(toNotification) };
 }
 
 const UNREAD = (user: string) => `SELECT unread FROM unread_counts WHERE user_id = ${user}`;
@@ -243,6 +317,9 @@ export const UNREAD_COUNTS = (user: string) =>
 export const toUnreadCounts = (row: { unread: number; by_type: ByType } | undefined): UnreadCounts =>
   row ? { unread: row.unread, byType: row.by_type } : NO_UNREAD;
 
+const CALLER_UNREAD_COUNTS = UNREAD_COUNTS('caller.user_id');
+const NO_PARAMS: readonly unknown[] = [];
+
 /** The unread counts of the owner of `token`, in one round trip; null for an invalid token. */
 export async function countUnreadAs(
   db: Queryable,
@@ -251,8 +328,8 @@ export async function countUnreadAs(
   const found = await authenticatedBatch<{ unread: number; by_type: ByType }>(
     db,
     token,
-    UNREAD_COUNTS('caller.user_id'),
-    [],
+    CALLER_UNREAD_COUNTS,
+    NO_PARAMS,
   );
   return found && { owner: found.owner, counts: toUnreadCounts(found.rows[0]) };
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../lib/api/contract';
-import { countUnreadAs, listNotificationsAs } from '../../server/store/notifications';
+import { countUnreadAs, pageOfNotificationsAs } from '../../server/store/notifications';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
 import { startTwoInstances, type TwoInstances } from './support/instances';
 
@@ -101,13 +101,12 @@ describe.each(BACKENDS)('requests answered together on %s', (backend) => {
     // Asked in one turn of the event loop, so all of them wait for the same statement.
     const counts = [...users.map(({ user }) => countUnreadAs(db, user.token)), countUnreadAs(db, altered)];
     const pages = users.map(({ user }, i) =>
-      listNotificationsAs(db, user.token, {
-        unreadOnly: false,
-        snoozed: false,
-        types: null,
-        limit: i + 1,
-        after: null,
-      }),
+      pageOfNotificationsAs(
+        db,
+        user.token,
+        { unreadOnly: false, snoozed: false, types: null, limit: i + 1, after: null },
+        service.server.origin,
+      ),
     );
     const answered = await Promise.all(counts);
     expect(answered.map((found) => found?.counts.unread ?? null)).toEqual([
@@ -118,7 +117,9 @@ describe.each(BACKENDS)('requests answered together on %s', (backend) => {
       ...users.map(({ user }) => user.username),
       null,
     ]);
-    expect((await Promise.all(pages)).map((found) => found?.notifications.map((n) => n.text))).toEqual(
+    const texts = (found: Awaited<(typeof pages)[number]>) =>
+      found && (JSON.parse(found.page.data) as Notification[]).map((n) => n.text);
+    expect((await Promise.all(pages)).map(texts)).toEqual(
       users.map(({ texts }, i) => [...texts].reverse().slice(0, i + 1)),
     );
   });
