@@ -1,9 +1,10 @@
 /**
  * What the options page and the background say about an account's addresses: the defaults, what
- * is wrong with them, and how the account is named. Apart from `lib/accounts.ts` so that the
- * popup, which only lists accounts, does not load them.
+ * is wrong with them, and how the account is named (from `lib/accounts.ts`, where the popup's first
+ * screen finds it too). Apart from `lib/accounts.ts` so that the popup, which only lists accounts,
+ * does not load them.
  */
-import type { Account, AccountAddresses } from './accounts';
+import type { AccountAddresses } from './accounts';
 import { DEFAULT_SETTINGS, validateSettings } from './settings';
 
 export const DEFAULT_ADDRESSES: Readonly<AccountAddresses> = Object.freeze({
@@ -24,7 +25,4 @@ export function validateAddresses(addresses: AccountAddresses) {
   ) as Partial<Record<keyof AccountAddresses, NonNullable<typeof apiBaseUrl>>>;
 }
 
-/** How the account is named to the person: `@name` once known, otherwise its site's host. */
-export function accountLabel(account: Pick<Account, 'username' | 'siteOrigin'>): string {
-  return account.username ? `@${account.username}` : new URL(account.siteOrigin).host;
-}
+export { accountLabel } from './accounts';

@@ -34,3 +34,8 @@ export const perAccountKey =
   <T>(prefix: string, fallback: T) =>
   (accountId: string): StoredKey<T> =>
     storedKey(`local:${prefix}:${accountId}`, fallback);
+
+/** How the account is named to the person: `@name` once known, otherwise its site's host. */
+export function accountLabel(account: Pick<Account, 'username' | 'siteOrigin'>): string {
+  return account.username ? `@${account.username}` : new URL(account.siteOrigin).host;
+}

@@ -1,22 +1,11 @@
 import { Component } from 'preact';
 import { t, tn, uiLanguage } from '../../lib/i18n';
 import { openableUrl } from '../../lib/links';
-import { groupActors, type NotificationGroup } from '../../lib/popup/inbox-groups';
+import type { NotificationGroup } from '../../lib/popup/inbox-groups';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 import { Faces } from './avatar';
-import { IconButton, type ItemActions, typeLabel } from './notification-item';
-
-/** "Alice, Bob and 3 others liked your post"; without names, the newest member's own text. */
-export function groupTitle(group: NotificationGroup): string {
-  const [newest] = group.members;
-  const names = groupActors(group);
-  if (!newest || names.length === 0) return newest?.text ?? '';
-  const shown =
-    names.length <= 2
-      ? new Intl.ListFormat(uiLanguage(), { type: 'conjunction' }).format(names)
-      : tn('popup_group_others', names.length - 2, names.slice(0, 2).join(', '));
-  return t(`popup_group_${newest.type}`, shown);
-}
+import { IconButton, type ItemActions } from './notification-item';
+import { groupTitle, typeLabel } from './row-words';
 
 interface Props {
   group: NotificationGroup;

@@ -4,10 +4,11 @@ import { t } from '../../lib/i18n';
 import type { InboxItem } from '../../lib/messaging';
 import { type Grouping, groupRows } from '../../lib/popup/inbox-groups';
 import type { AccountTab } from '../../lib/popup/inbox-state';
+import { FIRST_ROW_MARK } from './first-row-mark';
 import { GroupItem } from './group-item';
 import { type ItemActions, NotificationItem } from './notification-item';
 
-export const FIRST_ROW_MARK = 'inbox-first-row';
+export { FIRST_ROW_MARK };
 
 /** Rows the popup shows without scrolling: the first paint renders these, the rest a frame later. */
 const FIRST_PAINT_ROWS = 10;
@@ -49,7 +50,10 @@ export function NotificationFeed(props: Props) {
   const more = useRef<HTMLButtonElement>(null);
   const onLoadMore = useRef(props.onLoadMore);
   onLoadMore.current = props.onLoadMore;
-  const [shown, setShown] = useState(FIRST_PAINT_ROWS);
+  // Once the first row is on screen (painted before the popup loaded), holding rows back gains nothing.
+  const [shown, setShown] = useState(() =>
+    performance.getEntriesByName(FIRST_ROW_MARK).length > 0 ? Number.POSITIVE_INFINITY : FIRST_PAINT_ROWS,
+  );
   const rows = useMemo(() => groupRows(items, props.grouping), [items, props.grouping]);
   const visible = shown < rows.length ? rows.slice(0, shown) : rows;
   const accountOf = (item: Notification) =>

@@ -1,18 +1,11 @@
 import { Component } from 'preact';
-import type { Notification, NotificationType } from '../../lib/api/contract';
-import { type MessageKey, t, uiLanguage } from '../../lib/i18n';
+import type { Notification } from '../../lib/api/contract';
+import { t, uiLanguage } from '../../lib/i18n';
 import { foreignHost, openableUrl } from '../../lib/links';
 import { highlight } from '../../lib/popup/highlight';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 import { Faces } from './avatar';
-
-export const typeLabel: Record<NotificationType, MessageKey> = {
-  follow: 'popup_type_follow',
-  mention: 'popup_type_mention',
-  reply: 'popup_type_reply',
-  like: 'popup_type_like',
-  system: 'popup_type_system',
-};
+import { typeLabel } from './row-words';
 
 export interface ItemActions {
   focus(id: string): void;

@@ -2,19 +2,23 @@
  * Which account the popup shows: one, or all of them as one list (`ALL_ACCOUNTS`). The choice is
  * remembered between openings; with one account there is nothing to choose.
  */
-import { accountLabel } from '../account-addresses';
-import type { Account } from '../accounts';
+import { type Account, accountLabel } from '../accounts';
 import type { ByType } from '../api/contract';
 import type { ConnectionStatus } from '../messaging';
-import { ALL_ACCOUNTS } from '../messaging';
 import type { AccountTab } from './inbox-state';
+
+/**
+ * `ALL_ACCOUNTS` of the messaging library, for the popup's first module, which must not load that
+ * library; the type says the two are the same.
+ */
+export const ALL = '*' satisfies typeof import('../messaging').ALL_ACCOUNTS;
 
 /** The account to show: the one chosen last time while it still exists, else all of several, else the only one. */
 export function chooseView(accounts: readonly Pick<Account, 'id'>[], remembered: string | null): string {
   const [only] = accounts;
   if (!only) return '';
   if (accounts.length === 1) return only.id;
-  return accounts.some((account) => account.id === remembered) ? (remembered as string) : ALL_ACCOUNTS;
+  return accounts.some((account) => account.id === remembered) ? (remembered as string) : ALL;
 }
 
 export function tabOf(account: Account, status: ConnectionStatus): AccountTab {

@@ -6,12 +6,12 @@
 import type { Notification, NotificationType } from '../api/contract';
 import { reviveError, UnauthenticatedError } from '../api/errors';
 import { tn } from '../i18n';
-import { type CachedFirstPage, readCachedFirstPage } from '../inbox-cache';
+import type { CachedFirstPage } from '../inbox-cache';
 import { POPUP_ACCOUNT, setInboxFilter } from '../inbox-filter';
-import { serviceOrder } from '../inbox-order';
 import { type AccountPage, ALL_ACCOUNTS, ask, INBOX_PAGE_SIZE } from '../messaging';
 import { updateSettings } from '../settings';
 import { type StoredReader, writeStored } from '../stored';
+import { cachedListing } from './first-screen-state';
 import { type LoadedRange, reconcilePage } from './inbox-list';
 import type { InboxState, StateCell } from './inbox-state';
 import { NO_SELECTION } from './selection';
@@ -67,21 +67,8 @@ export function createPaging(cell: StateCell): Paging {
     return fetchMerged(sources, cursor, INBOX_PAGE_SIZE);
   }
 
-  async function cachedFirstPage(read?: StoredReader): Promise<CachedFirstPage | null> {
-    const { account, accounts, unreadOnly, types, query } = get();
-    // The cache holds the whole inbox's first page: a filtered list waits for its own.
-    if (types || query || !account) return null;
-    const ids = account === ALL_ACCOUNTS ? accounts.map((each) => each.id) : [account];
-    const cached = await Promise.all(ids.map((id) => readCachedFirstPage(id, unreadOnly, read).catch(() => null)));
-    const found = cached.filter((each): each is CachedFirstPage => each !== null);
-    if (found.length === 0) return null;
-    const data = cached
-      .flatMap((each, index) => each?.page.data.map((item) => ({ ...item, account: ids[index] as string })) ?? [])
-      .sort(serviceOrder)
-      .slice(0, INBOX_PAGE_SIZE);
-    // A merged page's cursor would skip what the other accounts hold: the next page waits for the service.
-    const cursor = found.length === 1 && ids.length === 1 ? ((found[0] as CachedFirstPage).page.cursor ?? null) : null;
-    return { page: { data, cursor }, savedAt: Math.min(...found.map((each) => each.savedAt)) };
+  function cachedFirstPage(read?: StoredReader): Promise<CachedFirstPage | null> {
+    return cachedListing(get(), read);
   }
 
   function noteOldest(page: { data: Notification[] }): void {

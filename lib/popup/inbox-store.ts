@@ -8,12 +8,12 @@
  */
 import { listAccounts } from '../accounts';
 import type { NotificationType } from '../api/contract';
-import { accountStatusKey, SIGNED_OUT, STATUS } from '../connection-status';
-import { getInboxFilter, POPUP_ACCOUNT, unreadByTypeKey } from '../inbox-filter';
+import { accountStatusKey, STATUS } from '../connection-status';
+import { unreadByTypeKey } from '../inbox-filter';
 import { ALL_ACCOUNTS, ask } from '../messaging';
-import { getSettings } from '../settings';
 import { readOne, readStored, type StoredReader, snapshotStored, watchStored } from '../stored';
-import { chooseView, sumByType, tabOf } from './inbox-accounts';
+import { type FirstScreen, readFirstScreen } from './first-screen-state';
+import { sumByType } from './inbox-accounts';
 import { type Arrivals, createArrivals } from './inbox-arrivals';
 import type { Muting } from './inbox-mutes';
 import { createPaging } from './inbox-paging';
@@ -75,12 +75,18 @@ function deferredTriage(load: () => Promise<Triage>): Triage {
 
 /**
  * `firstRead`: storage as read for the first row, when the page started reading it before it
- * rendered anything (see `snapshotStored`); otherwise `start` reads it.
+ * rendered anything (see `snapshotStored`); otherwise `start` reads it. `firstScreen`: what was
+ * read from it for the first screen already painted, which the store then starts from, so its
+ * first render shows the same.
  */
-export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore {
+export function createInboxStore(firstRead?: Promise<StoredReader>, firstScreen?: FirstScreen): InboxStore {
   const cell = createStateCell();
   const { get, set } = cell;
   const paging = createPaging(cell);
+  if (firstScreen) {
+    set(firstScreen.state);
+    if (firstScreen.cached) paging.paint(firstScreen.cached);
+  }
   const status = createStatusTracking(cell, paging);
   const arrivals = createArrivals(cell, paging);
   /** Checks every account now; the status of what is on show (one account, or all) is the one that counts here. */
@@ -164,28 +170,16 @@ export function createInboxStore(firstRead?: Promise<StoredReader>): InboxStore 
     subscribe: cell.subscribe,
     async start(signal) {
       // Everything the first row needs, each account's values among it, in one call to storage.
-      const read = await (firstRead ?? snapshotStored());
-      const settings = await getSettings(read);
-      const accounts = await listAccounts(read);
-      const account = chooseView(accounts, await read(POPUP_ACCOUNT));
-      const current = await read(statusOf(account));
-      const statuses = await Promise.all(accounts.map((each) => read(accountStatusKey(each.id))));
-      const types = await getInboxFilter(read);
+      // A store made from the first screen already shows it.
+      const { accounts } = firstScreen
+        ? firstScreen.state
+        : await (firstRead ?? snapshotStored()).then(readFirstScreen).then(({ state, cached }) => {
+            if (signal.aborted) return state;
+            set(state);
+            if (cached) paging.paint(cached);
+            return state;
+          });
       if (signal.aborted) return;
-      set({
-        started: true,
-        unreadOnly: settings.unreadOnly,
-        accounts: accounts.map((each, index) => tabOf(each, statuses[index] ?? SIGNED_OUT)),
-        account,
-        types,
-        grouping: settings.groupNotifications && settings.groupedTypes,
-        markReadOnOpen: settings.markReadOnOpen,
-        siteOrigin: accounts.find((each) => each.id === account)?.siteOrigin ?? accounts[0]?.siteOrigin ?? '',
-        status: current,
-        loading: 'first',
-      });
-      const cached = await paging.cachedFirstPage(read);
-      if (cached && !signal.aborted && get().account === account) paging.paint(cached);
       void readByType();
       // The switcher's counts follow each account's status; what is on show follows its own.
       for (const each of accounts) {

@@ -1,7 +1,55 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS } from './support/browsers';
+import type { E2EPage } from './support/driver';
 import { PopupPage } from './support/popup-page';
 import { type E2EProduct, startProduct } from './support/product';
+
+/**
+ * Opens the popup in a frame of `host` and, the moment the frame shows a feed while the popup's
+ * code has not taken over yet, scrolls the list and focuses a row's Snooze button; then waits for
+ * the take-over and says what it kept.
+ */
+function takeOver(host: E2EPage) {
+  return host.evaluate(async () => {
+    const frame = document.body.appendChild(document.createElement('iframe'));
+    frame.style.cssText = 'width: 420px; height: 600px';
+    frame.src = 'popup.html';
+    const inFrame = () => frame.contentWindow as (Window & typeof globalThis) | null;
+    const at = (mark: string) => inFrame()?.performance.getEntriesByName(mark)[0]?.startTime;
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+    let feed: Element | null | undefined = null;
+    while (!feed) {
+      await tick();
+      feed = frame.contentDocument?.querySelector('[role="feed"]');
+    }
+    const painted = at('popup-interactive') === undefined;
+    const articles = feed.querySelectorAll('article').length;
+    const scroller = feed.closest('.scroller') as HTMLElement;
+    scroller.scrollTop = 150;
+    const scrolled = scroller.scrollTop;
+    const button = feed.querySelectorAll('article')[2]?.querySelector<HTMLElement>('button[aria-label="Snooze"]');
+    button?.focus();
+    while (at('popup-interactive') === undefined) await tick();
+    const view = frame.contentDocument as Document;
+    const where = (element: Element | null) => [
+      element?.closest('article')?.getAttribute('data-id'),
+      element?.ariaLabel,
+    ];
+    const seen = {
+      painted,
+      articles,
+      scrolled,
+      paintedGone: !feed.isConnected,
+      feeds: view.querySelectorAll('[role="feed"]').length,
+      articlesAfter: view.querySelectorAll('[role="feed"] article').length,
+      scrollAfter: view.querySelector('.scroller')?.scrollTop,
+      focused: where(view.activeElement),
+      wanted: where(button ?? null),
+    };
+    frame.remove();
+    return seen;
+  });
+}
 
 describe.each(BROWSERS)('popup triage in %s', (browser) => {
   let product: E2EProduct;
@@ -20,6 +68,16 @@ describe.each(BROWSERS)('popup triage in %s', (browser) => {
     await popup.waitForRows();
   });
   afterAll(() => product?.close());
+
+  it('paints the feed before its code loads, and takes it over keeping focus and scroll, with one feed', async () => {
+    // The painted screen shows until the popup's code has loaded: act on it in that time, and see
+    // what the popup made of it.
+    const seen = await takeOver(popup.page);
+    expect(seen).toMatchObject({ painted: true, articles: 25, feeds: 1, articlesAfter: 25, paintedGone: true });
+    expect(seen?.scrolled).toBeGreaterThan(0);
+    expect(seen?.scrollAfter).toBe(seen?.scrolled);
+    expect(seen?.focused).toEqual(seen?.wanted);
+  });
 
   it('shows the first page, newest first', async () => {
     const { data } = await demo().inbox.fetch({ limit: 25 });

@@ -1,0 +1,366 @@
+/**
+ * The popup's first screen, painted in plain DOM from what storage holds, before the framework
+ * loads: the same elements, roles and names the popup renders for the same state, so the feed
+ * named "Notifications" and every control are there for assistive technology from the first
+ * frame, and the popup can take the screen over without a visible change. It paints only the
+ * plain list (signed in, no problem to show, a cached first page, no type filter); any other
+ * state waits for the popup itself.
+ */
+import type { Actor, Notification } from '../../lib/api/contract';
+import { avatarColour, initialsOf } from '../../lib/avatar';
+import { type MessageKey, t, tn, uiLanguage } from '../../lib/i18n';
+import { avatarSource, foreignHost, openableUrl } from '../../lib/links';
+import type { FirstScreen } from '../../lib/popup/first-screen-state';
+import { ALL } from '../../lib/popup/inbox-accounts';
+import { groupRows, type NotificationGroup } from '../../lib/popup/inbox-groups';
+import { fullDate, relativeTime } from '../../lib/popup/relative-time';
+import { FIRST_ROW_MARK } from './first-row-mark';
+import { groupTitle, typeLabel } from './row-words';
+
+type Child = Node | string | false | null | undefined;
+
+/** An element with its attributes (none for false, null or undefined) and children. */
+function h(
+  tag: string,
+  attributes: Record<string, string | number | boolean | null | undefined>,
+  ...children: Child[]
+) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== null && value !== undefined && value !== false) element.setAttribute(name, String(value));
+  }
+  element.append(
+    ...children.filter((child): child is Node | string => child !== false && child != null && child !== ''),
+  );
+  return element;
+}
+
+const iconButton = (icon: string, label: MessageKey, tabindex: number, menu = false) =>
+  h('button', {
+    type: 'button',
+    class: `icon ${icon}`,
+    tabindex,
+    'aria-label': t(label),
+    'aria-haspopup': menu && 'menu',
+    title: t(label),
+  });
+
+function faces(actors: readonly (Actor | null)[]) {
+  const people = new Map<string, Actor>();
+  for (const actor of actors) if (actor && !people.has(actor.username)) people.set(actor.username, actor);
+  return h(
+    'span',
+    { class: 'faces' },
+    ...[...people.values()].slice(0, 3).map((actor) => {
+      const src = avatarSource(actor.avatarUrl);
+      const face = h(
+        'span',
+        { class: 'avatar', 'aria-hidden': 'true', style: `background: ${avatarColour(actor.username)};` },
+        initialsOf(actor.displayName || actor.username),
+        src && h('img', { alt: '', loading: 'lazy', decoding: 'async', referrerpolicy: 'no-referrer', src }),
+      );
+      face.querySelector('img')?.addEventListener('error', (event) => {
+        (event.currentTarget as HTMLElement).hidden = true;
+      });
+      return face;
+    }),
+  );
+}
+
+const time = (at: string, now: number) =>
+  h('time', { datetime: at, title: fullDate(at, uiLanguage()) }, relativeTime(at, now, uiLanguage()));
+
+const link = (href: string | null, text: string, tabindex: number) =>
+  href ? h('a', { href, target: '_blank', rel: 'noreferrer', tabindex }, text) : text;
+
+const unreadDot = () => h('span', { class: 'dot', role: 'img', 'aria-label': t('popup_unread') });
+
+interface RowPlace {
+  position: number;
+  total: number;
+  tabindex: number;
+  now: number;
+}
+
+function article(key: string, className: string, place: RowPlace, extra: Record<string, string | number> = {}) {
+  return (...children: Child[]) =>
+    h(
+      'article',
+      {
+        class: className,
+        'data-id': key,
+        ...extra,
+        tabindex: place.tabindex,
+        'aria-labelledby': `text-${key}`,
+        'aria-describedby': `meta-${key}`,
+        'aria-posinset': place.position,
+        'aria-setsize': place.total,
+      },
+      ...children,
+    );
+}
+
+const selectBox = (name: string, tabindex: number) =>
+  h('input', { type: 'checkbox', class: 'select', tabindex, 'aria-label': t('popup_select_item', name) });
+
+function notificationRow(item: Notification, place: RowPlace, siteOrigin: string, account: string | undefined) {
+  const { tabindex } = place;
+  const url = openableUrl(item.url);
+  const elsewhere = url ? foreignHost(url, siteOrigin) : null;
+  return article(item.id, `item${item.read ? '' : ' unread'}`, place)(
+    selectBox(item.text, tabindex),
+    faces([item.actor]),
+    h(
+      'div',
+      { class: 'body' },
+      h('p', { class: 'text', id: `text-${item.id}` }, link(url, item.text, tabindex)),
+      h(
+        'p',
+        { class: 'meta', id: `meta-${item.id}` },
+        !item.read && unreadDot(),
+        h('span', { class: `type type-${item.type}` }, t(typeLabel[item.type])),
+        item.actor &&
+          h(
+            'span',
+            { class: 'actor' },
+            `${item.actor.displayName || item.actor.username} `,
+            h('span', { class: 'handle' }, `@${item.actor.username}`),
+          ),
+        account && h('span', { class: 'account' }, t('popup_row_account', account)),
+        elsewhere &&
+          h(
+            'span',
+            { class: 'host', title: t('popup_link_elsewhere', elsewhere) },
+            t('popup_link_elsewhere', elsewhere),
+          ),
+        time(item.createdAt, place.now),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      item.read
+        ? iconButton('icon-unread', 'popup_mark_unread', tabindex)
+        : iconButton('icon-check', 'popup_mark_read', tabindex),
+      iconButton('icon-snooze', 'popup_snooze', tabindex, true),
+      iconButton('icon-trash danger', 'popup_delete', tabindex),
+    ),
+  );
+}
+
+function groupRow(group: NotificationGroup, place: RowPlace) {
+  const { key, members, unread } = group;
+  const newest = members[0] as Notification;
+  const title = groupTitle(group);
+  const { tabindex } = place;
+  return article(key, `item group${unread > 0 ? ' unread' : ''}`, place, { 'data-group-size': members.length })(
+    selectBox(title, tabindex),
+    faces(members.map((member) => member.actor)),
+    h(
+      'div',
+      { class: 'body' },
+      h('p', { class: 'text', id: `text-${key}` }, link(openableUrl(newest.url), title, tabindex)),
+      h(
+        'p',
+        { class: 'meta', id: `meta-${key}` },
+        unread > 0 && unreadDot(),
+        h('span', { class: `type type-${newest.type}` }, t(typeLabel[newest.type])),
+        h('span', { class: 'count' }, tn('popup_group_size', members.length)),
+        time(newest.createdAt, place.now),
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'link expand',
+          tabindex,
+          'aria-expanded': 'false',
+          'aria-controls': `members-${key}`,
+        },
+        t('popup_group_show'),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      unread === 0
+        ? iconButton('icon-unread', 'popup_mark_unread', tabindex)
+        : iconButton('icon-check', 'popup_mark_read', tabindex),
+      iconButton('icon-snooze', 'popup_snooze', tabindex, true),
+      iconButton('icon-trash danger', 'popup_delete', tabindex),
+    ),
+  );
+}
+
+const CHIPS: [keyof typeof typeLabel | null, MessageKey][] = [
+  [null, 'popup_chip_all'],
+  ['mention', 'popup_chip_mention'],
+  ['reply', 'popup_chip_reply'],
+  ['follow', 'popup_chip_follow'],
+  ['like', 'popup_chip_like'],
+  ['system', 'popup_chip_system'],
+];
+
+/** The rows the first screen shows, or none when it should wait for the popup itself. */
+export function firstScreenItems({ state, cached }: FirstScreen, online = navigator.onLine): Notification[] {
+  if (!cached || !online || state.status.kind !== 'ok' || state.types) return [];
+  // As `reconcilePage` shows a page with no changes made here yet.
+  return state.unreadOnly ? cached.page.data.filter((item) => !item.read) : cached.page.data;
+}
+
+/**
+ * Paints the first screen into `app` and returns its root, or returns null and leaves `app` as it
+ * is when there is no plain list to show. `now` is the time the rows' ages are counted to.
+ */
+export function paintFirstScreen(app: HTMLElement, screen: FirstScreen, now = Date.now()): HTMLElement | null {
+  const items = firstScreenItems(screen);
+  const { state, cached } = screen;
+  if (items.length === 0 || !cached) return null;
+  const whole = state.account !== ALL;
+  const hasMore = cached.page.cursor !== null;
+  const rows = groupRows(items, state.grouping);
+  const total = hasMore ? -1 : rows.length;
+  const count = state.status.count;
+  const accountOf = (item: Notification) =>
+    state.accounts.find((each) => each.id === (item as { account?: string }).account);
+
+  const unreadSwitch = h('input', {
+    type: 'checkbox',
+    role: 'switch',
+    'aria-checked': String(state.unreadOnly),
+  }) as HTMLInputElement;
+  unreadSwitch.checked = state.unreadOnly;
+
+  const popup = h(
+    'div',
+    { class: 'popup' },
+    h(
+      'header',
+      {},
+      h(
+        'div',
+        { class: 'header' },
+        h('h1', { tabindex: -1, 'data-focus-fallback': 'true' }, t('popup_title')),
+        count !== null && h('span', { class: 'count' }, tn('popup_unread_count', count)),
+        h(
+          'div',
+          { class: 'header-actions' },
+          h('label', { class: 'switch' }, unreadSwitch, t('popup_unread_only')),
+          h('button', {
+            type: 'button',
+            class: 'icon icon-gear',
+            'aria-label': t('popup_settings'),
+            title: t('popup_settings'),
+          }),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'view-tabs', role: 'tablist', 'aria-label': t('popup_views') },
+        ...(['inbox', 'snoozed'] as const).map((view) =>
+          h(
+            'button',
+            {
+              type: 'button',
+              role: 'tab',
+              id: `view-tab-${view}`,
+              'aria-selected': String(view === 'inbox'),
+              'aria-controls': 'view-panel',
+              tabindex: view === 'inbox' ? 0 : -1,
+            },
+            t(`popup_view_${view}`),
+          ),
+        ),
+      ),
+      h(
+        'fieldset',
+        { class: 'toolbar' },
+        h('legend', { class: 'sr-only' }, t('popup_toolbar')),
+        h('label', { class: 'select-all' }, h('input', { type: 'checkbox' }), h('span', {}, t('popup_select_all'))),
+        whole &&
+          h(
+            'button',
+            { type: 'button', disabled: !(items.some((item) => !item.read) || (count ?? 0) > 0 || hasMore) },
+            t('popup_mark_all_read'),
+          ),
+        whole && h('button', { type: 'button', class: 'danger' }, t('popup_delete_all')),
+      ),
+      h(
+        'fieldset',
+        { class: 'chips' },
+        h('legend', { class: 'sr-only' }, t('popup_chips')),
+        ...CHIPS.map(([type, key]) =>
+          h(
+            'button',
+            { type: 'button', class: 'chip', 'aria-pressed': String(type === null) },
+            t(key),
+            !type && count ? ' ' : null,
+            !type && count ? h('span', { class: 'chip-count' }, String(count)) : null,
+            !type && count ? h('span', { class: 'sr-only' }, ` ${t('popup_chip_unread')}`) : null,
+          ),
+        ),
+      ),
+    ),
+    h('div', { class: 'failure', role: 'alert' }),
+    h('div', { class: 'arrivals', 'aria-live': 'polite' }),
+    h(
+      'main',
+      { class: 'scroller' },
+      h(
+        'div',
+        { id: 'view-panel', role: 'tabpanel', 'aria-labelledby': 'view-tab-inbox' },
+        h('div', { class: 'banner-region', 'aria-live': 'polite' }),
+        h(
+          'div',
+          { role: 'feed', class: 'feed', 'aria-label': t('popup_feed'), 'aria-busy': 'true' },
+          ...rows.map(({ item, group }, index) => {
+            const place = { position: index + 1, total, tabindex: index === 0 ? 0 : -1, now };
+            if (group) return groupRow(group, place);
+            const account = accountOf(item);
+            return notificationRow(
+              item,
+              place,
+              account?.siteOrigin ?? state.siteOrigin,
+              state.account === ALL ? account?.label : undefined,
+            );
+          }),
+        ),
+        hasMore
+          ? h('button', { type: 'button', class: 'load-more', 'aria-disabled': 'false' }, t('popup_load_more'))
+          : h('p', { class: 'end' }, t('popup_end')),
+      ),
+    ),
+    h('div', { class: 'toast-region', role: 'status', 'aria-live': 'polite' }),
+    h('footer', {}),
+    h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite' }),
+  );
+  document.documentElement.lang = uiLanguage();
+  document.title = t('popup_title');
+  app.replaceChildren(popup);
+  performance.mark(FIRST_ROW_MARK);
+  return popup;
+}
+
+/** Where an element is in a tree: its place among the root's descendants, which the same markup keeps. */
+export const placeOf = (root: Element, element: Element | null) =>
+  element && root.contains(element) ? [...root.querySelectorAll('*')].indexOf(element) : -1;
+
+/**
+ * Holds the clicks made on the painted screen, which has no handlers of its own, so the popup can
+ * make them again once it has taken over: the places of the elements clicked, in order. A box
+ * ticks as it would, and the popup's box takes the click that ticks it; a link opens nothing
+ * until the popup opens it, as the popup does (marking it read).
+ */
+export function holdClicks(painted: HTMLElement): () => number[] {
+  const clicked: number[] = [];
+  const hold = (event: MouseEvent) => {
+    const target = event.target as Element;
+    if (target.closest('a')) event.preventDefault();
+    clicked.push(placeOf(painted, target));
+  };
+  painted.addEventListener('click', hold, { capture: true });
+  return () => {
+    painted.removeEventListener('click', hold, { capture: true });
+    return clicked;
+  };
+}

@@ -1,0 +1,212 @@
+// @vitest-environment happy-dom
+import { render } from '@testing-library/preact';
+import { render as renderInto } from 'preact';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { FIRST_ROW_MARK } from '../../../components/popup/first-row-mark';
+import { holdClicks, paintFirstScreen } from '../../../components/popup/first-screen';
+import { Popup } from '../../../components/popup/popup';
+import { startPopup } from '../../../components/popup/take-over';
+import type { Notification } from '../../../lib/api/contract';
+import { writeCachedFirstPage } from '../../../lib/inbox-cache';
+import { setInboxFilter } from '../../../lib/inbox-filter';
+import { ALL_ACCOUNTS, ask } from '../../../lib/messaging';
+import { type FirstScreen, readFirstScreen, snapshotFirstScreen } from '../../../lib/popup/first-screen-state';
+import { createInboxStore } from '../../../lib/popup/inbox-store';
+import { getSettings, SYNCED, updateSettings } from '../../../lib/settings';
+import { writeStored } from '../../../lib/stored';
+import { ACCOUNT, anotherAccount } from '../../support/background';
+import { createPopupBackground, makeInbox, makeNotification, trouble, type World } from './popup-background';
+import { resetPopupWorld } from './popup-harness';
+
+vi.mock('../../../lib/messaging', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
+  ask: vi.fn(),
+}));
+
+beforeEach(() => {
+  const app = document.getElementById('app');
+  // A popup started here renders into its own root, which the testing library does not know.
+  if (app) renderInto(null, app);
+  resetPopupWorld();
+  document.body.replaceChildren();
+});
+
+const POST = 'http://127.0.0.1:8787/posts/1';
+/** Rows of every kind: unread and read, a group of likes, a link to another site, a notice from nobody. */
+const MIXED = makeInbox(8, (n) =>
+  n === 1
+    ? { url: 'https://elsewhere.example/thread', actor: null, type: 'system' }
+    : n >= 3 && n <= 5
+      ? { type: 'like', url: POST, read: n === 4 }
+      : {},
+);
+
+interface Setup extends World {
+  inbox?: Notification[];
+  cursor?: string | null;
+  unreadOnly?: boolean;
+  trouble?: (request: Request) => Response | undefined;
+}
+
+/** Storage as the background leaves it after a check of the service and a first page fetched. */
+async function storedWorld({ inbox = MIXED, cursor = 'next', unreadOnly = false, ...world }: Setup = {}) {
+  const background = createPopupBackground(inbox, world);
+  vi.mocked(ask).mockImplementation(background.ask as typeof ask);
+  background.answerWith(world.trouble ?? null);
+  if (unreadOnly) await updateSettings({ unreadOnly: true });
+  await background.check();
+  const data = unreadOnly ? inbox.filter((item) => !item.read) : inbox;
+  await writeCachedFirstPage(ACCOUNT, unreadOnly, { data, cursor });
+  return background;
+}
+
+const firstScreen = async () => readFirstScreen(await snapshotFirstScreen());
+
+/** An element tree as text: tags, attributes in order of name, the state of form controls, and text. */
+function shape(node: Node): string {
+  if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
+  if (!(node instanceof Element)) return '';
+  const attributes = [...node.attributes]
+    .map((attribute) => `${attribute.name}="${attribute.value}"`)
+    .sort()
+    .join(' ');
+  const state = node instanceof HTMLInputElement ? ` checked=${node.checked} indeterminate=${node.indeterminate}` : '';
+  // The shortcut help loads its code when first rendered, and shows once it is there.
+  const inner = node.tagName === 'FOOTER' ? '' : [...node.childNodes].map(shape).join('');
+  return `<${node.tagName.toLowerCase()} ${attributes}${state}>${inner}</${node.tagName.toLowerCase()}>`;
+}
+
+/** The first screen painted, and what the popup renders from the same state when it takes over. */
+function paintAndRender(screen: FirstScreen) {
+  const app = document.createElement('div');
+  const painted = paintFirstScreen(app, screen);
+  const { container } = render(<Popup store={createInboxStore(undefined, screen)} />);
+  return { painted, rendered: container.firstElementChild };
+}
+
+describe('the first screen', () => {
+  it.each([
+    ['every kind of row, with more to load', {}],
+    ['the whole inbox loaded', { cursor: null }],
+    ['unread only', { unreadOnly: true }],
+  ] satisfies [string, Setup][])('is what the popup renders for the same state: %s', async (_, setup) => {
+    await storedWorld(setup);
+    const { painted, rendered } = paintAndRender(await firstScreen());
+    expect(painted).not.toBeNull();
+    expect(shape(painted as Element)).toBe(shape(rendered as Element));
+  });
+
+  it('is what the popup renders for all accounts as one list, each row naming its account', async () => {
+    await storedWorld({ cursor: null });
+    await anotherAccount('work', 'work-token', {}, 'worker');
+    const work = [makeNotification(20, { text: 'From work', id: 'work-20' })];
+    await writeCachedFirstPage('work', false, { data: work, cursor: null });
+    const screen = await firstScreen();
+    expect(screen.state.account).toBe(ALL_ACCOUNTS);
+    const { painted, rendered } = paintAndRender(screen);
+    expect([...(painted?.querySelectorAll('.account') ?? [])].map((each) => each.textContent)).toContain('for @worker');
+    expect(shape(painted as Element)).toBe(shape(rendered as Element));
+  });
+
+  it('is the real list for assistive technology: the feed named "Notifications", its articles, Load more', async () => {
+    await storedWorld();
+    const app = document.body.appendChild(document.createElement('div'));
+    paintFirstScreen(app, await firstScreen());
+    const feed = app.querySelector('[role="feed"]');
+    expect(feed?.getAttribute('aria-label')).toBe('Notifications');
+    const articles = feed?.querySelectorAll('article') ?? [];
+    // Eight notifications, three of them one group.
+    expect(articles).toHaveLength(6);
+    const first = articles[0] as HTMLElement;
+    expect(document.getElementById(first.getAttribute('aria-labelledby') ?? '')?.textContent).toBe(
+      'Notification number 8',
+    );
+    expect(first.querySelector('button[aria-label="Mark read"]')).not.toBeNull();
+    expect(app.querySelector('button.load-more')?.textContent).toBe('Load more');
+    expect(app.querySelector('[role="switch"]')?.getAttribute('aria-checked')).toBe('false');
+    expect(performance.getEntriesByName(FIRST_ROW_MARK)).toHaveLength(1);
+  });
+
+  it.each([
+    ['signed out', { signedIn: false }],
+    ['the service refuses the token', { trouble: trouble.unauthorized }],
+    ['an empty inbox', { inbox: [] }],
+  ] satisfies [string, Setup][])('waits for the popup itself when %s', async (_, setup) => {
+    await storedWorld(setup);
+    const app = document.createElement('div');
+    expect(paintFirstScreen(app, await firstScreen())).toBeNull();
+    expect(app.childNodes).toHaveLength(0);
+    expect(performance.getEntriesByName(FIRST_ROW_MARK)).toHaveLength(0);
+  });
+
+  it('waits for the popup itself when the list shows one type, which the cache does not hold', async () => {
+    await storedWorld();
+    await setInboxFilter(['mention']);
+    expect(paintFirstScreen(document.createElement('div'), await firstScreen())).toBeNull();
+  });
+
+  it('follows the settings as the popup reads them, the synced ones over this computer’s', async () => {
+    const cases: Record<string, unknown>[] = [
+      {},
+      { unreadOnly: true, groupNotifications: false },
+      { unreadOnly: 'yes', markReadOnOpen: false, groupedTypes: { like: false, mention: true, reply: 'no' } },
+    ];
+    for (const synced of cases) {
+      fakeBrowser.reset();
+      await fakeBrowser.storage.local.set({ settings: { unreadOnly: true, groupedTypes: { follow: false } } });
+      await writeStored(SYNCED, synced);
+      const settings = await getSettings();
+      const { state } = await firstScreen();
+      expect(state.unreadOnly).toBe(settings.unreadOnly);
+      expect(state.markReadOnOpen).toBe(settings.markReadOnOpen);
+      expect(state.grouping).toEqual(settings.groupNotifications && settings.groupedTypes);
+    }
+  });
+});
+
+describe('the popup taking over the first screen', () => {
+  async function open() {
+    await storedWorld();
+    const app = document.body.appendChild(document.createElement('div'));
+    app.id = 'app';
+    const read = snapshotFirstScreen();
+    const screen = await readFirstScreen(await read);
+    const painted = paintFirstScreen(app, screen) as HTMLElement;
+    return { app, read, screen, painted };
+  }
+
+  it('keeps focus and scroll, and leaves one feed', async () => {
+    const { app, read, screen, painted } = await open();
+    const scroller = painted.querySelector('.scroller') as HTMLElement;
+    scroller.scrollTop = 120;
+    const snooze = painted.querySelectorAll<HTMLElement>('button[aria-label="Snooze"]')[2] as HTMLElement;
+    snooze.focus();
+    startPopup(app, read, screen, painted);
+    expect(painted.isConnected).toBe(false);
+    expect(document.querySelectorAll('[role="feed"]')).toHaveLength(1);
+    const focused = document.activeElement as HTMLElement;
+    expect(focused).not.toBe(snooze);
+    expect(focused.getAttribute('aria-label')).toBe('Snooze');
+    expect(focused.closest('article')?.dataset.id).toBe(snooze.closest('article')?.dataset.id);
+    expect(document.querySelector('.scroller')?.scrollTop).toBe(120);
+  });
+
+  it('acts on the clicks made on the painted screen once it has taken over', async () => {
+    const { app, read, screen, painted } = await open();
+    const clicks = holdClicks(painted);
+    const rows = painted.querySelectorAll<HTMLElement>('article.unread');
+    const marked = rows[0] as HTMLElement;
+    const ticked = rows[1] as HTMLElement;
+    (marked.querySelector('button[aria-label="Mark read"]') as HTMLElement).click();
+    (ticked.querySelector('input.select') as HTMLInputElement).click();
+    // The painted screen does nothing on its own but tick the box.
+    expect(marked.classList.contains('unread')).toBe(true);
+    expect(painted.querySelector('.selected-count')).toBeNull();
+    startPopup(app, read, screen, painted, clicks);
+    const now = (row: HTMLElement) => document.querySelector(`article[data-id="${row.dataset.id}"]`) as HTMLElement;
+    await vi.waitFor(() => expect(document.querySelector('.selected-count')?.textContent).toBe('1 selected'));
+    expect((now(ticked).querySelector('input.select') as HTMLInputElement).checked).toBe(true);
+    await vi.waitFor(() => expect(now(marked).classList.contains('unread')).toBe(false));
+  });
+});
