@@ -24,14 +24,13 @@ import {
   type Listing,
   markRead,
   markUnread,
-  pageOfNotifications,
   pageOfNotificationsAs,
+  pageOfNotificationsFor,
   snoozeNotifications,
   type TriageStamp,
   type UnreadCounts,
   unsnoozeNotifications,
 } from '../store/notifications';
-import { authenticate } from '../store/tokens';
 import { runOperation, type TriageKind, undoOperation } from '../store/triage-operations';
 import { jsonAnswer, plainAnswer } from './answer';
 import { bearerToken, invalidToken, requireCaller, type SignedInEnv, signedIn } from './auth';
@@ -183,9 +182,7 @@ export function inboxHandlers(deps: ApiDeps) {
     const origin = deps.origin();
     // A search is planned with its words in hand, so the trigram index serves it: not in a batch.
     const found = listing.words
-      ? await authenticate(db, token).then(
-          async (owner) => owner && { owner, page: await pageOfNotifications(db, owner.userId, options, origin) },
-        )
+      ? await pageOfNotificationsFor(db, token, options, origin)
       : await pageOfNotificationsAs(db, token, options, origin);
     if (!found) throw invalidToken();
     const scope = { ...listing, userId: found.owner.userId };

@@ -8,7 +8,7 @@ import {
 } from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
 import { isoText, toIso } from '../db/values';
-import { authenticatedBatch, type TokenOwner } from './tokens';
+import { authenticatedBatch, secretMatches, splitToken, type TokenOwner } from './tokens';
 
 export interface StoredNotification {
   id: string;
@@ -245,25 +245,47 @@ const toWirePage = (row: WirePageRow | undefined): WirePage => ({
  * `pageStatement`'s, then the site's origin.
  */
 function wirePage(user: string, placeholder: Placeholder, options: PageOptions, origin: string) {
-  const { sql, params } = pageStatement(user, placeholder, { ...options, limit: options.limit + 1 });
-  params.push(origin);
-  const statement = wirePageStatement(sql, options, placeholder(0, 'int'), placeholder(params.length - 1, 'text'));
-  return { sql: statement, params };
+  const page = { ...options, limit: options.limit + 1 };
+  const params = [...pageParams(page), origin];
+  const shape = `${user} ${placeholder(0, 'int')} ${page.unreadOnly} ${page.snoozed} ${page.muted === true} ${page.words?.length ?? 0} ${page.types?.length ?? -1} ${page.after !== null}`;
+  let sql = wireStatements.get(shape);
+  if (sql === undefined) {
+    const built = pageStatement(user, placeholder, page);
+    if (JSON.stringify(built.params) !== JSON.stringify(params.slice(0, -1))) {
+      throw new Error(`pageParams does not give the parameters of the page statement ${shape}.`);
+    }
+    sql = wirePageStatement(built.sql, options, placeholder(0, 'int'), placeholder(params.length - 1, 'text'));
+    wireStatements.set(shape, sql);
+  }
+  return { sql, params };
 }
 
-/** A page of `options.limit` notifications of a listing as the contract writes it, after `position` when given. */
-export async function pageOfNotifications(
-  db: Queryable,
-  userId: number,
-  options: PageOptions,
-  origin: string,
-): Promise<WirePage> {
-  const { sql, params } = wirePage('$1', numbered(2), options, origin);
-  const result = await db.query<WirePageRow>(sql, [userId, ...params]);
-  return toWirePage(result.rows[0]);
+/**
+ * The page statements made so far, by the shape of their listing: a statement depends on which
+ * filters a listing has and how many words or types, never on their values, which are parameters.
+ * The same text each time also lets everything that keys on it find it at once.
+ */
+const wireStatements = new Map<string, string>();
+
+/** The parameters of `pageStatement` for `options`, in its order, without building its text. */
+function pageParams(options: PageOptions): unknown[] {
+  const params: unknown[] = [options.limit];
+  if (options.words) for (const word of options.words) params.push(containing(word));
+  const after = options.after ? [options.after.at, options.after.id] : [];
+  if (options.snoozed) {
+    if (options.types) params.push(options.types);
+    params.push(...after);
+  } else {
+    params.push(...after);
+    if (options.types) params.push(...options.types);
+  }
+  return params;
 }
 
-/** A page as `pageOfNotifications` gives it, for the owner of `token`, in one round trip; null for an invalid token. */
+/**
+ * A page of `options.limit` notifications of a listing as the contract writes it, after
+ * `position` when given, for the owner of `token`, in one round trip; null for an invalid token.
+ */
 export async function pageOfNotificationsAs(
   db: Queryable,
   token: string,
@@ -273,6 +295,31 @@ export async function pageOfNotificationsAs(
   const { sql, params } = wirePage('caller.user_id', perRequest, options, origin);
   const found = await authenticatedBatch<WirePageRow>(db, token, sql, params);
   return found && { owner: found.owner, page: toWirePage(found.rows[0]) };
+}
+
+/**
+ * A page as `pageOfNotificationsAs` gives it, for the owner of `token`, in one statement of its own
+ * rather than a shared one: for a search, whose words the database plans with in hand. Null for
+ * an invalid token.
+ */
+export async function pageOfNotificationsFor(
+  db: Queryable,
+  token: string,
+  options: PageOptions,
+  origin: string,
+): Promise<{ owner: TokenOwner; page: WirePage } | null> {
+  const parts = splitToken(token);
+  if (!parts) return null;
+  const { sql, params } = wirePage('caller.user_id', numbered(2), options, origin);
+  const result = await db.query<WirePageRow & { user_id: number; username: string; secret_hash: string }>(
+    `WITH caller AS (SELECT t.user_id, u.username, t.secret_hash FROM tokens t JOIN users u ON u.id = t.user_id
+       WHERE t.id = $1 AND t.revoked_at IS NULL)
+     SELECT caller.user_id, caller.username, caller.secret_hash, page.* FROM caller, LATERAL (${sql}) page`,
+    [parts.id, ...params],
+  );
+  const row = result.rows[0];
+  if (!secretMatches(row?.secret_hash, parts.secret) || !row) return null;
+  return { owner: { userId: row.user_id, username: row.username, tokenId: parts.id }, page: toWirePage(row) };
 }
 
 /** Up to `limit` notifications of a listing, after `position` when given. */

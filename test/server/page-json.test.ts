@@ -95,6 +95,20 @@ describe.each(BACKENDS)('pages written by the database on %s', (backend) => {
     for (const actor of actors) expect(actor.avatarUrl ?? '').not.toContain('\u0001');
   });
 
+  it('refuses a search, which has a statement of its own, for an altered or revoked token', async () => {
+    const other = await service.newUser('pagejsonrevoked');
+    const altered = `${other.token.slice(0, -1)}${other.token.endsWith('A') ? 'B' : 'A'}`;
+    const status = async (token: string) => {
+      const response = await service.request('/inbox/fetch?limit=5&q=quotes', { token });
+      await response.arrayBuffer();
+      return response.status;
+    };
+    expect(await status(other.token)).toBe(200);
+    expect(await status(altered)).toBe(401);
+    expect(await service.server.admin.revokeToken(other.token)).toBe(true);
+    expect(await status(other.token)).toBe(401);
+  });
+
   it('writes filtered, unread, searched and empty pages the same way', async () => {
     for (const query of [
       'limit=3&unreadOnly=true',
