@@ -7,13 +7,14 @@
  */
 import type { Actor } from '../../lib/api/contract';
 import { avatarColour, initialsOf } from '../../lib/avatar';
-import { type MessageKey, t } from '../../lib/i18n';
+import { t } from '../../lib/i18n';
 import { avatarSource } from '../../lib/links';
 import type { ProfileAccount } from '../../lib/messaging';
 import type { ClickGuard } from '../../lib/profile/click-guard';
 import type { FollowState } from '../../lib/profile/follow';
 import { byPerson } from '../../lib/profile/person-input';
 import type { ProfileSession } from '../../lib/profile/profile-state';
+import { FOLLOW_LABELS } from './buttons-room';
 import type { ReportDialogProps } from './report-dialog';
 
 type ShowReportDialog = (host: Element, props: ReportDialogProps | null) => void;
@@ -44,14 +45,6 @@ export interface ButtonsProps {
 }
 
 const NOT_FOLLOWING: FollowState = { following: false, pending: null, problem: null };
-
-/** Every label the follow toggle can show: it is as wide as the widest, whichever it shows. */
-const FOLLOW_LABELS: MessageKey[] = [
-  'profile_follow',
-  'profile_unfollow',
-  'profile_follow_pending',
-  'profile_unfollow_pending',
-];
 
 function followLabel({ following, pending }: FollowState): string {
   if (pending === 'follow') return t('profile_follow_pending');

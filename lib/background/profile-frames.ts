@@ -3,8 +3,9 @@
  * site's settings the content script gets a claim, a random string it hands to its own frame in
  * a message only that frame can read (posted to the extension's origin). The frame that brings
  * the claim is the tab's buttons' frame, and only it may act: a copy of the frame that the page
- * embeds itself never learns the claim. Kept in session storage, one key per tab, since the
- * service worker may stop between the frame's start and the person's click.
+ * embeds itself never learns the claim. Kept in the worker's memory, so a profile page's first
+ * messages wait for no storage, and in session storage, one key per tab, since the service
+ * worker may stop between the frame's start and the person's click.
  */
 import { browser } from 'wxt/browser';
 
@@ -18,19 +19,29 @@ interface TabFrame {
 
 const keyOf = (tabId: number) => `profileFrame:${tabId}`;
 
+/** What this worker wrote, as it wrote it; a worker started since finds it in session storage. */
+const kept = new Map<number, TabFrame>();
+/** The writes in the order they were made, so a later one always lands last. */
+let writing: Promise<unknown> = Promise.resolve();
+
 async function read(tabId: number): Promise<TabFrame | undefined> {
+  const known = kept.get(tabId);
+  if (known) return known;
   const key = keyOf(tabId);
   return (await browser.storage.session.get(key))[key] as TabFrame | undefined;
 }
 
-const write = (tabId: number, frame: TabFrame) => browser.storage.session.set({ [keyOf(tabId)]: frame });
+function write(tabId: number, frame: TabFrame): void {
+  kept.set(tabId, frame);
+  writing = writing.then(() => browser.storage.session.set({ [keyOf(tabId)]: frame })).catch(() => undefined);
+}
 
 /** A new claim for the tab's content script; the tab's earlier frame may no longer act. */
-export async function newClaim(tabId: number, account: string | null): Promise<string> {
+export function newClaim(tabId: number, account: string | null): string {
   const claim = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
     byte.toString(16).padStart(2, '0'),
   ).join('');
-  await write(tabId, { claim, account, frameId: null });
+  write(tabId, { claim, account, frameId: null });
   return claim;
 }
 
@@ -41,7 +52,7 @@ export async function newClaim(tabId: number, account: string | null): Promise<s
 export async function claimFrame(tabId: number, frameId: number, claim: string): Promise<string | null | undefined> {
   const frame = await read(tabId);
   if (frame?.claim !== claim) return undefined;
-  await write(tabId, { ...frame, frameId });
+  write(tabId, { ...frame, frameId });
   return frame.account;
 }
 

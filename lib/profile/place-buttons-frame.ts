@@ -5,6 +5,8 @@
  * the person follows nor click for them. This side only places the frame, one per profile shown,
  * sizes it as the frame says, and follows the page's own navigation.
  */
+
+import { buttonsRoom } from '../../components/profile/buttons-room';
 import { t } from '../i18n';
 import type { ProfilePageStart } from '../messaging';
 import { claimMessage, isReady, readLayout } from './frame-messages';
@@ -49,9 +51,30 @@ export async function placeButtonsFrame({
   const { host, root, spacer } = createShadowHost(document);
   let frame: Frame | null = null;
 
+  /** The buttons' room, measured once from an unseen copy of them; null while it cannot be. */
+  let room: { width: number; height: number } | null = null;
+  const measureRoom = () => {
+    const copy = buttonsRoom(document);
+    root.append(copy);
+    const { width, height } = copy.getBoundingClientRect();
+    copy.remove();
+    if (width > 0 && height > 0) room = { width: Math.ceil(width), height: Math.ceil(height) };
+    return room;
+  };
+  // Signed in with one account, the frame first shows the buttons themselves (or, on the person's
+  // own profile, holds their room unseen); otherwise it shows something else, of a size only it knows.
+  const holdsRoom = start.config.signedIn && start.config.accounts.length <= 1;
+
+  /**
+   * The frame is (re)loading. Beside the anchor it takes the buttons' room at once, empty until it
+   * draws them there, so nothing on the page moves when they come; floating, or when it will show
+   * something else first, it stays hidden until it says how big it is.
+   */
   const loading = () => {
-    host.toggleAttribute('data-loading', true);
     host.removeAttribute('data-modal');
+    const size = holdsRoom && host.isConnected && !host.hasAttribute('data-floating') ? (room ?? measureRoom()) : null;
+    host.toggleAttribute('data-loading', !size);
+    if (size && frame) setSize(frame.iframe, size);
   };
 
   const page = watchProfilePage({
@@ -60,7 +83,7 @@ export async function placeButtonsFrame({
     host,
     signal,
     shown: () => frame !== null && frame.state !== 'none',
-    // Moving the frame in the page reloads it: it is hidden until it says how big it is again.
+    // Placing the frame loads it, and moving it in the page loads it again.
     placed: loading,
     open(username, stop) {
       const iframe = document.createElement('iframe');
@@ -68,7 +91,7 @@ export async function placeButtonsFrame({
       iframe.src = frameUrl;
       const opened: Frame = { iframe, state: 'loading' };
       frame = opened;
-      loading();
+      host.toggleAttribute('data-loading', true);
       root.append(iframe);
       stop.addEventListener('abort', () => {
         iframe.remove();
@@ -94,8 +117,7 @@ export async function placeButtonsFrame({
       if (!layout) return;
       const { iframe } = frame;
       frame.state = layout.shown ? 'shown' : 'none';
-      iframe.style.width = `${layout.width}px`;
-      iframe.style.height = `${layout.height}px`;
+      setSize(iframe, layout);
       if (layout.modal && !host.hasAttribute('data-modal')) {
         spacer.style.width = iframe.style.width;
         spacer.style.height = iframe.style.height;
@@ -108,4 +130,9 @@ export async function placeButtonsFrame({
   );
   page.check();
   return page;
+}
+
+function setSize(iframe: HTMLIFrameElement, { width, height }: { width: number; height: number }) {
+  iframe.style.width = `${width}px`;
+  iframe.style.height = `${height}px`;
 }

@@ -34,6 +34,38 @@ describe.each(BROWSERS)('in-page buttons on profile pages in %s', (browser) => {
     await profile.page.close();
   });
 
+  it('hold the buttons’ room from the moment their frame is placed, so nothing on the page moves when they come', async () => {
+    const profile = await open('alice');
+    const target = (await profile.page.locator('a[data-spa-link]').first().getAttribute('href'))?.slice(2) ?? '';
+    // What the page sees, in order: the frame's size each time it changes, and the frame's word
+    // that its buttons are drawn (its layout, which the page hears too).
+    await profile.page.evaluate(`(() => {
+      const seen = (window.__seen = []);
+      const host = document.querySelector('inbox-companion-profile');
+      const note = () => {
+        const frame = host.shadowRoot.querySelector('iframe');
+        if (!frame || !host.isConnected || host.hasAttribute('data-loading')) return;
+        const box = frame.getBoundingClientRect();
+        const size = box.width + '×' + box.height;
+        if (!seen.includes(size)) seen.push(size);
+      };
+      for (const node of [host.shadowRoot, host, document.body]) {
+        new MutationObserver(note).observe(node, { subtree: true, childList: true, attributes: true });
+      }
+      window.addEventListener('message', ({ data }) => {
+        if (data && data.type === 'inbox-companion:layout' && data.shown && !seen.includes('drawn')) seen.push('drawn');
+      });
+    })()`);
+    await profile.navigateInPage(target);
+    await profile.waitForControls();
+    await expect.poll(() => profile.page.evaluate<string[]>('window.__seen')).toContain('drawn');
+    const size = await profile.page
+      .locator(BUTTONS_FRAME)
+      .evaluate((frame) => `${frame.getBoundingClientRect().width}×${frame.getBoundingClientRect().height}`);
+    expect(await profile.page.evaluate<string[]>('window.__seen')).toEqual([size, 'drawn']);
+    await profile.page.close();
+  });
+
   it('follow: the service records it and the button flips; unfollow undoes it', async () => {
     const { username } = await product.service.newUser('writer', { displayName: 'A Writer' });
     const profile = await open(username);

@@ -54,19 +54,21 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
   return {
     async 'profile.start'({ url, account: wanted }, sender) {
       await runtimes.sync();
-      const onSite: { runtime: AccountRuntime; account: Account; signedIn: boolean }[] = [];
+      const onSite: { runtime: AccountRuntime; account: Account }[] = [];
       for (const account of await accounts()) {
         const runtime = runtimes.get(account.id);
         if (!runtime || !isSiteUrl(url, account)) continue;
         if (sender?.kind === 'profile' && !isSiteUrl(sender.url, account)) continue;
-        onSite.push({ runtime, account, signedIn: (await runtime.session.token()) !== null });
+        onSite.push({ runtime, account });
       }
-      const signedInHere = onSite.filter((entry) => entry.signedIn);
+      // The tokens are read side by side: the page waits for this answer to place the buttons.
+      const tokens = await Promise.all(onSite.map(({ runtime }) => runtime.session.token()));
+      const signedInHere = onSite.filter((_, at) => tokens[at] !== null);
       const chosen = signedInHere.find((entry) => entry.account.id === wanted) ?? signedInHere[0] ?? onSite[0] ?? null;
       const shape = chosen?.account ?? DEFAULT_ADDRESSES;
       const username = usernameFromUrl(url, shape);
       const config = {
-        signedIn: chosen?.signedIn ?? false,
+        signedIn: chosen !== null && signedInHere.includes(chosen),
         siteOrigin: shape.siteOrigin,
         profilePath: shape.profilePath,
         profileAnchor: shape.profileAnchor,
@@ -78,7 +80,7 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
         prefetch.put(sender?.tabId, key, profileAnswer(chosen.runtime, username));
       }
       const tabId = sender?.tabId;
-      return { config, claim: tabId === undefined ? '' : await newClaim(tabId, config.account) };
+      return { config, claim: tabId === undefined ? '' : newClaim(tabId, config.account) };
     },
     async 'profile.frame'({ claim }, sender) {
       const { tabId, frameId } = sender ?? {};
@@ -89,14 +91,14 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
       const account = await runtime.session.account();
       const username = account && isSiteUrl(sender.url, account) ? usernameFromUrl(sender.url, account) : null;
       if (!account || username === null) return null;
-      const answer = await (prefetch.take(tabId, `${id} ${username.toLowerCase()}`) ??
-        profileAnswer(runtime, username));
-      const here: ProfileAccount[] = [];
-      for (const other of await accounts()) {
-        const token = isSiteUrl(sender.url, other) ? await runtimes.get(other.id)?.session.token() : null;
-        if (token) here.push({ id: other.id, label: accountLabel(other) });
-      }
-      return { username, answer, account: id, siteOrigin: account.siteOrigin, accounts: here };
+      // The profile and the accounts signed in here are read side by side.
+      const answer = prefetch.take(tabId, `${id} ${username.toLowerCase()}`) ?? profileAnswer(runtime, username);
+      const onSite = (await accounts()).filter((other) => isSiteUrl(sender.url, other));
+      const tokens = await Promise.all(onSite.map((other) => runtimes.get(other.id)?.session.token()));
+      const here: ProfileAccount[] = onSite
+        .filter((_, at) => tokens[at])
+        .map((other) => ({ id: other.id, label: accountLabel(other) }));
+      return { username, answer: await answer, account: id, siteOrigin: account.siteOrigin, accounts: here };
     },
     async 'profile.get'({ account, username }, sender) {
       // A profile reads without a token too: signed out, it shows who the person is, without buttons.

@@ -65,6 +65,47 @@ describe('the profile content script', () => {
     expect(frames()[0]?.style.width).toBe('');
   });
 
+  describe('the buttons’ room', () => {
+    /** happy-dom lays nothing out: the unseen copy of the buttons measures as the browser lays it out. */
+    beforeEach(() => {
+      const measured = HTMLElement.prototype.getBoundingClientRect;
+      vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+        if (this.classList.contains('room')) return new DOMRect(0, 0, 351.6, 39.6);
+        return measured.call(this);
+      });
+    });
+    afterEach(() => vi.restoreAllMocks());
+
+    it('is held beside the anchor from the start, as big as the buttons will be, with nothing of them in it', async () => {
+      await inject();
+      await waitFor(() => expect(frames()).toHaveLength(1));
+      const host = document.querySelector(HOST_TAG);
+      expect(host?.hasAttribute('data-loading')).toBe(false);
+      expect(frames()[0]?.style.width).toBe('352px');
+      expect(frames()[0]?.style.height).toBe('40px');
+      expect(host?.shadowRoot?.querySelector('.room')).toBeNull();
+      expect(host?.shadowRoot?.textContent).not.toMatch(/Follow|Report/);
+    });
+
+    it('is not held where the frame shows something else first: signed out, or floating without an anchor', async () => {
+      background.current = profileBackground({ me: null });
+      await inject();
+      await waitFor(() => expect(frames()).toHaveLength(1));
+      expect(document.querySelector(HOST_TAG)?.hasAttribute('data-loading')).toBe(true);
+      expect(frames()[0]?.style.width).toBe('');
+      for (const ctx of contexts.splice(0)) ctx.abort();
+
+      background.current = profileBackground();
+      document.body.innerHTML = '<section><h1>bob</h1></section>';
+      await inject();
+      await waitFor(() => expect(frames()).toHaveLength(1));
+      const host = document.querySelector(HOST_TAG);
+      expect(host?.hasAttribute('data-floating')).toBe(true);
+      expect(host?.hasAttribute('data-loading')).toBe(true);
+      expect(frames()[0]?.style.width).toBe('');
+    });
+  });
+
   it('gives the claim to its own frame once it says it listens, and to the extension’s origin only', async () => {
     await inject();
     await waitFor(() => expect(frames()).toHaveLength(1));

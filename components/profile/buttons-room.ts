@@ -1,0 +1,35 @@
+/**
+ * An unseen copy of the buttons as the frame first draws them on a profile, laid out with the
+ * frame's own rules (`buttons-box.css`) in the content script's shadow root: its size is the
+ * room the frame will take, known before the frame has loaded, so the page holds that room from
+ * the start and nothing on it moves when the buttons come. It carries only the buttons' words,
+ * the same on every profile, and is taken off once measured.
+ */
+import { type MessageKey, t } from '../../lib/i18n';
+
+/** Every label the follow toggle can show: it is as wide as the widest, whichever it shows. */
+export const FOLLOW_LABELS: MessageKey[] = [
+  'profile_follow',
+  'profile_unfollow',
+  'profile_follow_pending',
+  'profile_unfollow_pending',
+];
+
+export function buttonsRoom(document: Document): HTMLElement {
+  const make = (tag: string, className: string, ...children: (Node | string)[]) => {
+    const element = document.createElement(tag);
+    element.className = className;
+    element.append(...children);
+    return element;
+  };
+  const follow = make('span', 'label', ...FOLLOW_LABELS.map((key) => make('span', '', t(key))));
+  const bar = make(
+    'fieldset',
+    'bar',
+    make('span', 'avatar'),
+    make('button', 'button', follow),
+    make('button', 'button', t('profile_mute')),
+    make('button', 'button', t('profile_report')),
+  );
+  return make('div', 'buttons-box room', bar);
+}
