@@ -123,8 +123,9 @@ function notificationRow(item: Notification, place: RowPlace, siteOrigin: string
           h(
             'span',
             { class: 'actor' },
-            `${item.actor.displayName || item.actor.username} `,
-            h('span', { class: 'handle' }, `@${item.actor.username}`),
+            item.actor.displayName || item.actor.username,
+            ' ',
+            h('span', { class: 'handle' }, '@', item.actor.username),
           ),
         account && h('span', { class: 'account' }, t('popup_row_account', account)),
         elsewhere &&
@@ -296,7 +297,7 @@ export function paintFirstScreen(app: HTMLElement, screen: FirstScreen, now = Da
             t(key),
             !type && count ? ' ' : null,
             !type && count ? h('span', { class: 'chip-count' }, String(count)) : null,
-            !type && count ? h('span', { class: 'sr-only' }, ` ${t('popup_chip_unread')}`) : null,
+            !type && count ? h('span', { class: 'sr-only' }, ' ', t('popup_chip_unread')) : null,
           ),
         ),
       ),
@@ -342,7 +343,7 @@ export function paintFirstScreen(app: HTMLElement, screen: FirstScreen, now = Da
 }
 
 /** Where an element is in a tree: its place among the root's descendants, which the same markup keeps. */
-export const placeOf = (root: Element, element: Element | null) =>
+const placeOf = (root: Element, element: Element | null) =>
   element && root.contains(element) ? [...root.querySelectorAll('*')].indexOf(element) : -1;
 
 /**

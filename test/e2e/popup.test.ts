@@ -14,38 +14,45 @@ function takeOver(host: E2EPage) {
     const frame = document.body.appendChild(document.createElement('iframe'));
     frame.style.cssText = 'width: 420px; height: 600px';
     frame.src = 'popup.html';
-    const inFrame = () => frame.contentWindow as (Window & typeof globalThis) | null;
-    const at = (mark: string) => inFrame()?.performance.getEntriesByName(mark)[0]?.startTime;
     const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
     let feed: Element | null | undefined = null;
     while (!feed) {
       await tick();
       feed = frame.contentDocument?.querySelector('[role="feed"]');
     }
-    const painted = at('popup-interactive') === undefined;
+    const view = frame.contentDocument as Document;
+    const timing = (frame.contentWindow as Window & typeof globalThis).performance;
+    const painted = timing.getEntriesByName('popup-interactive').length === 0;
     const articles = feed.querySelectorAll('article').length;
     const scroller = feed.closest('.scroller') as HTMLElement;
     scroller.scrollTop = 150;
     const scrolled = scroller.scrollTop;
     const button = feed.querySelectorAll('article')[2]?.querySelector<HTMLElement>('button[aria-label="Snooze"]');
     button?.focus();
-    while (at('popup-interactive') === undefined) await tick();
-    const view = frame.contentDocument as Document;
     const where = (element: Element | null) => [
       element?.closest('article')?.getAttribute('data-id'),
       element?.ariaLabel,
     ];
-    const seen = {
-      painted,
-      articles,
-      scrolled,
-      paintedGone: !feed.isConnected,
-      feeds: view.querySelectorAll('[role="feed"]').length,
-      articlesAfter: view.querySelectorAll('[role="feed"] article').length,
-      scrollAfter: view.querySelector('.scroller')?.scrollTop,
-      focused: where(view.activeElement),
-      wanted: where(button ?? null),
-    };
+    // What the popup shows at the moment it has taken over, before anything it loads later changes it.
+    const seen = await new Promise<Record<string, unknown>>((resolve) => {
+      const mark = timing.mark.bind(timing);
+      timing.mark = (name: string, options?: PerformanceMarkOptions) => {
+        const entry = mark(name, options);
+        if (name !== 'popup-interactive') return entry;
+        resolve({
+          painted,
+          articles,
+          scrolled,
+          sameFeed: feed?.isConnected,
+          feeds: view.querySelectorAll('[role="feed"]').length,
+          articlesAfter: view.querySelectorAll('[role="feed"] article').length,
+          scrollAfter: view.querySelector('.scroller')?.scrollTop,
+          focused: where(view.activeElement),
+          wanted: where(button ?? null),
+        });
+        return entry;
+      };
+    });
     frame.remove();
     return seen;
   });
@@ -71,9 +78,10 @@ describe.each(BROWSERS)('popup triage in %s', (browser) => {
 
   it('paints the feed before its code loads, and takes it over keeping focus and scroll, with one feed', async () => {
     // The painted screen shows until the popup's code has loaded: act on it in that time, and see
-    // what the popup made of it.
+    // what the popup made of it. (The background refuses messages from a framed popup, as here:
+    // what the popup shows once they fail is not looked at.)
     const seen = await takeOver(popup.page);
-    expect(seen).toMatchObject({ painted: true, articles: 25, feeds: 1, articlesAfter: 25, paintedGone: true });
+    expect(seen).toMatchObject({ painted: true, articles: 25, feeds: 1, articlesAfter: 25, sameFeed: true });
     expect(seen?.scrolled).toBeGreaterThan(0);
     expect(seen?.scrollAfter).toBe(seen?.scrolled);
     expect(seen?.focused).toEqual(seen?.wanted);
