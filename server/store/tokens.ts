@@ -3,7 +3,7 @@
  * and a SHA-256 of the secret, finds a token by its id and compares the secret's hash in constant
  * time, so neither the database nor the timing of an answer gives a token away.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { batched } from '../db/batch';
 import type { Queryable } from '../db/database';
 
@@ -16,7 +16,7 @@ export interface TokenOwner {
 
 const TOKEN_PATTERN = /^([A-Za-z0-9_-]{12})\.([A-Za-z0-9_-]{32})$/;
 
-export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest();
+export const hashSecret = (secret: string) => hash('sha256', secret, 'buffer');
 
 /** A new token's id, secret and the hash to store; the token itself is `${prefix}${id}.${secret}`. */
 export function newSecretToken(prefix = ''): { id: string; token: string; hash: string } {
@@ -107,7 +107,8 @@ export function authenticatedBatch<Row>(
     kinds = new Map();
     batchers.set(db, kinds);
   }
-  const key = `${select}\n${orderBy ?? ''}`;
+  // Most statements have no order of their own: their text alone is the key, with nothing built per request.
+  const key = orderBy === undefined ? select : `${select}\n${orderBy}`;
   let lookUp = kinds.get(key);
   if (!lookUp) {
     lookUp = batched((requests: BatchRequest[]) => runBatch(db, requests, select, orderBy), {
