@@ -1,16 +1,51 @@
 import { accountLabel } from '../account-addresses';
 import type { Account } from '../accounts';
-import { renderBadge } from '../badge';
+import { type BadgeRow, badgeForAccounts } from '../badge';
+import { toolbarButton } from '../browser-api';
 import { summaryLiveMode, summaryStatus } from '../connection-status';
 import type { ConnectionStatus, LiveMode } from '../messaging';
 import { oneAtATime } from '../one-at-a-time';
-import { accountLiveModeItem, accountStatusItem, accountsItem, liveModeItem, statusItem } from './stored-items';
+import {
+  accountLiveModeItem,
+  accountStatusItem,
+  accountsItem,
+  liveModeItem,
+  statusItem,
+  workerMemory,
+} from './stored-items';
+
+/** What this worker last drew on the badge: a part that would stay the same is not drawn again. */
+const drawn = workerMemory((): { text?: string; color?: string; title?: string } => ({}));
+
+/**
+ * Draws the accounts' badge (see `badgeForAccounts`), only the parts that change: a check that
+ * confirms the count on show writes no text, a new count writes no colour.
+ */
+async function drawBadge(rows: readonly BadgeRow[]): Promise<void> {
+  const { text, color, title } = badgeForAccounts(rows);
+  const last = drawn();
+  const button = toolbarButton();
+  const drawing: Promise<unknown>[] = [];
+  if (last.text !== text) drawing.push(button.setBadgeText({ text }));
+  if (last.color !== color)
+    drawing.push(button.setBadgeBackgroundColor({ color }), button.setBadgeTextColor?.({ color: '#ffffff' }));
+  if (last.title !== title) drawing.push(button.setTitle({ title }));
+  Object.assign(last, { text, color, title });
+  try {
+    await Promise.all(drawing);
+  } catch (error) {
+    // What the browser refused is drawn in full next time.
+    for (const part of ['text', 'color', 'title'] as const) delete last[part];
+    throw error;
+  }
+}
 
 /**
  * Shows every account on the badge: the sum of their unread counts, and each account's count
- * and state in the tooltip. Writes the status of all accounts together for the popup. Renders
- * run one at a time (see `oneAtATime`): one that read an account's status before a change cannot
- * land after the one that read it after, leaving the badge on the older count.
+ * and state in the tooltip. Writes the status of all accounts together for the popup, beside the
+ * badge rather than before it. Renders run one at a time (see `oneAtATime`): one that read an
+ * account's status before a change cannot land after the one that read it after, leaving the
+ * badge on the older count.
  */
 export const renderAccounts = oneAtATime(async (accounts?: readonly Account[]): Promise<void> => {
   const list = accounts ?? (await accountsItem.getValue()) ?? [];
@@ -23,8 +58,7 @@ export const renderAccounts = oneAtATime(async (accounts?: readonly Account[]): 
   );
   const summary = summaryStatus(rows.map((row) => row.status));
   const live = summaryLiveMode(rows.map((row) => row.live));
-  await Promise.all([statusItem.setValue(summary), liveModeItem.setValue(live)]);
-  await renderBadge(rows);
+  await Promise.all([statusItem.setValue(summary), liveModeItem.setValue(live), drawBadge(rows)]);
 });
 
 export interface StatusWriter {
@@ -64,8 +98,8 @@ export function statusWriter(accountId: string): StatusWriter {
     get: () => status.getValue(),
     async set(next) {
       writesByAccount.set(accountId, writer.writes() + 1);
-      await status.setValue(next);
-      await renderAccounts();
+      // The memory holds the status once the write starts: the badge shows it while it is stored.
+      await Promise.all([status.setValue(next), renderAccounts()]);
       return next;
     },
     async setLiveMode(mode) {

@@ -60,11 +60,14 @@ function keptItem<T>(stored: StoredKey<T>): StoredItem<T> {
   const kept: StoredItem<T> = {
     ...item,
     getValue: () => (keeping?.aborted === false ? keep(keeping) : item.getValue()),
+    // The memory holds the new value from the call on, before any await: a reader started just
+    // after it (the badge, drawn while the value is stored) reads the new value.
     async setValue(next) {
       if (keeping?.aborted === false) {
+        const before = keep(keeping);
         const text = JSON.stringify(next ?? stored.fallback);
-        if (JSON.stringify(await keep(keeping)) === text) return;
         value = Promise.resolve(next ?? stored.fallback);
+        if (JSON.stringify(await before) === text) return;
         if (echoes.push(text) > 20) echoes.shift();
       }
       await item.setValue(next);
@@ -86,6 +89,25 @@ export const perAccountItem =
   <T>(keyOf: (accountId: string) => StoredKey<T>) =>
   (accountId: string): StoredItem<T> =>
     storedItem(keyOf(accountId));
+
+/** The same, read from the worker's memory while it keeps items (see `keptItem`). */
+export const perAccountKeptItem =
+  <T>(keyOf: (accountId: string) => StoredKey<T>) =>
+  (accountId: string): StoredItem<T> =>
+    keptItem(keyOf(accountId));
+
+/**
+ * A value of this worker's own that lasts as long as what it keeps (see `keepInMemory`): made
+ * afresh by `fresh` whenever the worker starts keeping again, and each time while it does not.
+ */
+export function workerMemory<T>(fresh: () => T): () => T {
+  let held: { for: AbortSignal; value: T } | undefined;
+  return () => {
+    if (keeping?.aborted !== false) return fresh();
+    if (held?.for !== keeping) held = { for: keeping, value: fresh() };
+    return held.value;
+  };
+}
 
 export const settingsItem = storedItem(SETTINGS);
 export const accountsItem = keptItem(ACCOUNTS);

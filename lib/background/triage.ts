@@ -1,6 +1,7 @@
 /**
  * Mark read, mark unread, delete, snooze and unsnooze on the popup's behalf, and their undo. The badge and the
- * cached first pages change at once from the operation's result, with one write of the count;
+ * cached first pages change at once from the operation's result, the badge first, with one write of the count
+ * (for all, while the request is out);
  * the live channel's count frame confirms it, or a check when the channel is down. The undo tokens of the last action stay here, in session storage, so the
  * popup can close and open again and still offer Undo while the service takes it.
  */
@@ -177,6 +178,26 @@ async function showAfter(
   return writer.showCount(count);
 }
 
+/**
+ * Sends an action on "all", which leaves no notification unread: the badge says so while the
+ * request is out, as the popup's list does, rather than a round trip to the service later. A
+ * refusal puts back the status it replaced, unless a newer one came meanwhile.
+ */
+async function sendingAll(writer: StatusWriter, ids: IdsSelection, send: () => Promise<Sent>): Promise<Sent> {
+  if (ids !== 'all') return send();
+  const before = await writer.get();
+  const writes = writer.writes();
+  const showing = writer.showCount(0).catch(() => before);
+  try {
+    const sent = await send();
+    await showing;
+    return sent;
+  } catch (error) {
+    if ((await showing) !== before && writer.writes() === writes + 1) await writer.set(before);
+    throw error;
+  }
+}
+
 const result = (sent: Sent, status: ConnectionStatus, undo: UndoOffer | null): TriageResult => ({
   success: true,
   count: sent.count + sent.held,
@@ -191,11 +212,15 @@ export async function markRead(
 ): Promise<TriageResult> {
   const { id, client, status: writer } = account;
   const live = writer.liveCounts();
-  const sent = await inBatches(account, { kind: 'markRead', unread, seen }, ids, client.inbox.markRead);
-  const undo = await offerUndo(id, 'markRead', ids, sent, { join });
-  await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markRead', ids, unreadOnly));
+  const sent = await sendingAll(writer, ids, () =>
+    inBatches(account, { kind: 'markRead', unread, seen }, ids, client.inbox.markRead),
+  );
   const held = sent.held > 0;
   const status = await showAfter(writer, live, ids, (before) => before - sent.count - sent.heldUnread, held);
+  const [undo] = await Promise.all([
+    offerUndo(id, 'markRead', ids, sent, { join }),
+    updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markRead', ids, unreadOnly)),
+  ]);
   return result(sent, status, undo);
 }
 
@@ -207,16 +232,19 @@ export async function markUnread(
   const { id, client, status: writer } = account;
   const live = writer.liveCounts();
   const sent = await inBatches(account, { kind: 'markUnread' }, ids, client.inbox.markUnread);
-  const undo = await offerUndo(id, 'markUnread', ids, sent, { join });
-  await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markUnread', ids, unreadOnly));
   const held = sent.held > 0;
   const status = await showAfter(writer, live, ids, (before) => before + sent.count + sent.held, held);
+  const [undo] = await Promise.all([
+    offerUndo(id, 'markUnread', ids, sent, { join }),
+    updateCachedPages(id, (page, unreadOnly) => triagedPage(page, 'markUnread', ids, unreadOnly)),
+  ]);
   return result(sent, status, undo);
 }
 
 /**
- * After a delete or a snooze took notifications out of the inbox: out of the cached pages too,
- * and the badge lower by the unread ones among them (at most as many as the service changed).
+ * After a delete or a snooze took notifications out of the inbox: the badge lower by the unread
+ * ones among them (at most as many as the service changed), then out of the cached pages too,
+ * beside the action's undo.
  */
 async function takenOut(
   { id, status: writer }: TriageAccount,
@@ -224,11 +252,14 @@ async function takenOut(
   ids: IdsSelection,
   unread: number | undefined,
   sent: Sent & { live: number },
-  undo: UndoOffer | null,
+  offering: () => Promise<UndoOffer | null>,
 ): Promise<TriageResult> {
-  await updateCachedPages(id, (page, unreadOnly) => triagedPage(page, action, ids, unreadOnly));
   const gone = Math.min(sent.count + sent.held, Math.max(0, Math.floor(unread ?? 0)));
   const status = await showAfter(writer, sent.live, ids, (before) => before - gone, sent.held > 0);
+  const [undo] = await Promise.all([
+    offering(),
+    updateCachedPages(id, (page, unreadOnly) => triagedPage(page, action, ids, unreadOnly)),
+  ]);
   return result(sent, status, undo);
 }
 
@@ -237,9 +268,12 @@ export async function deleteNotifications(
   { ids, unread, join, seen }: Selection<TriageRequest>,
 ): Promise<TriageResult> {
   const live = account.status.liveCounts();
-  const sent = await inBatches(account, { kind: 'delete', unread, seen }, ids, account.client.inbox.delete);
-  const undo = await offerUndo(account.id, 'delete', ids, sent, { join });
-  return takenOut(account, 'delete', ids, unread, { ...sent, live }, undo);
+  const sent = await sendingAll(account.status, ids, () =>
+    inBatches(account, { kind: 'delete', unread, seen }, ids, account.client.inbox.delete),
+  );
+  return takenOut(account, 'delete', ids, unread, { ...sent, live }, () =>
+    offerUndo(account.id, 'delete', ids, sent, { join }),
+  );
 }
 
 /** Snoozed notifications leave the inbox and the count until they wake; the service wakes them. */
@@ -251,8 +285,9 @@ export async function snooze(
   const sent = await inBatches(account, { kind: 'snooze', unread, until }, ids, (batch, options) =>
     account.client.inbox.snooze(batch, until, options),
   );
-  const undo = await offerUndo(account.id, 'snooze', ids, sent, { until, join });
-  return takenOut(account, 'snooze', ids, unread, { ...sent, live }, undo);
+  return takenOut(account, 'snooze', ids, unread, { ...sent, live }, () =>
+    offerUndo(account.id, 'snooze', ids, sent, { until, join }),
+  );
 }
 
 /**

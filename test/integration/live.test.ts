@@ -3,17 +3,43 @@
  * badge with no check of the count, and a revoked token shows as refused at once. On PGlite, and
  * on PostgreSQL when DATABASE_URL is set.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { WebSocketConstructor } from '../../lib/api';
 import { startBackground } from '../../lib/background';
-import { liveModeItem, statusItem } from '../../lib/background/stored-items';
+import { accountStatusItem, liveModeItem, statusItem, unreadByTypeItem } from '../../lib/background/stored-items';
 import { messaging } from '../../lib/messaging';
 import { ACCOUNT, badge, signedIn } from '../support/background';
 import { manualClock } from '../support/manual-clock';
+import { deliver, popupSender } from '../support/messages';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
 import { until } from '../support/until';
+
+/** The badge's text as the worker draws it, one entry per write from now on. */
+function badgeTexts() {
+  const texts: string[] = [];
+  const { setBadgeText } = fakeBrowser.action;
+  vi.spyOn(fakeBrowser.action, 'setBadgeText').mockImplementation((details) => {
+    texts.push(details.text ?? '');
+    return setBadgeText(details);
+  });
+  return texts;
+}
+
+const unreadByType = async () =>
+  Object.values((await unreadByTypeItem(ACCOUNT).getValue()) ?? { unknown: -1 }).reduce((sum, n) => sum + n, 0);
+
+/** "Mark all read" as the popup asks for it. */
+async function markAllRead() {
+  const { value, error } = await deliver(
+    'inbox.markRead',
+    { account: ACCOUNT, ids: 'all', unread: 3, seen: [] },
+    popupSender,
+  );
+  expect(error).toBeUndefined();
+  expect(value).toMatchObject({ success: true, count: 3, unreadCount: 0 });
+}
 
 describe.each(BACKENDS)('the live badge against the reference service on %s', (backend) => {
   let service: TestService;
@@ -75,6 +101,22 @@ describe.each(BACKENDS)('the live badge against the reference service on %s', (b
     expect((await badge()).title).toContain('Live');
   });
 
+  it('marks all read with one request and no check of the count, drawing the badge once', async () => {
+    expect((await badge()).text).toBe('3');
+    const before = requests.length;
+    const texts = badgeTexts();
+    await markAllRead();
+    // The channel's count after the change has come, and the counts by type with it.
+    await until(async () => (await unreadByType()) === 0);
+    // As the status changes, the popup asks for the counts by type of its chips.
+    const chips = await deliver('inbox.countByType', { account: ACCOUNT }, popupSender);
+    expect(Object.values(chips.value ?? { unknown: -1 }).every((n) => n === 0)).toBe(true);
+    expect(requests.slice(before)).toEqual(['POST /api/inbox/read']);
+    expect(texts).toEqual(['']);
+    expect((await badge()).title).toContain('Live');
+    vi.restoreAllMocks();
+  });
+
   it('follows triage made elsewhere', async () => {
     await me.client.inbox.markRead('all');
     await until(async () => (await badge()).text === '');
@@ -86,5 +128,54 @@ describe.each(BACKENDS)('the live badge against the reference service on %s', (b
     await until(async () => (await statusItem.getValue()).kind === 'unauthorized');
     expect((await badge()).text).toBe('!');
     expect(await liveModeItem.getValue()).toBe('off');
+  });
+});
+
+describe('mark all read without the live channel', () => {
+  let service: TestService;
+  let me: TestUser;
+  let running: AbortController;
+  const requests: string[] = [];
+
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(() => service.close());
+
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    messaging.removeAllListeners();
+    requests.length = 0;
+    me = await service.newUser('polled');
+    await service.fillInbox(me.username, 3);
+    await signedIn(me.token, { apiBaseUrl: service.apiBaseUrl, siteOrigin: service.origin }, ACCOUNT, me.username);
+    running = new AbortController();
+    // No WebSocket: a background that cannot hold the channel polls.
+    startBackground({
+      signal: running.signal,
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        requests.push(`${request.method} ${new URL(request.url).pathname}`);
+        return fetch(request);
+      },
+      clock: manualClock(),
+      isOnline: () => true,
+    });
+    await until(async () => (await badge()).text === '3');
+  });
+  afterEach(() => {
+    running.abort();
+    vi.restoreAllMocks();
+  });
+
+  it('confirms the count with one check after the request, and draws the badge’s text once', async () => {
+    const before = requests.length;
+    const checked = (await accountStatusItem(ACCOUNT).getValue()).checkedAt;
+    const texts = badgeTexts();
+    await markAllRead();
+    await until(async () => (await accountStatusItem(ACCOUNT).getValue()).checkedAt !== checked);
+    expect(requests.slice(before)).toEqual(['POST /api/inbox/read', 'GET /api/inbox/count']);
+    expect(texts).toEqual(['']);
+    expect((await badge()).text).toBe('');
   });
 });

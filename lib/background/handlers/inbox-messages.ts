@@ -61,7 +61,11 @@ export function inboxHandlers({ runtimes }: HandlerContext): Pick<Handlers, Inbo
       return { data: page.data.map((item) => ({ ...item, account })), cursor: page.cursor };
     },
     async 'inbox.countByType'({ account }) {
-      const { client } = await signedIn(runtimes, account);
+      const { runtime, client } = await signedIn(runtimes, account);
+      // Every count the live channel brings has the counts by type with it: while it is up, those
+      // kept are the service's latest, and asking again would be a check the channel makes needless.
+      const kept = runtime.live.isLive() ? await unreadByTypeItem(account).getValue() : null;
+      if (kept) return kept;
       const byType = await client.inbox.countByType();
       await unreadByTypeItem(account).setValue(byType);
       return byType;

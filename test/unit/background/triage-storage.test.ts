@@ -29,12 +29,21 @@ function countCalls() {
       return remove(keys);
     });
   }
-  const { setBadgeText } = fakeBrowser.action;
+  const { setBadgeText, setTitle, setBadgeBackgroundColor } = fakeBrowser.action;
   vi.spyOn(fakeBrowser.action, 'setBadgeText').mockImplementation((details) => {
     badges.push(details.text ?? '');
     return setBadgeText(details);
   });
-  return { reads, writes, badges };
+  const drawn: string[] = [];
+  vi.spyOn(fakeBrowser.action, 'setTitle').mockImplementation((details) => {
+    drawn.push('title');
+    return setTitle(details);
+  });
+  vi.spyOn(fakeBrowser.action, 'setBadgeBackgroundColor').mockImplementation((details) => {
+    drawn.push('color');
+    return setBadgeBackgroundColor(details);
+  });
+  return { reads, writes, badges, drawn };
 }
 
 const ok = (count: number) => ({ kind: 'ok' as const, count, checkedAt: 1, nextCheckAt: null, detail: null });
@@ -64,7 +73,9 @@ describe('mark all read in the worker', () => {
     expect((await badge()).text).toBe('');
     const accountState = calls.reads.filter((read) => /accounts|connectionStatus|liveMode/.test(read));
     expect(accountState).toEqual([]);
+    // One drawing of the badge: its text and its tooltip change, its colour stays.
     expect(calls.badges).toEqual(['']);
+    expect(calls.drawn).toEqual(['title']);
     expect(calls.writes.filter((write) => /connectionStatus|liveMode/.test(write))).toHaveLength(2);
   });
 

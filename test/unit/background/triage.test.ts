@@ -17,6 +17,7 @@ import { readCachedFirstPage, writeCachedFirstPage } from '../../../lib/inbox-ca
 import { ACCOUNT, badge, signedIn } from '../../support/background';
 import { notificationFixture, uuid } from '../../support/fixtures';
 import { json, problem, recordingFetch } from '../../support/recording-fetch';
+import { until } from '../../support/until';
 
 const id = uuid;
 const item = (n: number, read = false) => notificationFixture(n, { read });
@@ -55,6 +56,16 @@ describe('triage', () => {
     await markRead(api, { ids: 'all' });
     expect((await badge()).text).toBe('');
     expect((await readCachedFirstPage(ACCOUNT, true))?.page).toEqual({ data: [], cursor: null });
+  });
+
+  it('clears the badge on mark all read while the request is out, and puts it back when refused', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const { wire, client: api } = await client(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const marking = markRead(api, { ids: 'all' });
+    await until(async () => wire.requests.length === 1 && (await badge()).text === '');
+    answer(problem(503, 'unavailable'));
+    await expect(marking).rejects.toMatchObject({ status: 503 });
+    expect((await badge()).text).toBe('10');
   });
 
   it('lowers the badge on delete by the unread ones among the deleted', async () => {
