@@ -5,7 +5,7 @@
  */
 import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
-import { accounts, updateAccount } from './account-store';
+import { accounts, apiOrigin, updateAccount } from './account-store';
 import { createSession, type Session } from './api-session';
 import { type Clock, realClock } from './clock';
 import { createLiveUpdates, type LiveUpdates } from './live-channel';
@@ -99,6 +99,10 @@ export function createAccountRuntime(id: string, options: RuntimeOptions = {}): 
   const outbox = createOutbox(id, {
     clock: options.clock ?? realClock,
     client: async () => (await session.client()).client,
+    origin: async () => {
+      const account = await session.account();
+      return account && apiOrigin(account.apiBaseUrl);
+    },
     onSent: (key, answer) => void settleUndo(key, answer),
     signal,
   });

@@ -178,6 +178,8 @@ export function startBackground(options: BackgroundOptions = {}) {
             clearInboxCache(account.id),
             unreadByTypeItem(account.id).removeValue(),
             runtime.notifier.reset(),
+            // What waited for the old service is dropped with a line; nothing of it goes to the new one.
+            runtime.outbox.flush(),
           ]);
         }
       }

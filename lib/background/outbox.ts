@@ -12,9 +12,8 @@ import { errorFields } from '../api/errors';
 import { failureKind } from '../failure';
 import { broadcast, type OutboxDropped, type OutboxEntry, type OutboxState } from '../messaging';
 import { oneAtATime } from '../one-at-a-time';
-import { storedItem } from '../stored';
 import type { Clock } from './clock';
-import { accountStatusItem } from './stored-items';
+import { accountStatusItem, perAccountKeptItem } from './stored-items';
 
 /** The most changes kept per account: past it the oldest are dropped, and the popup says so. */
 export const OUTBOX_LIMIT = 500;
@@ -24,10 +23,12 @@ export const FIRST_ANSWER_MS = 1_000;
 interface Kept {
   entries: OutboxEntry[];
   dropped: OutboxDropped[];
+  /** The origin of the API the waiting changes were made at; another service's ids differ. */
+  origin?: string;
 }
 
-export const outboxItem = (account: string) =>
-  storedItem(perAccountKey<Kept>('outbox', { entries: [], dropped: [] })(account));
+/** Read from the worker's memory: only this worker writes it, and a check reads it on every status. */
+export const outboxItem = perAccountKeptItem(perAccountKey<Kept>('outbox', { entries: [], dropped: [] }));
 
 const NO_WAY = ['offline', 'unreachable', 'timeout'];
 const NOT_NOW = [...NO_WAY, 'serverError', 'rateLimited'];
@@ -88,6 +89,8 @@ export interface Outbox {
 export interface OutboxOptions {
   clock: Clock;
   client(): Promise<Client>;
+  /** The origin of the account's API now; undefined once the account is gone. */
+  origin(): Promise<string | undefined>;
   /** A kept change was sent after all, and answered. */
   onSent?(key: string, answer: unknown): void;
   signal?: AbortSignal;
@@ -96,14 +99,15 @@ export interface OutboxOptions {
 /** Keys whose first attempt is still out: the sender waits for those, so nothing goes twice at once. */
 const firstAttempts = new Set<string>();
 
-export function createOutbox(account: string, { clock, client, onSent, signal }: OutboxOptions): Outbox {
+export function createOutbox(account: string, { clock, client, origin, onSent, signal }: OutboxOptions): Outbox {
   const kept = outboxItem(account);
   let edits: Promise<unknown> = Promise.resolve();
 
   /** Changes to the stored outbox, one after another, so none is lost between a read and a write. */
   function edit<T>(change: (value: Kept) => T): Promise<T> {
     const next = edits.then(async () => {
-      const value = await kept.getValue();
+      // A copy: the value read is the one in memory, which the write compares with.
+      const value = structuredClone(await kept.getValue());
       const result = change(value);
       value.dropped = value.dropped.slice(-20);
       await kept.setValue(value);
@@ -131,8 +135,33 @@ export function createOutbox(account: string, { clock, client, onSent, signal }:
     return result;
   };
 
+  /**
+   * Changes made at another API address than the account's now are dropped, with a line for each
+   * kind: the service there has other ids, and may not be the one they were meant for.
+   */
+  function dropMoved(value: Kept, now: string | undefined) {
+    if (now === undefined || value.origin === now) return;
+    const at = clock.now();
+    const lines: OutboxDropped[] = [];
+    for (const { kind, ids = [1], username } of value.origin === undefined ? [] : value.entries.splice(0)) {
+      const line = lines.find((each) => each.kind === kind && each.username === username);
+      if (line) line.count += ids.length;
+      else lines.push({ kind, why: 'moved', count: ids.length, username, at });
+    }
+    value.dropped.push(...lines);
+    value.origin = now;
+  }
+
+  const forgetMoved = async () => {
+    const now = await origin();
+    const { origin: was, entries } = await kept.getValue();
+    if (now !== undefined && was !== undefined && was !== now && entries.length > 0)
+      await edit((value) => dropMoved(value, now));
+  };
+
   const flush = oneAtATime(async () => {
     for (;;) {
+      await forgetMoved();
       const [entry] = (await kept.getValue()).entries;
       if (!entry || firstAttempts.has(entry.key) || signal?.aborted) return;
       const why = stale(entry, clock.now());
@@ -152,16 +181,23 @@ export function createOutbox(account: string, { clock, client, onSent, signal }:
   });
 
   // A runtime stopped (its account removed) keeps nothing more.
-  const keep = async (entry: OutboxEntry) =>
-    signal?.aborted ||
-    edit(({ entries, dropped }) => {
-      const over = entries.push(entry) - OUTBOX_LIMIT;
-      if (over <= 0) return;
-      entries.splice(0, over);
-      const last = dropped.at(-1);
-      if (last?.why === 'overflow') last.count += over;
-      else dropped.push({ kind: entry.kind, why: 'overflow', count: over, at: clock.now() });
-    });
+  const keep = async (entry: OutboxEntry, madeAt: Promise<string | undefined>) => {
+    const at = await madeAt;
+    return (
+      signal?.aborted ||
+      edit((value) => {
+        const { entries, dropped } = value;
+        if (entries.length === 0) value.origin = at;
+        else dropMoved(value, at);
+        const over = entries.push(entry) - OUTBOX_LIMIT;
+        if (over <= 0) return;
+        entries.splice(0, over);
+        const last = dropped.at(-1);
+        if (last?.why === 'overflow') last.count += over;
+        else dropped.push({ kind: entry.kind, why: 'overflow', count: over, at: clock.now() });
+      })
+    );
+  };
 
   // A change kept before the worker stopped goes as soon as the service answers a check again.
   accountStatusItem(account).watch((status) => {
@@ -173,8 +209,10 @@ export function createOutbox(account: string, { clock, client, onSent, signal }:
       const entry: OutboxEntry = { ...change, key: crypto.randomUUID(), madeAt: clock.now() };
       const { key } = entry;
       const held = { key, answer: null };
+      // Where the change is sent, known before it goes: the account's address may change meanwhile.
+      const madeAt = origin();
       if ((await kept.getValue()).entries.length > 0) {
-        await keep(entry);
+        await keep(entry, madeAt);
         void flush();
         return held;
       }
@@ -191,7 +229,7 @@ export function createOutbox(account: string, { clock, client, onSent, signal }:
         if (first !== held) return first;
       } catch (error) {
         if (!keepsOnFailure(error)) throw error;
-        await keep(entry);
+        await keep(entry, madeAt);
         return held;
       } finally {
         clock.clearTimeout(timer);
@@ -199,7 +237,7 @@ export function createOutbox(account: string, { clock, client, onSent, signal }:
       }
       // No answer yet: kept, and the answer that comes settles it.
       firstAttempts.add(key);
-      await keep(entry);
+      await keep(entry, madeAt);
       sending.then(
         async (answer) => {
           firstAttempts.delete(key);

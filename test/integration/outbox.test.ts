@@ -6,12 +6,14 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type { Account } from '../../lib/accounts';
 import { createRuntimes } from '../../lib/background/account-runtime';
+import { storeToken } from '../../lib/background/account-store';
 import { registerHandlers } from '../../lib/background/handlers';
 import { OUTBOX_LIMIT, outboxItem } from '../../lib/background/outbox';
-import { accountStatusItem } from '../../lib/background/stored-items';
+import { accountStatusItem, accountsItem } from '../../lib/background/stored-items';
 import { type MessageType, messaging, type OutboxEntry } from '../../lib/messaging';
-import { ACCOUNT, anotherAccount, badge } from '../support/background';
+import { ACCOUNT, anotherAccount, badge, grant } from '../support/background';
 import { manualClock } from '../support/manual-clock';
 import { deliver, EXTENSION_ID, popupSender } from '../support/messages';
 import { startTestService, type TestService, type TestUser } from '../support/service';
@@ -222,6 +224,34 @@ describe('outbox', () => {
     way = 'open';
     await (await worker.runtime()).poller.poll();
     expect(changes('/inbox/read')).toHaveLength(0);
+    expect(await me.client.inbox.count()).toBe(5);
+  });
+
+  it('drops what waited for the service at the account’s old API address, with a line, when it changes', async () => {
+    const worker = startWorker();
+    await (await worker.runtime()).poller.poll();
+    way = 'cut';
+    await ask('inbox.markRead', { account: ACCOUNT, ids: unread.slice(0, 2), unread: 2 });
+    await ask('inbox.delete', { account: ACCOUNT, ids: [unread[2]], unread: 1 });
+    expect((await waiting()).count).toBe(2);
+
+    // The same service under another name stands for another one: whose ids these are not.
+    const moved = service.apiBaseUrl.replace('127.0.0.1', 'localhost');
+    await grant(moved);
+    const accounts = (await accountsItem.getValue()) ?? [];
+    await accountsItem.setValue(
+      accounts.map((account): Account => (account.id === ACCOUNT ? { ...account, apiBaseUrl: moved } : account)),
+    );
+    // Signed in there too, so a change sent there would be taken.
+    await storeToken({ id: ACCOUNT, apiBaseUrl: moved }, me.token);
+    await reopen(worker);
+    expect(sent.at(-1)?.token).toBe(`Bearer ${me.token}`);
+    expect((await waiting()).dropped).toEqual([
+      expect.objectContaining({ kind: 'markRead', why: 'moved', count: 2, account: ACCOUNT }),
+      expect.objectContaining({ kind: 'delete', why: 'moved', count: 1, account: ACCOUNT }),
+    ]);
+    expect(changes('/inbox/read')).toHaveLength(0);
+    expect(changes('/inbox/delete')).toHaveLength(0);
     expect(await me.client.inbox.count()).toBe(5);
   });
 

@@ -3,6 +3,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { type Account, listAccounts } from '../../../lib/accounts';
 import { startBackground } from '../../../lib/background';
 import { updateAccount } from '../../../lib/background/account-store';
+import { outboxItem } from '../../../lib/background/outbox';
 import { pollAlarmName, pollStateItem } from '../../../lib/background/poller';
 import { accountsItem, statusItem } from '../../../lib/background/stored-items';
 import { messaging } from '../../../lib/messaging';
@@ -106,6 +107,30 @@ describe('background', () => {
     expect(wire.requests).toHaveLength(1);
     expect((await statusItem.getValue()).kind).toBe('signedOut');
     expect(await pollStateItem(ACCOUNT).getValue()).toEqual({ etag: null, failures: 0, hint: null });
+  });
+
+  it('drops the changes waiting for an account’s old API address as soon as the address changes', async () => {
+    await signedIn('t', { apiBaseUrl: 'http://127.0.0.1:8787/api' }, ACCOUNT, 'me');
+    await grant('http://localhost:8787');
+    // The service takes checks but no change reaches it.
+    const reply = (request: Request) =>
+      request.method === 'GET' ? count(4) : Promise.reject(new TypeError('fetch failed'));
+    start(Array.from({ length: 6 }, () => reply));
+    await until(async () => (await badge()).text === '4');
+    const held = await deliver(
+      'inbox.markRead',
+      { account: ACCOUNT, ids: [crypto.randomUUID(), crypto.randomUUID()], unread: 2 },
+      popupSender,
+    );
+    expect(held).toMatchObject({ value: { waiting: true, count: 2 } });
+    const [account] = await listAccounts();
+    await accountsItem.setValue([{ ...(account as Account), apiBaseUrl: 'http://localhost:8787/api' }]);
+    // Signed out at the new address: no check answers there, and still the line comes at once.
+    await until(async () => (await outboxItem(ACCOUNT).getValue()).dropped.length > 0);
+    expect(await outboxItem(ACCOUNT).getValue()).toMatchObject({
+      entries: [],
+      dropped: [{ kind: 'markRead', why: 'moved', count: 2 }],
+    });
   });
 
   it('registers the profile script and polls once the person grants the site', async () => {

@@ -56,7 +56,7 @@ describe('mark all read in the worker', () => {
   });
   afterEach(() => vi.restoreAllMocks());
 
-  it('reads the accounts and their status from memory and writes the badge once', async () => {
+  it('reads the accounts, their status and the outbox from memory and draws the badge once', async () => {
     const replies = [json({ success: true, count: 3, undo: 'op3.sig' }), json({ success: true, count: 0, undo: null })];
     const { runtime } = answerMessages(async () => replies.shift() ?? json({}));
     const running = await runtime();
@@ -71,7 +71,7 @@ describe('mark all read in the worker', () => {
     const { value } = await deliver('inbox.markRead', { account: ACCOUNT, ids: 'all', seen: [] }, popupSender);
     expect(value?.unreadCount).toBe(0);
     expect((await badge()).text).toBe('');
-    const accountState = calls.reads.filter((read) => /accounts|connectionStatus|liveMode/.test(read));
+    const accountState = calls.reads.filter((read) => /accounts|connectionStatus|liveMode|outbox/.test(read));
     expect(accountState).toEqual([]);
     // One drawing of the badge: its text and its tooltip change, its colour stays.
     expect(calls.badges).toEqual(['']);
