@@ -3,16 +3,11 @@
  * from the popup's own `inbox-first-row` performance mark, and to the popup answering input (its
  * `popup-interactive` mark, once its code has taken the painted screen over), with the
  * background's cached first page in storage (warm) and without it (the page comes from the
- * service), beside what the platform itself takes to open the page; and the gzip bytes of
- * JavaScript the store build loads before the first row, before it is interactive, and in each
- * part it loads later.
+ * service), beside what the platform itself takes to open the page. The bytes it loads for each
+ * are in the size area.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { FIRST_ROW_MARK, INTERACTIVE_MARK } from '../components/popup/first-row-mark';
 import type { Product } from '../test/e2e/support/product';
-import { STORE_EXTENSION_DIR } from './support/build';
 import type { Figure, Section } from './support/report';
 import { median, pairedRatio, percentile } from './support/stats';
 
@@ -27,9 +22,6 @@ export const FIRST_ROW_TARGET_MS = 50;
 export const AFTER_FLOOR_TARGET_MS = 15;
 /** The goal for the popup answering input, over the floor. */
 export const INTERACTIVE_TARGET_MS = 50;
-/** Gzip bytes of JavaScript before the first row, and before the popup is interactive. */
-export const FIRST_ROW_JS_BUDGET = 5_000;
-export const INTERACTIVE_JS_BUDGET = 15_000;
 
 interface Opening {
   /** Milliseconds from opening the popup in a new tab to its first notification row. */
@@ -62,97 +54,6 @@ export async function openPopupTimed(product: Product): Promise<Opening> {
 /** Milliseconds from opening the popup in a new tab to its first notification row. */
 export async function firstRowTime(product: Product): Promise<number> {
   return (await openPopupTimed(product)).firstRow;
-}
-
-/** The chunks a chunk imports: statically (loaded with it) or with `import()` (loaded later). */
-function importsOf(dir: string, file: string) {
-  const code = readFileSync(join(dir, file), 'utf8');
-  const at = (path: string) => posix.normalize(posix.join(dirname(file), path));
-  return {
-    static: [...code.matchAll(/(?:^|[;}\s])import\s*(?:[\w{},*\s$]+from\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g)].map(
-      (match) => at(match[1] as string),
-    ),
-    dynamic: [...code.matchAll(/import\(\s*["'](\.{1,2}\/[^"']+\.js)["']\s*\)/g)].map((match) =>
-      at(match[1] as string),
-    ),
-  };
-}
-
-/** A chunk with every chunk it imports statically, however deep. */
-function withStaticImports(dir: string, files: readonly string[]): Set<string> {
-  const found = new Set<string>();
-  const visit = (file: string) => {
-    if (found.has(file)) return;
-    found.add(file);
-    for (const each of importsOf(dir, file).static) visit(each);
-  };
-  for (const file of files) visit(file);
-  return found;
-}
-
-export interface PopupLoad {
-  /** What `popup.html` loads before its first row: its scripts, what they preload and import. */
-  firstRow: string[];
-  /** What else it loads before it takes input: the parts its first module imports with `import()`. */
-  interactive: string[];
-  /** Each part loaded when first used, with the chunks it adds. */
-  lazy: { part: string; files: string[] }[];
-}
-
-/** The popup's JavaScript by when it loads, from the chunks of a build. */
-export function popupLoad(extensionDir: string): PopupLoad {
-  const html = readFileSync(join(extensionDir, 'popup.html'), 'utf8');
-  const named = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="\/?([^"]+\.js)"/g)].map(
-    (match) => match[1] as string,
-  );
-  const firstRow = withStaticImports(extensionDir, named);
-  const entry = named[0] as string;
-  const interactive = withStaticImports(extensionDir, importsOf(extensionDir, entry).dynamic);
-  for (const file of firstRow) interactive.delete(file);
-  const loaded = new Set([...firstRow, ...interactive]);
-  const lazy = new Map<string, string[]>();
-  for (const file of loaded) {
-    for (const part of importsOf(extensionDir, file).dynamic) {
-      if (loaded.has(part) || lazy.has(part)) continue;
-      lazy.set(
-        part,
-        [...withStaticImports(extensionDir, [part])].filter((each) => !loaded.has(each)),
-      );
-    }
-  }
-  return {
-    firstRow: [...firstRow],
-    interactive: [...interactive],
-    lazy: [...lazy].map(([part, files]) => ({ part, files })),
-  };
-}
-
-/** Gzip bytes (level 9) of files of a build. */
-export const gzipBytes = (extensionDir: string, files: readonly string[]) =>
-  files.reduce((sum, file) => sum + gzipSync(readFileSync(join(extensionDir, file)), { level: 9 }).length, 0);
-
-/** The byte figures of the store build, when there is one (`npm run bench -- --only size,popup` makes it). */
-function byteFigures(): Figure[] {
-  if (!existsSync(join(STORE_EXTENSION_DIR, 'popup.html'))) return [];
-  const load = popupLoad(STORE_EXTENSION_DIR);
-  const firstRow = gzipBytes(STORE_EXTENSION_DIR, load.firstRow);
-  const how = 'gzip -9, store build';
-  return [
-    { name: 'JavaScript before first row', value: firstRow, unit: 'bytes', how, target: FIRST_ROW_JS_BUDGET },
-    {
-      name: 'JavaScript to interactive',
-      value: firstRow + gzipBytes(STORE_EXTENSION_DIR, load.interactive),
-      unit: 'bytes',
-      how,
-      target: INTERACTIVE_JS_BUDGET,
-    },
-    {
-      name: 'largest part loaded later',
-      value: Math.max(0, ...load.lazy.map((part) => gzipBytes(STORE_EXTENSION_DIR, part.files))),
-      unit: 'bytes',
-      how: `${how}, of ${load.lazy.length}`,
-    },
-  ];
 }
 
 /**
@@ -203,7 +104,6 @@ export async function measurePopup(product: Product, options: PopupOptions = POP
   const how = `median of ${options.runs} openings`;
   const afterFloor = (times: number[]) => median(times.map((time, run) => time - (floor[run] as number)));
   const figures: Figure[] = [
-    ...byteFigures(),
     { name: 'first row, warm cache', value: median(warm), unit: 'ms', how, target: FIRST_ROW_TARGET_MS },
     { name: 'first row, warm cache p90', value: percentile(warm, 90), unit: 'ms', how: `p90 of ${options.runs}` },
     { name: 'first row, no cache', value: median(cold), unit: 'ms', how },

@@ -3,16 +3,25 @@
  * A page counts every script, preloaded chunk and stylesheet its HTML names.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Figure, Section } from './support/report';
 
 /**
- * The budgets, gzip bytes of JavaScript (1 kB = 1000 B), by part: what the popup loads for its
- * first row, the in-page buttons (content script and frame page together), and the background. `test/unit/bundle-size.test.ts` fails
- * past them.
+ * The budgets, gzip bytes of JavaScript (1 kB = 1000 B), by part: what the popup loads before its
+ * first row and before it takes input, the in-page buttons (content script and frame page
+ * together), and the background. `test/unit/bundle/size.test.ts` fails past them.
  */
-export const BUDGETS: Record<string, number> = { popup: 15_000, 'in-page buttons': 10_000, background: 30_000 };
+/** What each part the popup loads when first used (a menu, a view, a dialog) may weigh on its own, gzip bytes. */
+export const LATER_PART_BUDGET = 5_000;
+export const LATER_PART_PREFIX = 'popup, later: ';
+
+export const BUDGETS: Record<string, number> = {
+  'popup before first row': 5_000,
+  'popup to interactive': 15_000,
+  'in-page buttons': 10_000,
+  background: 30_000,
+};
 
 /**
  * Where a part is still above its budget, the most it may weigh until it gets there: its
@@ -20,7 +29,77 @@ export const BUDGETS: Record<string, number> = { popup: 15_000, 'in-page buttons
  * stands between each and its budget). Lower a ceiling as a part shrinks; remove it once the
  * part is within its budget.
  */
-export const CEILINGS: Record<string, number> = { popup: 26_050 };
+export const CEILINGS: Record<string, number> = { 'popup before first row': 5_580, 'popup to interactive': 29_680 };
+
+/** The chunks a chunk imports: statically (loaded with it) or with `import()` (loaded later). */
+function importsOf(dir: string, file: string) {
+  const code = readFileSync(join(dir, file), 'utf8');
+  const at = (path: string) => posix.normalize(posix.join(dirname(file), path));
+  return {
+    static: [...code.matchAll(/(?:^|[;}\s])import\s*(?:[\w{},*\s$]+from\s*)?["'](\.{1,2}\/[^"']+\.js)["']/g)].map(
+      (match) => at(match[1] as string),
+    ),
+    dynamic: [...code.matchAll(/import\(\s*["'](\.{1,2}\/[^"']+\.js)["']\s*\)/g)].map((match) =>
+      at(match[1] as string),
+    ),
+  };
+}
+
+/** A chunk with every chunk it imports statically, however deep. */
+function withStaticImports(dir: string, files: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  const visit = (file: string) => {
+    if (found.has(file)) return;
+    found.add(file);
+    for (const each of importsOf(dir, file).static) visit(each);
+  };
+  for (const file of files) visit(file);
+  return found;
+}
+
+export interface PopupLoad {
+  /** What `popup.html` loads before its first row: its scripts, what they preload and import. */
+  firstRow: string[];
+  /** What else it loads before it takes input: the parts its first module imports with `import()`. */
+  interactive: string[];
+  /** Each part loaded when first used, with the chunks it adds. */
+  lazy: { part: string; files: string[] }[];
+}
+
+/** The popup's JavaScript by when it loads, from the chunks of a build. */
+export function popupLoad(extensionDir: string): PopupLoad {
+  const html = readFileSync(join(extensionDir, 'popup.html'), 'utf8');
+  const named = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="\/?([^"]+\.js)"/g)].map(
+    (match) => match[1] as string,
+  );
+  const firstRow = withStaticImports(extensionDir, named);
+  const entry = named[0] as string;
+  const interactive = withStaticImports(extensionDir, importsOf(extensionDir, entry).dynamic);
+  for (const file of firstRow) interactive.delete(file);
+  const loaded = new Set([...firstRow, ...interactive]);
+  const lazy = new Map<string, string[]>();
+  for (const file of loaded) {
+    for (const part of importsOf(extensionDir, file).dynamic) {
+      if (loaded.has(part) || lazy.has(part)) continue;
+      lazy.set(
+        part,
+        [...withStaticImports(extensionDir, [part])].filter((each) => !loaded.has(each)),
+      );
+    }
+  }
+  return {
+    firstRow: [...firstRow],
+    interactive: [...interactive],
+    lazy: [...lazy].map(([part, files]) => ({ part, files })),
+  };
+}
+
+/** A lazy part's name from its chunk's file name: `chunks/snooze-menu-CKVRv1vw.js` is "snooze-menu". */
+const lazyName = (file: string) => posix.basename(file, '.js').replace(/-[\w]{8}$/, '');
+
+/** Gzip bytes (level 9) of files of a build. */
+export const gzipBytes = (extensionDir: string, files: readonly string[]) =>
+  files.reduce((sum, file) => sum + gzipSync(readFileSync(join(extensionDir, file)), { level: 9 }).length, 0);
 
 interface FileSize {
   file: string;
@@ -58,10 +137,14 @@ function bundle(dir: string, name: string, files: readonly string[]): BundleSize
 
 const total = (sizes: readonly FileSize[], key: 'raw' | 'gzip') => sizes.reduce((sum, size) => sum + size[key], 0);
 
-/** Each part of the build with the files it loads when it starts. */
+/** Each part of the build with the files it loads when it starts; the popup's parts by when they load. */
 export function measureBundles(extensionDir: string): BundleSize[] {
+  const popup = popupLoad(extensionDir);
+  const popupCss = pageFiles(extensionDir, 'popup.html').filter((file) => file.endsWith('.css'));
   return [
-    bundle(extensionDir, 'popup', pageFiles(extensionDir, 'popup.html')),
+    bundle(extensionDir, 'popup before first row', [...popup.firstRow, ...popupCss]),
+    bundle(extensionDir, 'popup to interactive', [...popup.firstRow, ...popup.interactive]),
+    ...popup.lazy.map(({ part, files }) => bundle(extensionDir, `${LATER_PART_PREFIX}${lazyName(part)}`, files)),
     bundle(extensionDir, 'background', ['background.js']),
     bundle(extensionDir, 'options', pageFiles(extensionDir, 'options.html')),
     // The in-page buttons: the content script that places their frame, and the frame page itself.
@@ -80,7 +163,13 @@ export function measureSize(extensionDir: string): Section {
   const figures: Figure[] = bundles.flatMap((b) => {
     const rows: Figure[] = [
       { name: `${b.name} JS`, value: total(b.js, 'raw'), unit: 'bytes', how: 'raw' },
-      { name: `${b.name} JS gzip`, value: jsGzip(b), unit: 'bytes', how: 'gzip -9', target: BUDGETS[b.name] },
+      {
+        name: `${b.name} JS gzip`,
+        value: jsGzip(b),
+        unit: 'bytes',
+        how: 'gzip -9',
+        target: BUDGETS[b.name] ?? (b.name.startsWith(LATER_PART_PREFIX) ? LATER_PART_BUDGET : undefined),
+      },
     ];
     if (b.css.length > 0) {
       rows.push({ name: `${b.name} CSS gzip`, value: total(b.css, 'gzip'), unit: 'bytes', how: 'gzip -9' });

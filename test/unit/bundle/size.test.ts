@@ -1,13 +1,22 @@
 /**
  * The size budgets of the Chrome build people install: gzip bytes of the JavaScript the popup
- * loads for its first row, of the in-page buttons and of the background. A size, not a timing:
+ * loads before its first row, before it takes input and in each part it loads when first used,
+ * of the in-page buttons and of the background. A size, not a timing:
  * it does not depend on how busy the machine is. Builds the extension once, into a folder of
  * its own.
  */
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUDGETS, type BundleSize, CEILINGS, jsGzip, measureBundles } from '../../../bench/size';
+import {
+  BUDGETS,
+  type BundleSize,
+  CEILINGS,
+  jsGzip,
+  LATER_PART_BUDGET,
+  LATER_PART_PREFIX,
+  measureBundles,
+} from '../../../bench/size';
 import { buildQuietly } from '../../../scripts/build';
 
 const OUT_DIR = resolve('.output/size-test');
@@ -48,5 +57,15 @@ describe('the Chrome build', () => {
     const budget = BUDGETS[name] ?? 0;
     expect(ceiling, `${name}: a ceiling is for a part above its budget`).toBeGreaterThan(budget);
     expect(bytes, `${name}: ${files}; budget ${budget} B`).toBeLessThanOrEqual(ceiling);
+  });
+
+  it('loads each of the popup’s later parts on its own, none above its budget', () => {
+    const later = parts.filter((part) => part.name.startsWith(LATER_PART_PREFIX));
+    expect(later.length, 'the popup loads its menus, views and dialogs when first used').toBeGreaterThan(5);
+    for (const part of later) {
+      expect(jsGzip(part), `${part.name}: ${part.js.map((file) => file.file).join(', ')}`).toBeLessThanOrEqual(
+        LATER_PART_BUDGET,
+      );
+    }
   });
 });
