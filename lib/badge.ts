@@ -1,8 +1,7 @@
 /**
  * The toolbar badge. Every state is one row of a table (text, colour, words for the tooltip),
- * and one `render` decides how the badge looks, so the states cannot drift apart.
+ * and one function decides how the badge looks, so the states cannot drift apart.
  */
-import { toolbarButton } from './browser-api';
 import { SIGNED_OUT } from './connection-status';
 import { type MessageKey, t, tn, uiLanguage } from './i18n';
 import type { ConnectionStatus, LiveMode, StatusKind } from './messaging';
@@ -105,21 +104,4 @@ export function badgeForAccounts(rows: readonly BadgeRow[]): { text: string; col
   const sum = answering.reduce((total, row) => total + (row.status.count ?? 0), 0);
   const lines = [t('extName'), sum === 0 ? t('badge_noUnread') : tn('badge_unread', sum), ...rows.map(accountLine)];
   return { text: countText(sum), color: BLUE, title: lines.join('\n') };
-}
-
-/** Shows one status, or several accounts' (see `badgeForAccounts`). */
-export async function renderBadge(
-  status: ConnectionStatus | readonly BadgeRow[],
-  live: LiveMode = 'off',
-): Promise<void> {
-  const { text, color, title } = Array.isArray(status)
-    ? badgeForAccounts(status)
-    : badgeFor(status as ConnectionStatus, live);
-  const button = toolbarButton();
-  await Promise.all([
-    button.setBadgeText({ text }),
-    button.setBadgeBackgroundColor({ color }),
-    button.setBadgeTextColor?.({ color: '#ffffff' }),
-    button.setTitle({ title }),
-  ]);
 }

@@ -176,7 +176,8 @@ export interface OutboxEntry {
 /**
  * A kept change that will not be sent, and why: the service's error code class (`gone`,
  * `unauthorized`, `refused`), `expired` (older than the service keeps keys), `woke` (a snooze
- * whose time passed) or `overflow` (`count` oldest dropped for room).
+ * whose time passed), `overflow` (`count` oldest dropped for room) or `moved` (made at an API
+ * address the account no longer has).
  */
 export interface OutboxDropped {
   kind: OutboxKind;

@@ -1,6 +1,5 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { BADGE_LOOKS, badgeFor, countText, renderBadge } from '../../lib/badge';
+import { describe, expect, it } from 'vitest';
+import { BADGE_LOOKS, badgeFor, countText } from '../../lib/badge';
 import type { ConnectionStatus, StatusKind } from '../../lib/messaging';
 
 const status = (kind: StatusKind, count: number | null = null, checkedAt: number | null = null): ConnectionStatus => ({
@@ -58,18 +57,5 @@ describe('badgeFor', () => {
     expect(badge.title).toContain('cannot be reached');
     expect(badge.title).toContain('Last known: 7 unread');
     expect(badge.title).toMatch(/Checked at 9:41/);
-  });
-});
-
-describe('renderBadge', () => {
-  beforeEach(() => fakeBrowser.reset());
-
-  it('sets text, colour and tooltip on the toolbar button', async () => {
-    await renderBadge(status('ok', 120, Date.now()));
-    expect(await fakeBrowser.action.getBadgeText({})).toBe('99+');
-    expect(await fakeBrowser.action.getTitle({})).toContain('120 unread notifications');
-    await renderBadge(status('signedOut'));
-    expect(await fakeBrowser.action.getBadgeText({})).toBe('');
-    expect(await fakeBrowser.action.getTitle({})).toContain('Signed out');
   });
 });
