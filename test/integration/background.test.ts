@@ -232,6 +232,8 @@ describe('background against the reference service', () => {
 });
 
 describe('background while the service goes down and comes back', () => {
+  // The service starts twice on a data folder of its own, which PGlite creates on disk: seconds
+  // on a quiet machine, much longer on a busy one.
   it('shows the service as unreachable, keeps the last count, and recovers at the next check', async () => {
     const { mkdtemp, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
@@ -261,5 +263,5 @@ describe('background while the service goes down and comes back', () => {
       await running.close();
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });
