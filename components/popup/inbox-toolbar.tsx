@@ -105,8 +105,9 @@ export function InboxToolbar(props: Props) {
     <fieldset
       class="toolbar"
       onKeyDown={(event) => {
-        // Escape closes the open menu alone; the selection stays.
-        if (event.key === 'Escape' && event.currentTarget.querySelector('.more-panel[data-open]')) {
+        // Escape closes the open menu alone; the selection stays. The menu's own state, not its
+        // toggle event, which comes a task after it opens: an Escape pressed at once must see it open.
+        if (event.key === 'Escape' && event.currentTarget.querySelector('.more-panel:popover-open')) {
           event.stopPropagation();
         }
       }}
@@ -157,7 +158,6 @@ export function InboxToolbar(props: Props) {
                 class="more-panel"
                 popover="auto"
                 onBeforeToggle={placeUnderOpener}
-                onToggle={(event) => event.currentTarget.toggleAttribute('data-open', event.newState === 'open')}
               >
                 <WholeInboxActions {...props} />
               </div>
