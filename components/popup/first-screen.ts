@@ -15,7 +15,7 @@ import { ALL } from '../../lib/popup/inbox-accounts';
 import { groupRows, type NotificationGroup } from '../../lib/popup/inbox-groups';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 import { FIRST_ROW_MARK } from './first-row-mark';
-import { groupTitle, typeLabel } from './row-words';
+import { groupTitle, TYPE_CHIPS, typeLabel } from './row-words';
 
 type Child = Node | string | false | null | undefined;
 
@@ -193,15 +193,6 @@ function groupRow(group: NotificationGroup, place: RowPlace) {
   );
 }
 
-const CHIPS: [keyof typeof typeLabel | null, MessageKey][] = [
-  [null, 'popup_chip_all'],
-  ['mention', 'popup_chip_mention'],
-  ['reply', 'popup_chip_reply'],
-  ['follow', 'popup_chip_follow'],
-  ['like', 'popup_chip_like'],
-  ['system', 'popup_chip_system'],
-];
-
 /** The rows the first screen shows, or none when it should wait for the popup itself. */
 export function firstScreenItems({ state, cached }: FirstScreen, online = navigator.onLine): Notification[] {
   if (!cached || !online || state.status.kind !== 'ok' || state.types) return [];
@@ -290,7 +281,7 @@ export function paintFirstScreen(app: HTMLElement, screen: FirstScreen, now = Da
         'fieldset',
         { class: 'chips' },
         h('legend', { class: 'sr-only' }, t('popup_chips')),
-        ...CHIPS.map(([type, key]) =>
+        ...TYPE_CHIPS.map(([type, key]) =>
           h(
             'button',
             { type: 'button', class: 'chip', 'aria-pressed': String(type === null) },

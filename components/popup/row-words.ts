@@ -14,6 +14,16 @@ export const typeLabel: Record<NotificationType, MessageKey> = {
   system: 'popup_type_system',
 };
 
+/** The type chips above the feed, in order: all, then each type. */
+export const TYPE_CHIPS: [NotificationType | null, MessageKey][] = [
+  [null, 'popup_chip_all'],
+  ['mention', 'popup_chip_mention'],
+  ['reply', 'popup_chip_reply'],
+  ['follow', 'popup_chip_follow'],
+  ['like', 'popup_chip_like'],
+  ['system', 'popup_chip_system'],
+];
+
 /** "Alice, Bob and 3 others liked your post"; without names, the newest member's own text. */
 export function groupTitle(group: NotificationGroup): string {
   const [newest] = group.members;

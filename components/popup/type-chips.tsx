@@ -1,14 +1,6 @@
 import type { ByType, NotificationType } from '../../lib/api/contract';
-import { type MessageKey, t } from '../../lib/i18n';
-
-const CHIPS: [NotificationType | null, MessageKey][] = [
-  [null, 'popup_chip_all'],
-  ['mention', 'popup_chip_mention'],
-  ['reply', 'popup_chip_reply'],
-  ['follow', 'popup_chip_follow'],
-  ['like', 'popup_chip_like'],
-  ['system', 'popup_chip_system'],
-];
+import { t } from '../../lib/i18n';
+import { TYPE_CHIPS } from './row-words';
 
 interface Props {
   /** The types on show; null for all. */
@@ -24,7 +16,7 @@ export function TypeChips({ types, byType, total, onChoose }: Props) {
   return (
     <fieldset class="chips">
       <legend class="sr-only">{t('popup_chips')}</legend>
-      {CHIPS.map(([type, key]) => {
+      {TYPE_CHIPS.map(([type, key]) => {
         const count = type ? (byType?.[type] ?? null) : total;
         const label = t(key);
         return (
