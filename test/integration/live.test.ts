@@ -30,6 +30,15 @@ function badgeTexts() {
 const unreadByType = async () =>
   Object.values((await unreadByTypeItem(ACCOUNT).getValue()) ?? { unknown: -1 }).reduce((sum, n) => sum + n, 0);
 
+/** A fetch that notes each request's method and path in `requests`, then sends it. */
+const recordingInto =
+  (requests: string[]): typeof fetch =>
+  async (input, init) => {
+    const request = new Request(input, init);
+    requests.push(`${request.method} ${new URL(request.url).pathname}`);
+    return fetch(request);
+  };
+
 /** "Mark all read" as the popup asks for it. */
 async function markAllRead() {
   const { value, error } = await deliver(
@@ -47,12 +56,7 @@ describe.each(BACKENDS)('the live badge against the reference service on %s', (b
   let me: TestUser;
   let running: AbortController;
   const requests: string[] = [];
-
-  const recordingFetch: typeof fetch = async (input, init) => {
-    const request = new Request(input, init);
-    requests.push(`${request.method} ${new URL(request.url).pathname}`);
-    return fetch(request);
-  };
+  const recordingFetch = recordingInto(requests);
 
   const operatorCall = (path: string, body: unknown) =>
     fetch(`${service.apiBaseUrl}${path}`, {
@@ -153,11 +157,7 @@ describe('mark all read without the live channel', () => {
     // No WebSocket: a background that cannot hold the channel polls.
     startBackground({
       signal: running.signal,
-      fetch: async (input, init) => {
-        const request = new Request(input, init);
-        requests.push(`${request.method} ${new URL(request.url).pathname}`);
-        return fetch(request);
-      },
+      fetch: recordingInto(requests),
       clock: manualClock(),
       isOnline: () => true,
     });
