@@ -12,7 +12,7 @@ import {
   compareWithDatabase,
   describeClusterRun,
   runClusterTraffic,
-  seedPeople,
+  seedClusterPeople,
   unreadCounts,
 } from '../test/stress/support/cluster-traffic';
 import { dropSchema, type ProcessData, urlWithSchema, withData } from '../test/stress/support/service-process';
@@ -41,7 +41,7 @@ export async function measureCluster(options: ClusterOptions = CLUSTER_DEFAULTS)
   const databaseUrl = process.env.DATABASE_URL as string;
   const data: ProcessData = { databaseUrl, schema: `bench_cluster_${randomBytes(5).toString('hex')}` };
   try {
-    const people = await seedPeople(data, options.people, options.inbox);
+    const people = await seedClusterPeople(data, options.people, options.inbox);
     const cluster = await startCluster({
       databaseUrl: urlWithSchema(databaseUrl, data.schema),
       instances: options.instances,

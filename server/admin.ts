@@ -5,7 +5,7 @@
 import type { NotificationType } from '../lib/api/contract';
 import type { Database } from './db/database';
 import { purgeExpiredKeys } from './store/idempotency-keys';
-import { addNotifications, fillInbox } from './store/notifications';
+import { addNotifications, fillInboxes } from './store/notifications';
 import { issueOperatorToken } from './store/operator-tokens';
 import { setPassword } from './store/passwords';
 import { issueToken, revokeToken } from './store/tokens';
@@ -39,6 +39,12 @@ export interface ServiceAdmin {
   addNotifications(username: string, notifications: readonly NotificationInput[]): Promise<string[]>;
   /** Puts `count` generated notifications into a user's inbox in one statement, one second apart. */
   fillInbox(username: string, count: number, options?: { read?: boolean; newest?: string }): Promise<number>;
+  /** `fillInbox` for each of these users, all in one statement: what a load test seeds with. */
+  fillInboxes(
+    usernames: readonly string[],
+    count: number,
+    options?: { read?: boolean; newest?: string },
+  ): Promise<number>;
   /**
    * Forgets the triage operations whose undo window has passed and removes for good the
    * notifications they deleted, and the idempotency keys past their 24 hours; the number of
@@ -89,7 +95,12 @@ export function createAdmin(db: Database, now: () => number = Date.now): Service
       );
     },
     async fillInbox(username, count, options) {
-      return fillInbox(db, (await existing(username)).id, count, options);
+      return fillInboxes(db, [(await existing(username)).id], count, options);
+    },
+    async fillInboxes(usernames, count, options) {
+      const ids: number[] = [];
+      for (const username of usernames) ids.push((await existing(username)).id);
+      return fillInboxes(db, ids, count, options);
     },
     async purgeExpired() {
       await purgeExpiredKeys(db, new Date(now()));

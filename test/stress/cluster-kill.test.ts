@@ -6,7 +6,7 @@ import {
   compareWithDatabase,
   describeClusterRun,
   runClusterTraffic,
-  seedPeople,
+  seedClusterPeople,
   unreadCounts,
 } from './support/cluster-traffic';
 import { progress } from './support/progress';
@@ -44,7 +44,7 @@ describe('several instances behind HAProxy, one killed under load', () => {
     const databaseUrl = process.env.DATABASE_URL as string;
     data = { databaseUrl, schema: `cluster_${randomBytes(5).toString('hex')}` };
     progress(`Cluster: seeding ${PEOPLE} people with ${INBOX} notifications each`);
-    const people = await seedPeople(data, PEOPLE, INBOX);
+    const people = await seedClusterPeople(data, PEOPLE, INBOX);
     progress(`Cluster: starting ${INSTANCES} instances and HAProxy`);
     cluster = await startCluster({
       databaseUrl: urlWithSchema(databaseUrl, data.schema),

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeFigures, type Person, runLoad } from './support/load';
+import { describeFigures, type Person, runLoad, seedPeople } from './support/load';
 import { progress } from './support/progress';
 import { type ServiceProcess, startServiceProcess, unreadCountDrift, withData } from './support/service-process';
 
@@ -22,15 +22,7 @@ describe('the service under load', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'inbox-load-'));
     progress(`Load: seeding ${PEOPLE} people with ${NOTIFICATIONS_EACH} notifications each`);
-    people = await withData({ dataDir }, async (admin) => {
-      const made: Person[] = [];
-      for (let i = 0; i < PEOPLE; i++) {
-        const { username } = await admin.createUser({ username: `load_${i}` });
-        await admin.fillInbox(username, NOTIFICATIONS_EACH);
-        made.push({ username, token: await admin.issueToken(username) });
-      }
-      return made;
-    });
+    people = await withData({ dataDir }, (admin) => seedPeople(admin, 'load', PEOPLE, NOTIFICATIONS_EACH));
     progress('Load: starting the service');
     service = await startServiceProcess({ dataDir });
   });

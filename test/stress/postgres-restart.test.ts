@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeFigures, type Person, runLoad } from './support/load';
+import { describeFigures, runLoad, seedPeople } from './support/load';
 import { progress } from './support/progress';
 import {
   dropSchema,
@@ -86,15 +86,7 @@ describe('a PostgreSQL restart under load', () => {
     const { version, name } = cluster as Cluster;
     data = { databaseUrl: process.env.DATABASE_URL as string, schema: `restart_${randomBytes(5).toString('hex')}` };
     progress(`PostgreSQL restart: seeding ${PEOPLE} people`);
-    const people = await withData(data, async (admin) => {
-      const made: Person[] = [];
-      for (let i = 0; i < PEOPLE; i++) {
-        const { username } = await admin.createUser({ username: `pg_${i}` });
-        await admin.fillInbox(username, 200);
-        made.push({ username, token: await admin.issueToken(username) });
-      }
-      return made;
-    });
+    const people = await withData(data, (admin) => seedPeople(admin, 'pg', PEOPLE, 200));
     service = await startServiceProcess(data);
 
     const answers: { at: number; status: number }[] = [];

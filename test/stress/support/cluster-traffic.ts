@@ -22,6 +22,7 @@ import {
 } from '../../../lib/api';
 import type { WebSocketConstructor } from '../../../lib/api/live';
 import type { Queryable } from '../../../server/db/database';
+import { seedPeople } from './load';
 import { type ProcessData, withData } from './service-process';
 
 export interface ClusterPerson {
@@ -32,19 +33,17 @@ export interface ClusterPerson {
 }
 
 /** People with `inbox` unread notifications each, in data no service is running on yet. */
-export async function seedPeople(data: ProcessData, count: number, inbox: number): Promise<ClusterPerson[]> {
+export async function seedClusterPeople(data: ProcessData, count: number, inbox: number): Promise<ClusterPerson[]> {
   return withData(data, async (admin, db) => {
-    const people: ClusterPerson[] = [];
-    for (let i = 0; i < count; i++) {
-      const { username } = await admin.createUser({ username: `cluster_${i}` });
-      await admin.fillInbox(username, inbox);
-      const { rows } = await db.query<{ id: string }>(
-        'SELECT n.id FROM notifications n JOIN users u ON u.id = n.user_id WHERE u.username = $1 ORDER BY n.id',
-        [username],
-      );
-      people.push({ username, token: await admin.issueToken(username), ids: rows.map((row) => row.id) });
-    }
-    return people;
+    const people = await seedPeople(admin, 'cluster', count, inbox);
+    const { rows } = await db.query<{ username: string; ids: string[] }>(
+      `SELECT u.username, array_agg(n.id ORDER BY n.id)::text[] AS ids
+       FROM notifications n JOIN users u ON u.id = n.user_id
+       WHERE u.username = ANY($1::text[]) GROUP BY u.username`,
+      [people.map((person) => person.username)],
+    );
+    const ids = new Map(rows.map((row) => [row.username, row.ids]));
+    return people.map((person) => ({ ...person, ids: ids.get(person.username) ?? [] }));
   });
 }
 

@@ -12,10 +12,21 @@
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { LIMITS } from '../../../lib/api';
+import type { ServiceAdmin } from '../../../server/admin';
 
 export interface Person {
   username: string;
   token: string;
+}
+
+/** `count` people named `prefix_0`… with `inbox` unread notifications each, put in at once. */
+export async function seedPeople(admin: ServiceAdmin, prefix: string, count: number, inbox: number): Promise<Person[]> {
+  const usernames: string[] = [];
+  for (let i = 0; i < count; i++) usernames.push((await admin.createUser({ username: `${prefix}_${i}` })).username);
+  await admin.fillInboxes(usernames, inbox);
+  const people: Person[] = [];
+  for (const username of usernames) people.push({ username, token: await admin.issueToken(username) });
+  return people;
 }
 
 export interface LoadFigures {
