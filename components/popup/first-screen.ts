@@ -1,10 +1,11 @@
 /**
- * The popup's first screen, painted in plain DOM from what storage holds, before the framework
- * loads: the same elements, roles and names the popup renders for the same state, so the feed
- * named "Notifications" and every control are there for assistive technology from the first
- * frame, and the popup can take the screen over without a visible change. It paints only the
- * plain list (signed in, no problem to show, a cached first page, no type filter); any other
- * state waits for the popup itself.
+ * The popup's first screen in plain DOM, drawn from what storage holds: the same elements, roles
+ * and names the popup renders for the same state, so the popup can hydrate them without a
+ * visible change. Its markup is kept for the next opening, which paints it before any of the
+ * popup's code loads (`first-screen-copy.ts`), so the feed named "Notifications" and every
+ * control are there for assistive technology from the first frame. It draws only the plain list
+ * (signed in, no problem to show, a cached first page, no type filter); any other state waits
+ * for the popup itself.
  */
 import type { Actor, Notification } from '../../lib/api/contract';
 import { avatarColour, initialsOf } from '../../lib/avatar';
@@ -15,6 +16,7 @@ import { ALL } from '../../lib/popup/inbox-accounts';
 import { groupRows, type NotificationGroup } from '../../lib/popup/inbox-groups';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 import { FIRST_ROW_MARK } from './first-row-mark';
+import type { FirstScreenCopy } from './first-screen-copy';
 import { groupTitle, TYPE_CHIPS, typeLabel } from './row-words';
 
 type Child = Node | string | false | null | undefined;
@@ -201,10 +203,10 @@ export function firstScreenItems({ state, cached }: FirstScreen, online = naviga
 }
 
 /**
- * Paints the first screen into `app` and returns its root, or returns null and leaves `app` as it
- * is when there is no plain list to show. `now` is the time the rows' ages are counted to.
+ * The first screen for `screen`, not yet placed, or null when there is no plain list to show.
+ * `now` is the time the rows' ages are counted to.
  */
-export function paintFirstScreen(app: HTMLElement, screen: FirstScreen, now = Date.now()): HTMLElement | null {
+export function drawFirstScreen(screen: FirstScreen, now = Date.now()): HTMLElement | null {
   const items = firstScreenItems(screen);
   const { state, cached } = screen;
   if (items.length === 0 || !cached) return null;
@@ -326,33 +328,30 @@ export function paintFirstScreen(app: HTMLElement, screen: FirstScreen, now = Da
     h('footer', {}),
     h('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite' }),
   );
-  document.documentElement.lang = uiLanguage();
-  document.title = t('popup_title');
-  app.replaceChildren(popup);
-  performance.mark(FIRST_ROW_MARK);
   return popup;
 }
 
-/** Where an element is in a tree: its place among the root's descendants, which the same markup keeps. */
-const placeOf = (root: Element, element: Element | null) =>
-  element && root.contains(element) ? [...root.querySelectorAll('*')].indexOf(element) : -1;
+/** What the next opening paints before anything else: the first screen drawn for the same state. */
+export const copyOf = (screen: HTMLElement): FirstScreenCopy => ({
+  html: screen.outerHTML,
+  lang: uiLanguage(),
+  title: t('popup_title'),
+});
+
+/** Places a drawn first screen in `app`, as the first row on screen. */
+export function placeFirstScreen(app: HTMLElement, screen: HTMLElement): HTMLElement {
+  document.documentElement.lang = uiLanguage();
+  document.title = t('popup_title');
+  app.replaceChildren(screen);
+  performance.mark(FIRST_ROW_MARK);
+  return screen;
+}
 
 /**
- * Holds the clicks made on the painted screen, which has no handlers of its own, so the popup can
- * make them again once it has taken over: the places of the elements clicked, in order. A box
- * ticks as it would, and the popup's box takes the click that ticks it; a link opens nothing
- * until the popup opens it, as the popup does (marking it read).
+ * Paints the first screen into `app` and returns its root, or returns null and leaves `app` as it
+ * is when there is no plain list to show. `now` is the time the rows' ages are counted to.
  */
-export function holdClicks(painted: HTMLElement): () => number[] {
-  const clicked: number[] = [];
-  const hold = (event: MouseEvent) => {
-    const target = event.target as Element;
-    if (target.closest('a')) event.preventDefault();
-    clicked.push(placeOf(painted, target));
-  };
-  painted.addEventListener('click', hold, { capture: true });
-  return () => {
-    painted.removeEventListener('click', hold, { capture: true });
-    return clicked;
-  };
+export function paintFirstScreen(app: HTMLElement, screen: FirstScreen, now = Date.now()): HTMLElement | null {
+  const drawn = drawFirstScreen(screen, now);
+  return drawn && placeFirstScreen(app, drawn);
 }

@@ -1,16 +1,11 @@
-import { holdClicks, paintFirstScreen } from '../../components/popup/first-screen';
-import { readFirstScreen, snapshotFirstScreen } from '../../lib/popup/first-screen-state';
+import { holdClicks, paintCopy } from '../../components/popup/first-screen-copy';
+import { readStorageAreas } from '../../lib/popup/storage-areas';
 import '../../components/popup/popup.css';
 
-// The first screen is painted from storage by this small module; the popup loads behind it.
+// The last first screen, kept in this page's own storage, is painted at once; the popup loads
+// behind it and checks it against storage, which is read meanwhile.
 const app = document.getElementById('app') as HTMLElement;
-const read = snapshotFirstScreen();
-void read
-  .then(readFirstScreen)
-  .catch(() => null)
-  .then(async (screen) => {
-    const painted = screen && paintFirstScreen(app, screen);
-    const clicks = painted && holdClicks(painted);
-    const { startPopup } = await import('../../components/popup/take-over');
-    startPopup(app, read, screen, painted, clicks);
-  });
+const areas = readStorageAreas();
+const painted = paintCopy(app);
+const clicks = painted && holdClicks(painted);
+void import('../../components/popup/take-over').then(({ startPopup }) => startPopup(app, areas, painted, clicks));

@@ -1,11 +1,8 @@
 /**
  * What the popup shows when it opens, from storage alone: the settings, the accounts and the view
  * chosen last, each account's status, the type filter and the cached first page. The store starts
- * from it, and the first screen is painted from it before the framework loads, so both show the
- * same list. Kept free of the messaging library and the framework: it runs in the popup's first
- * module.
+ * from it, and the first screen is drawn from it, so both show the same list.
  */
-import { browser } from 'wxt/browser';
 import { listAccounts } from '../accounts';
 import type { NotificationType } from '../api/contract';
 import { accountStatusKey, SIGNED_OUT, STATUS } from '../connection-status';
@@ -16,6 +13,7 @@ import type { Settings } from '../settings';
 import { readOne, type StoredKey, type StoredReader, storedKey } from '../stored';
 import { ALL, chooseView, tabOf } from './inbox-accounts';
 import type { InboxState } from './inbox-state';
+import { readStorageAreas, SYNCED_SETTINGS_NAME } from './storage-areas';
 
 /** `INBOX_PAGE_SIZE` of the messaging library. */
 const PAGE_SIZE = 25 satisfies typeof import('../messaging').INBOX_PAGE_SIZE;
@@ -79,7 +77,7 @@ const LIST_DEFAULTS: ListSettings = {
   markReadOnOpen: true,
 };
 const LOCAL_SETTINGS = storedKey<Record<string, unknown> | null>('local:settings', null);
-const SYNCED_SETTINGS = storedKey<Record<string, unknown> | null>('sync:settings', null);
+const SYNCED_SETTINGS = storedKey<Record<string, unknown> | null>(`sync:${SYNCED_SETTINGS_NAME}`, null);
 
 /**
  * The settings the list follows, made whole as `getSettings` makes them: the synced value over
@@ -124,19 +122,13 @@ export async function readFirstScreen(read: StoredReader): Promise<FirstScreen> 
 }
 
 /**
- * Storage as the first screen needs it, in one call per area, both at once: all of
- * `storage.local` (each account's values are named by the accounts) and the synced settings.
- * Any other key is read when asked for.
+ * Storage as the first screen needs it, from the two calls `readStorageAreas` makes. Any other
+ * key is read when asked for.
  */
-export async function snapshotFirstScreen(): Promise<StoredReader> {
-  const syncedName = SYNCED_SETTINGS.key.slice('sync:'.length);
-  const [local, synced] = await Promise.all([
-    browser.storage.local.get(null),
-    browser.storage.sync.get(syncedName).catch(() => ({})),
-  ]);
+export async function snapshotFirstScreen(areas = readStorageAreas()): Promise<StoredReader> {
+  const [local, synced] = await areas;
   return <T>(key: StoredKey<T>) => {
-    if (key.key === SYNCED_SETTINGS.key)
-      return ((synced as Record<string, unknown>)[syncedName] as T | undefined) ?? key.fallback;
+    if (key.key === SYNCED_SETTINGS.key) return (synced[SYNCED_SETTINGS_NAME] as T | undefined) ?? key.fallback;
     if (!key.key.startsWith('local:')) return readOne(key);
     return (local[key.key.slice('local:'.length)] as T | undefined) ?? key.fallback;
   };

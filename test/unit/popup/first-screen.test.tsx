@@ -4,7 +4,8 @@ import { render as renderInto } from 'preact';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { FIRST_ROW_MARK } from '../../../components/popup/first-row-mark';
-import { holdClicks, paintFirstScreen } from '../../../components/popup/first-screen';
+import { copyOf, drawFirstScreen, paintFirstScreen } from '../../../components/popup/first-screen';
+import { holdClicks, keepCopy, paintCopy } from '../../../components/popup/first-screen-copy';
 import { Popup } from '../../../components/popup/popup';
 import { startPopup } from '../../../components/popup/take-over';
 import type { Notification } from '../../../lib/api/contract';
@@ -29,6 +30,7 @@ beforeEach(() => {
   // A popup started here renders into its own root, which the testing library does not know.
   if (app) renderInto(null, app);
   resetPopupWorld();
+  localStorage.clear();
   document.body.replaceChildren();
 });
 
@@ -168,25 +170,35 @@ describe('the first screen', () => {
   });
 });
 
+/** What the popup keeps for the next opening once it has drawn the first screen storage describes. */
+async function keepFirstScreen(now = Date.now()) {
+  keepCopy(copyOf(drawFirstScreen(await firstScreen(), now) as HTMLElement));
+}
+
+function appRoot() {
+  const app = document.body.appendChild(document.createElement('div'));
+  app.id = 'app';
+  return app;
+}
+
 describe('the popup taking over the first screen', () => {
+  /** An opening after one that kept its first screen: the copy painted, as the popup's first module does. */
   async function open() {
     await storedWorld();
-    const app = document.body.appendChild(document.createElement('div'));
-    app.id = 'app';
-    const read = snapshotFirstScreen();
-    const screen = await readFirstScreen(await read);
-    const painted = paintFirstScreen(app, screen) as HTMLElement;
-    return { app, read, screen, painted };
+    await keepFirstScreen();
+    const app = appRoot();
+    const painted = paintCopy(app) as HTMLElement;
+    return { app, painted };
   }
 
   it('keeps focus and scroll, and leaves one feed', async () => {
-    const { app, read, screen, painted } = await open();
+    const { app, painted } = await open();
     const scroller = painted.querySelector('.scroller') as HTMLElement;
     scroller.scrollTop = 120;
     const snooze = painted.querySelectorAll<HTMLElement>('button[aria-label="Snooze"]')[2] as HTMLElement;
     snooze.focus();
     const rows = [...painted.querySelectorAll('article')];
-    startPopup(app, read, screen, painted);
+    await startPopup(app, undefined, painted);
     // The same elements, now the popup's.
     expect(app.firstElementChild).toBe(painted);
     expect([...document.querySelectorAll('[role="feed"] article')]).toEqual(rows);
@@ -199,7 +211,7 @@ describe('the popup taking over the first screen', () => {
   });
 
   it('acts on the clicks made on the painted screen once it has taken over', async () => {
-    const { app, read, screen, painted } = await open();
+    const { app, painted } = await open();
     const clicks = holdClicks(painted);
     const rows = painted.querySelectorAll<HTMLElement>('article.unread');
     const marked = rows[0] as HTMLElement;
@@ -209,10 +221,105 @@ describe('the popup taking over the first screen', () => {
     // The painted screen does nothing on its own but tick the box.
     expect(marked.classList.contains('unread')).toBe(true);
     expect(painted.querySelector('.selected-count')).toBeNull();
-    startPopup(app, read, screen, painted, clicks);
+    await startPopup(app, undefined, painted, clicks);
     const now = (row: HTMLElement) => document.querySelector(`article[data-id="${row.dataset.id}"]`) as HTMLElement;
     await vi.waitFor(() => expect(document.querySelector('.selected-count')?.textContent).toBe('1 selected'));
     expect((now(ticked).querySelector('input.select') as HTMLInputElement).checked).toBe(true);
     await vi.waitFor(() => expect(now(marked).classList.contains('unread')).toBe(false));
+  });
+
+  it('paints the first screen itself when no copy is kept, and keeps one for the next opening', async () => {
+    await storedWorld();
+    const app = appRoot();
+    expect(paintCopy(app)).toBeNull();
+    await startPopup(app);
+    expect(app.querySelectorAll('[role="feed"] article')).toHaveLength(6);
+    expect(performance.getEntriesByName(FIRST_ROW_MARK)).toHaveLength(1);
+    const next = document.createElement('div');
+    const copy = paintCopy(next);
+    expect(copy?.querySelectorAll('[role="feed"] article')).toHaveLength(6);
+  });
+});
+
+describe('the kept copy of the first screen', () => {
+  const MINUTE = 60_000;
+
+  it('paints at once what the popup draws from storage, with each age counted to the opening', async () => {
+    await storedWorld();
+    // Kept an hour ago; the rows' ages have grown by an hour since.
+    const opened = Date.now();
+    await keepFirstScreen(opened - 60 * MINUTE);
+    const app = appRoot();
+    const painted = paintCopy(app, opened);
+    expect(painted).not.toBeNull();
+    expect(performance.getEntriesByName(FIRST_ROW_MARK)).toHaveLength(1);
+    const drawn = drawFirstScreen(await firstScreen(), opened) as HTMLElement;
+    // Markup read back joins neighbouring words into one text node; the popup's hydration parts them.
+    drawn.normalize();
+    expect(shape(painted as Element)).toBe(shape(drawn));
+    expect(painted?.querySelector('time')?.textContent).toBe(drawn.querySelector('time')?.textContent);
+    expect(painted?.querySelector('[role="feed"]')?.getAttribute('aria-label')).toBe('Notifications');
+  });
+
+  it('shows the "Unread only" switch as it was kept', async () => {
+    await storedWorld({ unreadOnly: true });
+    await keepFirstScreen();
+    const painted = paintCopy(appRoot());
+    const unreadOnly = painted?.querySelector('[role="switch"]') as HTMLInputElement;
+    expect(unreadOnly.checked).toBe(true);
+  });
+
+  it('gives way to what storage holds when it has gone stale, keeping focus, scroll and the clicks made', async () => {
+    await storedWorld();
+    await keepFirstScreen();
+    const app = appRoot();
+    const painted = paintCopy(app) as HTMLElement;
+    const clicks = holdClicks(painted);
+    const [first, second] = [...painted.querySelectorAll<HTMLElement>('article')] as [HTMLElement, HTMLElement];
+    // Since the copy was kept, the first notification was read elsewhere.
+    const inbox = MIXED.map((item, index) => (index === 0 ? { ...item, read: true } : item));
+    await writeCachedFirstPage(ACCOUNT, false, { data: inbox, cursor: 'next' });
+    (painted.querySelector('.scroller') as HTMLElement).scrollTop = 80;
+    (second.querySelector('button[aria-label="Snooze"]') as HTMLElement).focus();
+    (second.querySelector('input.select') as HTMLInputElement).click();
+
+    await startPopup(app, undefined, painted, clicks);
+    expect(painted.isConnected).toBe(false);
+    const row = (id: string | undefined) => app.querySelector(`article[data-id="${id}"]`) as HTMLElement;
+    expect(row(first.dataset.id).classList.contains('unread')).toBe(false);
+    expect(row(first.dataset.id).querySelector('button[aria-label="Mark unread"]')).not.toBeNull();
+    expect(app.querySelectorAll('[role="feed"]')).toHaveLength(1);
+    expect(document.activeElement).toBe(row(second.dataset.id).querySelector('button[aria-label="Snooze"]'));
+    expect(app.querySelector('.scroller')?.scrollTop).toBe(80);
+    await vi.waitFor(() => expect(app.querySelector('.selected-count')?.textContent).toBe('1 selected'));
+    expect((row(second.dataset.id).querySelector('input.select') as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('goes when there is no list to show, and the popup shows what it would without one', async () => {
+    await storedWorld();
+    await keepFirstScreen();
+    const app = appRoot();
+    const painted = paintCopy(app) as HTMLElement;
+    await fakeBrowser.storage.local.remove('accounts');
+    await startPopup(app, undefined, painted);
+    expect(app.querySelector('article')).toBeNull();
+    expect(paintCopy(document.createElement('div'))).toBeNull();
+  });
+
+  it('follows storage while the popup is open, so the next opening paints what it left', async () => {
+    await storedWorld();
+    await keepFirstScreen();
+    const app = appRoot();
+    await startPopup(app, undefined, paintCopy(app));
+    // Once the popup has its first page from the background, which writes it to storage too.
+    await vi.waitFor(() => expect(app.querySelector('[role="feed"]')?.getAttribute('aria-busy')).toBe('false'));
+    await writeCachedFirstPage(ACCOUNT, false, {
+      data: [makeNotification(30, { text: 'Arrived while open', id: 'n-30' })],
+      cursor: null,
+    });
+    await vi.waitFor(() => {
+      const next = paintCopy(document.createElement('div'));
+      expect(next?.querySelector('article')?.textContent).toContain('Arrived while open');
+    });
   });
 });
