@@ -52,12 +52,7 @@ export class PopupPage<P extends E2EPage = E2EPage> {
 
   /** How many notifications the rows stand for: a grouped row stands for each of its members. */
   async notificationCount(): Promise<number> {
-    return this.feed.evaluate((feed) =>
-      [...feed.querySelectorAll<HTMLElement>('article')].reduce(
-        (sum, row) => sum + Number(row.dataset.groupSize ?? 1),
-        0,
-      ),
-    );
+    return (await this.feedState()).count;
   }
 
   /**
@@ -66,28 +61,55 @@ export class PopupPage<P extends E2EPage = E2EPage> {
    */
   async loadEverything(): Promise<number> {
     const more = this.button('Load more');
-    for (let pages = 0; pages < 100 && (await this.moreToLoad()); pages++) {
-      const before = await this.notificationCount();
+    for (let pages = 0; pages < 100; pages++) {
+      // "Load more" is away while a page the list loaded by itself is on its way.
+      const settled = await this.waitForFeed((state) => !state.busy);
+      if (!settled.more) return settled.count;
       // The list also loads the next page by itself when the button scrolls into view, so the
-      // button may be gone by the time it is clicked: then that load is the one to wait for.
-      await more.click({ timeout: 5_000 }).catch(async (error: unknown) => {
-        if (await more.isVisible()) throw error;
-      });
-      const deadline = Date.now() + 10_000;
-      while ((await this.notificationCount()) <= before && Date.now() < deadline) await this.page.waitForTimeout(50);
+      // button may be gone by the time it is clicked: then that load is the one to wait for, and
+      // a click still waiting for the button would only hold the loop up.
+      await more.click({ timeout: 1_000 }).catch(() => undefined);
+      await this.waitForFeed((state) => state.count > settled.count);
     }
     return this.notificationCount();
   }
 
-  /**
-   * Whether "Load more" is there once the feed is no longer busy: the button is away while a
-   * page the list loaded by itself is on its way.
-   */
-  private async moreToLoad(): Promise<boolean> {
+  /** The feed as `wanted` would have it, or as it is after 10 s. */
+  private async waitForFeed(wanted: (state: FeedState) => boolean): Promise<FeedState> {
     const deadline = Date.now() + 10_000;
-    while ((await this.feed.getAttribute('aria-busy')) === 'true' && Date.now() < deadline) {
+    let state = await this.feedState();
+    while (!wanted(state) && Date.now() < deadline) {
       await this.page.waitForTimeout(50);
+      state = await this.feedState();
     }
-    return this.button('Load more').isVisible();
+    return state;
   }
+
+  /**
+   * The feed in one call to the page: no locator, because in Firefox a locator by role is a look
+   * through the accessibility tree, up to a second with a few hundred rows.
+   */
+  private feedState(): Promise<FeedState> {
+    return this.page.evaluate(() => {
+      const feed = document.querySelector<HTMLElement>('[role="feed"][aria-label="Notifications"]');
+      return {
+        count: [...(feed?.querySelectorAll<HTMLElement>('article') ?? [])].reduce(
+          (sum, row) => sum + Number(row.dataset.groupSize ?? 1),
+          0,
+        ),
+        busy: feed?.getAttribute('aria-busy') === 'true',
+        more: [...document.querySelectorAll('button')].some(
+          (button) => button.textContent?.trim() === 'Load more' && button.checkVisibility(),
+        ),
+      };
+    });
+  }
+}
+
+interface FeedState {
+  /** The notifications the rows stand for. */
+  count: number;
+  busy: boolean;
+  /** Whether a "Load more" button shows. */
+  more: boolean;
 }
