@@ -76,7 +76,10 @@ export default defineConfig({
           globalSetup: ['test/e2e/support/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
+          // One file at a time, and after every other project's files: each of these loads the
+          // machine on purpose, and would turn the timing of a browser test beside it into chance.
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {

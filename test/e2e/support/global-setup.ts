@@ -11,7 +11,18 @@ import { BROWSER_NAMES } from './driver';
 const INSTALLED = { chromium: findChromium() !== null, firefox: findFirefox() !== null };
 const MISSING = { chromium: MISSING_CHROMIUM, firefox: MISSING_FIREFOX };
 
-export default async function setup() {
+/**
+ * The end-to-end and stress projects both name this setup; in one run the builds are made once,
+ * whichever project asks first.
+ */
+const run = globalThis as { inboxE2EBuilds?: Promise<void> };
+
+export default function setup(): Promise<void> {
+  run.inboxE2EBuilds ??= build();
+  return run.inboxE2EBuilds;
+}
+
+async function build() {
   const missing = BROWSER_NAMES.filter((name) => !INSTALLED[name]);
   if (missing.length && process.env.CI) throw new Error(missing.map((name) => MISSING[name]).join('\n\n'));
   for (const name of missing) {
