@@ -35,6 +35,29 @@ async function profileAccount(runtimes: Runtimes, id: string, sender: Asker, use
   return (await signedIn(runtimes, id)).client;
 }
 
+interface OnSite {
+  account: Account;
+  runtime: AccountRuntime;
+  signedIn: boolean;
+}
+
+/**
+ * The accounts whose site every one of `urls` is on, each with whether it is signed in; their
+ * tokens are read side by side, as a page waits on this to place its buttons.
+ */
+async function accountsOnSite(runtimes: Runtimes, urls: readonly string[]): Promise<OnSite[]> {
+  const found = (await accounts()).flatMap((account) => {
+    const runtime = runtimes.get(account.id);
+    return runtime && urls.every((url) => isSiteUrl(url, account)) ? [{ account, runtime }] : [];
+  });
+  const tokens = await Promise.all(found.map(({ runtime }) => runtime.session.token()));
+  return found.map((entry, at) => ({ ...entry, signedIn: tokens[at] !== null }));
+}
+
+/** The accounts a person can switch the buttons between, as the buttons name them. */
+const switchable = (onSite: readonly OnSite[]): ProfileAccount[] =>
+  onSite.filter((entry) => entry.signedIn).map(({ account }) => ({ id: account.id, label: accountLabel(account) }));
+
 export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, ProfileMessage> {
   const prefetch = createPrefetch();
 
@@ -54,26 +77,19 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
   return {
     async 'profile.start'({ url, account: wanted }, sender) {
       await runtimes.sync();
-      const onSite: { runtime: AccountRuntime; account: Account }[] = [];
-      for (const account of await accounts()) {
-        const runtime = runtimes.get(account.id);
-        if (!runtime || !isSiteUrl(url, account)) continue;
-        if (sender?.kind === 'profile' && !isSiteUrl(sender.url, account)) continue;
-        onSite.push({ runtime, account });
-      }
-      // The tokens are read side by side: the page waits for this answer to place the buttons.
-      const tokens = await Promise.all(onSite.map(({ runtime }) => runtime.session.token()));
-      const signedInHere = onSite.filter((_, at) => tokens[at] !== null);
+      // A content script asks only about the page it is on.
+      const onSite = await accountsOnSite(runtimes, sender?.kind === 'profile' ? [url, sender.url] : [url]);
+      const signedInHere = onSite.filter((entry) => entry.signedIn);
       const chosen = signedInHere.find((entry) => entry.account.id === wanted) ?? signedInHere[0] ?? onSite[0] ?? null;
       const shape = chosen?.account ?? DEFAULT_ADDRESSES;
       const username = usernameFromUrl(url, shape);
       const config = {
-        signedIn: chosen !== null && signedInHere.includes(chosen),
+        signedIn: chosen?.signedIn ?? false,
         siteOrigin: shape.siteOrigin,
         profilePath: shape.profilePath,
         profileAnchor: shape.profileAnchor,
         account: chosen?.account.id ?? null,
-        accounts: signedInHere.map(({ account }) => ({ id: account.id, label: accountLabel(account) })),
+        accounts: switchable(onSite),
       };
       if (username !== null && chosen !== null) {
         const key = `${chosen.account.id} ${username.toLowerCase()}`;
@@ -93,11 +109,7 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
       if (!account || username === null) return null;
       // The profile and the accounts signed in here are read side by side.
       const answer = prefetch.take(tabId, `${id} ${username.toLowerCase()}`) ?? profileAnswer(runtime, username);
-      const onSite = (await accounts()).filter((other) => isSiteUrl(sender.url, other));
-      const tokens = await Promise.all(onSite.map((other) => runtimes.get(other.id)?.session.token()));
-      const here: ProfileAccount[] = onSite
-        .filter((_, at) => tokens[at])
-        .map((other) => ({ id: other.id, label: accountLabel(other) }));
+      const here = switchable(await accountsOnSite(runtimes, [sender.url]));
       return { username, answer: await answer, account: id, siteOrigin: account.siteOrigin, accounts: here };
     },
     async 'profile.get'({ account, username }, sender) {
