@@ -8,6 +8,8 @@ import type { IncomingMessage } from 'node:http';
 import { type Context, type Handler, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import type { Result, Router } from 'hono/router';
+import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { isPlainAnswer, SECURITY_HEADERS } from './api/answer';
 import type { ApiDeps } from './api/context';
 import { healthHandler } from './api/health';
@@ -39,6 +41,8 @@ export interface AppOptions extends ApiDeps {
   closing?: () => boolean;
   /** Milliseconds the database has to answer the health check (`server/api/health.ts`). */
   healthTimeoutMs?: number;
+  /** Told as each request's handling starts and ends, however it ends. */
+  handling?: { started(): void; ended(): void };
 }
 
 /** An error that is not about the request: the database is gone or refuses connections. */
@@ -51,6 +55,34 @@ function isUnavailable(error: unknown): boolean {
       message,
     )
   );
+}
+
+/** The first segment of a route's path, such as `inbox` of `/inbox/count` or `:handle{@[^/]*}`. */
+const firstSegment = (path: string) => path.replace(/^\//, '').split('/')[0] ?? '';
+
+/**
+ * Hono's RegExpRouter, which matches every path in one regular expression, for the app's routes.
+ * It cannot hold the profile pages' `/:handle{@[^/]*}` beside the static routes of the same
+ * depth, and the router Hono picks by default then falls back to its trie for every request.
+ * So the paths whose first segment starts with `@` have a router of their own: it holds every
+ * route that can match such a path (the profile pages, and middleware or parameters at the
+ * root), the other holds every route but the profile pages, which match nothing else.
+ */
+export class ProfileSplitRouter<T> implements Router<T> {
+  name = 'ProfileSplitRouter';
+  readonly #profiles = new RegExpRouter<T>();
+  readonly #others = new RegExpRouter<T>();
+
+  add(method: string, path: string, handler: T): void {
+    const first = firstSegment(path);
+    const onlyProfiles = first.startsWith('@') || /^:\w+\{@/.test(first);
+    if (onlyProfiles || first.startsWith(':') || first.startsWith('*')) this.#profiles.add(method, path, handler);
+    if (!onlyProfiles) this.#others.add(method, path, handler);
+  }
+
+  match(method: string, path: string): Result<T> {
+    return path.charCodeAt(1) === 64 ? this.#profiles.match(method, path) : this.#others.match(method, path);
+  }
 }
 
 /** Whether the request's body never arrived in full because its connection is gone. */
@@ -83,14 +115,19 @@ function secure(c: Context, closing: boolean) {
 }
 
 export function createApp(appOptions: AppOptions) {
-  const app = new Hono();
+  const app = new Hono({ router: new ProfileSplitRouter() });
   const options = { ...appOptions, db: scoped(appOptions.db) };
   const log = options.log;
   const keyed = idempotent(options);
 
   app.use(async (c, next) => {
     const started = log ? performance.now() : 0;
-    await next();
+    options.handling?.started();
+    try {
+      await next();
+    } finally {
+      options.handling?.ended();
+    }
     const closing = options.closing?.() === true;
     // An answer made by `plainAnswer` has these already, in a plain object that stays one.
     if (closing || !isPlainAnswer(c.res)) secure(c, closing);

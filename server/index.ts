@@ -176,14 +176,29 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** Waits until every promise settles, or `ms` passes. */
-async function settled(promises: Iterable<Promise<unknown>>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  await Promise.race([Promise.allSettled(promises), timeout]);
-  clearTimeout(timer);
+/** Requests the app is handling, and a way to wait until there are none. */
+function requestsInFlight() {
+  let count = 0;
+  let idle: (() => void) | undefined;
+  return {
+    started() {
+      count++;
+    },
+    ended() {
+      count--;
+      if (count === 0) idle?.();
+    },
+    /** Resolves once no request is being handled, or after `ms`. */
+    async settled(ms: number): Promise<void> {
+      if (count === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        idle = resolve;
+        timer = setTimeout(resolve, ms);
+      });
+      clearTimeout(timer);
+    },
+  };
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
@@ -199,7 +214,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let origin = '';
   let closing: Promise<void> | undefined;
   let server: Server;
-  const handling = new Set<Promise<Response>>();
+  // A handler goes on after its client hangs up; close() waits for it before closing the database.
+  const handling = requestsInFlight();
   let listening = false;
   const hub = createLiveHub({ db, origin: () => origin, now: options.now });
   let stopListening = async () => {};
@@ -253,16 +269,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       log,
       closing: () => closing !== undefined,
       healthTimeoutMs: options.healthTimeoutMs,
+      handling,
     });
-    // A handler goes on after its client hangs up; close() waits for it before closing the database.
-    const fetch: typeof app.fetch = (...args) => {
-      const answer = Promise.resolve(app.fetch(...args));
-      const done = () => handling.delete(answer);
-      handling.add(answer);
-      answer.then(done, done);
-      return answer;
-    };
-    const listener = requireUsableHead(getRequestListener(fetch, { errorHandler: answerUnroutable }));
+    const listener = requireUsableHead(getRequestListener(app.fetch, { errorHandler: answerUnroutable }));
     server = createServer(
       {
         requireHostHeader: false,
@@ -335,7 +344,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         });
         server.closeIdleConnections();
       });
-      await settled(handling, CLOSE_GRACE_MS);
+      await handling.settled(CLOSE_GRACE_MS);
       await cleaning;
       await db.close();
     })();

@@ -115,14 +115,32 @@ export function answerUnroutable(error: unknown): Response {
   return problemResponse(new ProblemError(500, 'internal_error', 'Something went wrong on the service.', NOSNIFF));
 }
 
+/**
+ * A target that the WHATWG parser takes against any valid base: a path of printable ASCII not
+ * starting with `//` or `/\\`, which alone could name another host.
+ */
+const PLAIN_PATH = /^\/(?![/\\])[\x21-\x7e]*$/;
+
+/**
+ * The last Host header found valid. A service answers under one or a few names, so nearly every
+ * request carries the same one, which is then not parsed again.
+ */
+let validHost: string | undefined;
+
 /** Why a request's head makes no URL the way the WHATWG parser reads it, or null when it does. */
 function unusableHead(request: IncomingMessage): string | null {
   const host = request.headers.host;
   if (!host) return request.httpVersion === '1.1' ? 'An HTTP/1.1 request needs a Host header.' : null;
   // The adapter checks the Host loosely and builds the Request, with the WHATWG parser, only
   // when the body is first read: a Host such as "a127.0.0.1" passed the one and broke the other.
-  if (!URL.canParse(`http://${host}/`)) return 'The Host header is not a valid host.';
-  if (!URL.canParse(request.url ?? '', `http://${host}/`)) return 'The request target is not a valid path.';
+  if (host !== validHost) {
+    if (!URL.canParse(`http://${host}/`)) return 'The Host header is not a valid host.';
+    validHost = host;
+  }
+  const target = request.url ?? '';
+  if (!PLAIN_PATH.test(target) && !URL.canParse(target, `http://${host}/`)) {
+    return 'The request target is not a valid path.';
+  }
   return null;
 }
 
