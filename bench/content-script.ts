@@ -45,38 +45,53 @@ declare global {
 }
 
 /**
+ * Page JavaScript that calls `onRoom(box)` once, the moment the extension's frame first has a box
+ * the page shows: the buttons' room is held. Shared by both watchers below.
+ */
+const WATCH_ROOM = `
+  function watchRoom(onRoom) {
+    const observed = new WeakSet();
+    const observer = new MutationObserver(placed);
+    function placed() {
+      const host = document.querySelector('inbox-companion-profile');
+      const root = host && host.shadowRoot;
+      if (!root) return;
+      if (!observed.has(root)) {
+        observed.add(root);
+        observer.observe(root, { childList: true, subtree: true, attributes: true });
+      }
+      const frame = root.querySelector('iframe');
+      if (!frame || host.hasAttribute('data-loading') || !host.checkVisibility()) return;
+      const box = frame.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) return;
+      observer.disconnect();
+      onRoom(box);
+    }
+    observer.observe(document, { childList: true, subtree: true, attributes: true });
+  }
+`;
+
+/**
  * Runs in the page and in every frame before their own scripts. In the page it notes when the
  * extension's frame first has a box that the page shows; in the buttons' frame, when the bar of
  * a loaded profile (not busy) holds its buttons. Plain JavaScript text, since neither can run
  * this process's compiled code.
  */
-const WATCH = `
+const WATCH = `${WATCH_ROOM}
   const marks = (window.__inboxBench = {});
-  const framed = location.protocol !== 'http:' && location.protocol !== 'https:';
-  const observed = new WeakSet();
-  const observer = new MutationObserver(framed ? drawn : placed);
-  function drawn() {
-    if (!document.querySelector('.bar:not([aria-busy]) > .button')) return;
-    marks.drawnAt = performance.timeOrigin + performance.now();
-    observer.disconnect();
+  if (location.protocol === 'http:' || location.protocol === 'https:') {
+    watchRoom((box) => {
+      marks.roomAt = performance.now();
+      marks.room = box.width + '×' + box.height;
+    });
+  } else {
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector('.bar:not([aria-busy]) > .button')) return;
+      marks.drawnAt = performance.timeOrigin + performance.now();
+      observer.disconnect();
+    });
+    observer.observe(document, { childList: true, subtree: true, attributes: true });
   }
-  function placed() {
-    const host = document.querySelector('inbox-companion-profile');
-    const root = host && host.shadowRoot;
-    if (!root) return;
-    if (!observed.has(root)) {
-      observed.add(root);
-      observer.observe(root, { childList: true, subtree: true, attributes: true });
-    }
-    const frame = root.querySelector('iframe');
-    if (!frame || host.hasAttribute('data-loading') || !host.checkVisibility()) return;
-    const box = frame.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0) return;
-    marks.roomAt = performance.now();
-    marks.room = box.width + '×' + box.height;
-    observer.disconnect();
-  }
-  observer.observe(document, { childList: true, subtree: true, attributes: true });
 `;
 
 export async function measureContentScript(
@@ -204,26 +219,13 @@ it their size, a message the page hears too.`;
  * load the page again. A content script of its own extension, in its own world: the page's
  * content security policy does not govern what it sends.
  */
-const WATCH_WITHOUT_DEVTOOLS = (report: string) => `
+const WATCH_WITHOUT_DEVTOOLS = (report: string) => `${WATCH_ROOM}
   const seen = {};
   let sent = false;
-  const observed = new WeakSet();
-  const observer = new MutationObserver(placed);
-  function placed() {
-    const host = document.querySelector('inbox-companion-profile');
-    const root = host && host.shadowRoot;
-    if (!root) return;
-    if (!observed.has(root)) {
-      observed.add(root);
-      observer.observe(root, { childList: true, subtree: true, attributes: true });
-    }
-    const frame = root.querySelector('iframe');
-    if (!frame || host.hasAttribute('data-loading') || !host.checkVisibility()) return;
-    const box = frame.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0 || seen.roomAt !== undefined) return;
+  watchRoom(() => {
     seen.roomAt = performance.now();
     done();
-  }
+  });
   addEventListener('message', ({ data }) => {
     if (!data || data.type !== 'inbox-companion:layout' || !data.shown || seen.drawnAt !== undefined) return;
     seen.drawnAt = performance.now();
@@ -239,7 +241,6 @@ const WATCH_WITHOUT_DEVTOOLS = (report: string) => `
       .then((answer) => answer.json())
       .then(({ again }) => again && location.reload());
   }
-  observer.observe(document, { childList: true, subtree: true, attributes: true });
   // The first load after the browser starts may come before the worker has its content script.
   setTimeout(() => sent || location.reload(), 3000);
 `;
