@@ -319,15 +319,15 @@ describe.runIf(process.env.DATABASE_URL)('two instances on one PostgreSQL databa
   });
 
   it('wake each snooze once, and the channels on both hear it', async () => {
-    // Time for four people to be set up, each on a busy machine, before the first snooze is due.
-    const until = soon(10_000);
+    // Everyone is set up first, so the snoozes' time need cover only the four snoozes at once.
     const users = [];
     for (let i = 0; i < 4; i++) {
       const service = i % 2 === 0 ? a : b;
       const { user, ids } = await userWith(service, `shared${i}`, ['mention', 'reply', 'like', 'follow', 'system']);
-      await user.client.inbox.snooze(ids, until);
-      users.push({ user, channel: await openLive(i % 2 === 0 ? b : a, user.token) });
+      users.push({ user, ids, channel: await openLive(i % 2 === 0 ? b : a, user.token) });
     }
+    const until = soon(3_000);
+    await Promise.all(users.map(({ user, ids }) => user.client.inbox.snooze(ids, until)));
     const before = a.server.snoozes.woken + b.server.snoozes.woken;
     for (const { channel } of users) {
       await channel.countOf(0);
