@@ -1,8 +1,8 @@
 /**
  * The popup's last first screen, kept in the page's own `localStorage`, which reads without a
  * round trip: the next opening paints it in its first frame, with the rows' ages counted again
- * to the moment it opens. The popup checks it against storage as soon as its code has loaded and
- * puts the screen storage describes in its place when they differ.
+ * to the moment it opens. The popup renders over it as soon as its code has loaded, keeping the
+ * painted elements and changing only what storage now says otherwise.
  */
 import { relativeTime } from '../../lib/popup/relative-time';
 import { FIRST_ROW_MARK } from './first-row-mark';
@@ -10,21 +10,31 @@ import { FIRST_ROW_MARK } from './first-row-mark';
 /** The `localStorage` key of the kept first screen. */
 export const COPY_KEY = 'firstScreen';
 
-export interface FirstScreenCopy {
-  /** The first screen's markup, as painted from storage. */
+interface FirstScreenCopy {
+  /** The first screen's markup, as first rendered. */
   html: string;
   /** The language it is written in, which its ages are counted in again. */
   lang: string;
   title: string;
 }
 
-/** Writes the copy the next opening paints, or removes it when there is no first screen to paint. */
-export function keepCopy(copy: FirstScreenCopy | null): void {
+/**
+ * Keeps `screen`, the first screen as drawn before any input, for the next opening, in the
+ * page's language and title; removes the copy when there is no first screen to paint.
+ */
+export function keepCopy(screen: Element | null): void {
   try {
-    if (copy) localStorage.setItem(COPY_KEY, JSON.stringify(copy));
-    else localStorage.removeItem(COPY_KEY);
+    if (!screen) localStorage.removeItem(COPY_KEY);
+    else {
+      const copy: FirstScreenCopy = {
+        html: screen.outerHTML,
+        lang: document.documentElement.lang,
+        title: document.title,
+      };
+      localStorage.setItem(COPY_KEY, JSON.stringify(copy));
+    }
   } catch {
-    // Storage full or turned off: the next opening paints from storage, as the first one does.
+    // Storage full or turned off: the next opening waits for the popup's code, as the first one does.
   }
 }
 

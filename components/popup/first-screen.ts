@@ -1,22 +1,20 @@
 /**
  * The popup's first screen in plain DOM, drawn from what storage holds: the same elements, roles
- * and names the popup renders for the same state, so the popup can hydrate them without a
- * visible change. Its markup is kept for the next opening, which paints it before any of the
- * popup's code loads (`first-screen-copy.ts`), so the feed named "Notifications" and every
- * control are there for assistive technology from the first frame. It draws only the plain list
- * (signed in, no problem to show, a cached first page, no type filter); any other state waits
- * for the popup itself.
+ * and names the popup renders for the same state. The popup keeps its own first render for the
+ * next opening, which paints it before any of the popup's code loads (`first-screen-copy.ts`);
+ * while the popup is open and storage changes, this draws the first screen storage now describes
+ * for the copy, without rendering the popup again. It draws only the plain list (signed in, no
+ * problem to show, a cached first page, no type filter), and no copy is kept for any other state.
  */
 import type { Actor, Notification } from '../../lib/api/contract';
 import { avatarColour, initialsOf } from '../../lib/avatar';
 import { type MessageKey, t, tn, uiLanguage } from '../../lib/i18n';
 import { avatarSource, foreignHost, openableUrl } from '../../lib/links';
-import type { FirstScreen } from '../../lib/popup/first-screen-state';
+import { type FirstScreen, firstScreenItems } from '../../lib/popup/first-screen-state';
 import { ALL } from '../../lib/popup/inbox-accounts';
 import { groupRows, type NotificationGroup } from '../../lib/popup/inbox-groups';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
-import { FIRST_ROW_MARK } from './first-row-mark';
-import type { FirstScreenCopy } from './first-screen-copy';
+import { keepCopy } from './first-screen-copy';
 import { groupTitle, TYPE_CHIPS, typeLabel } from './row-words';
 
 type Child = Node | string | false | null | undefined;
@@ -195,13 +193,6 @@ function groupRow(group: NotificationGroup, place: RowPlace) {
   );
 }
 
-/** The rows the first screen shows, or none when it should wait for the popup itself. */
-export function firstScreenItems({ state, cached }: FirstScreen, online = navigator.onLine): Notification[] {
-  if (!cached || !online || state.status.kind !== 'ok' || state.types) return [];
-  // As `reconcilePage` shows a page with no changes made here yet.
-  return state.unreadOnly ? cached.page.data.filter((item) => !item.read) : cached.page.data;
-}
-
 /**
  * The first screen for `screen`, not yet placed, or null when there is no plain list to show.
  * `now` is the time the rows' ages are counted to.
@@ -331,27 +322,7 @@ export function drawFirstScreen(screen: FirstScreen, now = Date.now()): HTMLElem
   return popup;
 }
 
-/** What the next opening paints before anything else: the first screen drawn for the same state. */
-export const copyOf = (screen: HTMLElement): FirstScreenCopy => ({
-  html: screen.outerHTML,
-  lang: uiLanguage(),
-  title: t('popup_title'),
-});
-
-/** Places a drawn first screen in `app`, as the first row on screen. */
-export function placeFirstScreen(app: HTMLElement, screen: HTMLElement): HTMLElement {
-  document.documentElement.lang = uiLanguage();
-  document.title = t('popup_title');
-  app.replaceChildren(screen);
-  performance.mark(FIRST_ROW_MARK);
-  return screen;
-}
-
-/**
- * Paints the first screen into `app` and returns its root, or returns null and leaves `app` as it
- * is when there is no plain list to show. `now` is the time the rows' ages are counted to.
- */
-export function paintFirstScreen(app: HTMLElement, screen: FirstScreen, now = Date.now()): HTMLElement | null {
-  const drawn = drawFirstScreen(screen, now);
-  return drawn && placeFirstScreen(app, drawn);
+/** Keeps the first screen `screen` describes for the next opening, or no copy when it has no plain list. */
+export function keepFirstScreen(screen: FirstScreen): void {
+  keepCopy(drawFirstScreen(screen));
 }

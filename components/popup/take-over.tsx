@@ -1,65 +1,64 @@
 /**
- * The popup taking over the first screen painted before it loaded. It draws the first screen
- * storage describes now and keeps it for the next opening; where the painted copy shows the
- * same, it hydrates the painted elements, so the same nodes stay on screen with their focus and
- * scroll, and they gain their handlers; where the copy has gone stale, the screen drawn now takes
- * its place with the focus and scroll carried over. Then it acts on the clicks made on the
- * painted screen meanwhile.
+ * The popup taking over the first screen painted before it loaded. It renders over the painted
+ * elements, which are the ones it rendered for the same state last time, so where storage still
+ * says the same the same nodes stay on screen with their focus and scroll, and they gain their
+ * handlers; where the copy has gone stale (the inbox changed while the popup was closed) only
+ * what differs changes. Then it acts on the clicks made on the painted screen meanwhile, each on
+ * the same control of the same row.
  */
-import { hydrate, render } from 'preact';
+import { render } from 'preact';
 import { browser } from 'wxt/browser';
-import { readFirstScreen, snapshotFirstScreen } from '../../lib/popup/first-screen-state';
+import { firstScreenItems, readFirstScreen, snapshotFirstScreen } from '../../lib/popup/first-screen-state';
 import { createInboxStore } from '../../lib/popup/inbox-store';
 import type { StorageAreas } from '../../lib/popup/storage-areas';
 import { INTERACTIVE_MARK } from './first-row-mark';
-import { copyOf, drawFirstScreen, placeFirstScreen } from './first-screen';
 import { keepCopy } from './first-screen-copy';
 import { Popup } from './popup';
 
 const KEEP_DELAY_MS = 200;
 
+/** Where a control is, in words that hold when the rows around it change: its row, and which of its like. */
+interface Place {
+  row: string | null;
+  signature: string;
+  index: number;
+}
+
 /** What tells an element from its neighbours wherever it is drawn: its kind, its names, its words. */
 const signature = (element: Element) =>
   [element.tagName, element.className, element.id, element.getAttribute('aria-label'), element.textContent].join('|');
 
-/**
- * The element of `to` that is `element` of `from`: the same control of the row with the same id,
- * or outside the rows the same control in the same order; null when `to` has none.
- */
-function counterpart(element: Element | null, from: Element, to: Element): HTMLElement | null {
-  if (!element || !from.contains(element)) return null;
+const rowOf = (root: Element, row: string | null) =>
+  row === null ? root : root.querySelector(`article[data-id="${CSS.escape(row)}"]`);
+
+/** The elements like `element` in `scope`; outside a row, those outside every row. */
+const alike = (scope: Element, element: { tagName: string }, wanted: string, inRow: boolean) =>
+  [...scope.querySelectorAll(element.tagName)].filter(
+    (each) => signature(each) === wanted && (inRow || each.closest('article') === null),
+  );
+
+function placeOf(element: Element | null, root: Element): Place | null {
+  if (!element || !root.contains(element)) return null;
   const row = element.closest('article');
-  const scope = row ? to.querySelector(`article[data-id="${CSS.escape(row.getAttribute('data-id') ?? '')}"]`) : to;
-  if (!scope || element === row) return scope as HTMLElement | null;
-  const alike = (within: Element) =>
-    [...within.querySelectorAll(element.tagName)].filter(
-      (each) => signature(each) === signature(element) && (row !== null || each.closest('article') === null),
-    );
-  return (alike(scope)[alike(row ?? from).indexOf(element)] as HTMLElement | undefined) ?? null;
+  const wanted = signature(element);
+  const index = row === element ? -1 : alike(row ?? root, element, wanted, row !== null).indexOf(element);
+  return { row: row?.getAttribute('data-id') ?? null, signature: wanted, index };
 }
 
-/** Puts `fresh` in the place of the stale `painted` with its scroll and focus; the held clicks follow. */
-function replaceStale(app: HTMLElement, painted: HTMLElement, fresh: HTMLElement, clicked: Element[]) {
-  const focused = counterpart(document.activeElement, painted, fresh);
-  const scrolled = painted.querySelector('.scroller')?.scrollTop ?? 0;
-  const moved = clicked.map((element) => counterpart(element, painted, fresh));
-  app.replaceChildren(fresh);
-  const scroller = fresh.querySelector('.scroller');
-  if (scroller) scroller.scrollTop = scrolled;
-  focused?.focus();
-  return moved;
+function elementAt(place: Place | null, root: Element): HTMLElement | null {
+  const scope = place && rowOf(root, place.row);
+  if (!place || !scope) return null;
+  if (place.index < 0) return scope as HTMLElement;
+  const tagName = place.signature.slice(0, place.signature.indexOf('|'));
+  return (alike(scope, { tagName }, place.signature, place.row !== null)[place.index] as HTMLElement) ?? null;
 }
 
-/** Keeps the copy for the next opening as storage changes while the popup is open. */
+/** Keeps the copy for the next opening as storage changes while the popup is open, drawn from storage. */
 function keepCopyCurrent() {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const keep = () =>
-    snapshotFirstScreen()
-      .then(readFirstScreen)
-      .then((screen) => {
-        const drawn = drawFirstScreen(screen);
-        keepCopy(drawn && copyOf(drawn));
-      })
+    Promise.all([import('./first-screen'), snapshotFirstScreen().then(readFirstScreen)])
+      .then(([{ keepFirstScreen }, screen]) => keepFirstScreen(screen))
       .catch(() => undefined);
   const later = () => {
     clearTimeout(timer);
@@ -72,7 +71,7 @@ function keepCopyCurrent() {
 /**
  * Starts the popup in `app`, from storage as `areas` gives it: over the screen painted from the
  * kept copy when there is one (`clicks` gives the clicks made on it), with the store starting
- * from the state the first screen is drawn from.
+ * from the state the first screen shows.
  */
 export async function startPopup(
   app: HTMLElement,
@@ -82,31 +81,25 @@ export async function startPopup(
 ): Promise<void> {
   const read = snapshotFirstScreen(areas);
   const screen = await read.then(readFirstScreen).catch(() => null);
-  const fresh = screen && drawFirstScreen(screen);
-  keepCopy(fresh && copyOf(fresh));
-  keepCopyCurrent();
-  let clicked = clicks?.() ?? [];
-  let taken: HTMLElement | null = painted;
-  if (painted && fresh && painted.outerHTML === fresh.outerHTML) {
-    // Hydration keeps what the elements show: a box a click ticked on the painted screen goes back
-    // to the popup's state, and the click made again below ticks it with the popup's handler.
-    for (const element of clicked) if (element instanceof HTMLInputElement) element.checked = !element.checked;
-  } else if (painted && fresh) {
-    clicked = replaceStale(app, painted, fresh, clicked).filter((element) => element !== null);
-    taken = fresh;
-  } else if (fresh) {
-    taken = placeFirstScreen(app, fresh);
-  } else {
-    taken = null;
-    clicked = [];
-  }
-  const store = createInboxStore(read, screen ?? undefined);
-  if (!taken) {
-    app.replaceChildren();
-    render(<Popup store={store} />, app);
-  } else {
-    hydrate(<Popup store={store} />, app);
-  }
+  const clicked = clicks?.() ?? [];
+  const places = painted ? clicked.map((element) => placeOf(element, painted)) : [];
+  const focused = painted && placeOf(document.activeElement, painted);
+  const scrolled = painted?.querySelector('.scroller')?.scrollTop ?? 0;
+  // A box a click ticked on the painted screen goes back as it was, and the click made again
+  // below ticks it with the popup's handler.
+  for (const element of clicked) if (element instanceof HTMLInputElement) element.checked = !element.checked;
+  render(<Popup store={createInboxStore(read, screen ?? undefined)} />, app);
   performance.mark(INTERACTIVE_MARK);
-  for (const element of clicked) (element as HTMLElement).click();
+  const shown = app.firstElementChild;
+  keepCopy(
+    screen && firstScreenItems(screen).length > 0 && shown?.querySelector('[role="feed"] article') ? shown : null,
+  );
+  if (painted) {
+    const scroller = app.querySelector('.scroller');
+    if (scroller && scroller.scrollTop !== scrolled) scroller.scrollTop = scrolled;
+    const focus = elementAt(focused, app);
+    if (focus && focus !== document.activeElement) focus.focus();
+  }
+  keepCopyCurrent();
+  for (const place of places) elementAt(place, app)?.click();
 }

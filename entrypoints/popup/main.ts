@@ -2,8 +2,8 @@ import { holdClicks, paintCopy } from '../../components/popup/first-screen-copy'
 import { readStorageAreas } from '../../lib/popup/storage-areas';
 import '../../components/popup/popup.css';
 
-// The last first screen, kept in this page's own storage, is painted at once; the popup loads
-// behind it and checks it against storage, which is read meanwhile.
+// The popup's last first screen, kept in this page's own storage, is painted at once; the popup
+// loads behind it and renders over it from storage, which is read meanwhile.
 const app = document.getElementById('app') as HTMLElement;
 const areas = readStorageAreas();
 const painted = paintCopy(app);

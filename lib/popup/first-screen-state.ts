@@ -4,7 +4,7 @@
  * from it, and the first screen is drawn from it, so both show the same list.
  */
 import { listAccounts } from '../accounts';
-import type { NotificationType } from '../api/contract';
+import type { Notification, NotificationType } from '../api/contract';
 import { accountStatusKey, SIGNED_OUT, STATUS } from '../connection-status';
 import { type CachedFirstPage, readCachedFirstPage } from '../inbox-cache';
 import { getInboxFilter, POPUP_ACCOUNT } from '../inbox-filter';
@@ -34,6 +34,16 @@ export interface FirstScreen {
     | 'loading'
   >;
   cached: CachedFirstPage | null;
+}
+
+/**
+ * The rows of the plain list the first screen shows, or none when the popup shows something else
+ * first (signed out, a problem, offline, a type filter, nothing cached).
+ */
+export function firstScreenItems({ state, cached }: FirstScreen, online = navigator.onLine): Notification[] {
+  if (!cached || !online || state.status.kind !== 'ok' || state.types) return [];
+  // As `reconcilePage` shows a page with no changes made here yet.
+  return state.unreadOnly ? cached.page.data.filter((item) => !item.read) : cached.page.data;
 }
 
 /**

@@ -9,7 +9,6 @@ import { tn } from '../i18n';
 import type { CachedFirstPage } from '../inbox-cache';
 import { POPUP_ACCOUNT, setInboxFilter } from '../inbox-filter';
 import { type AccountPage, ALL_ACCOUNTS, ask, INBOX_PAGE_SIZE } from '../messaging';
-import { updateSettings } from '../settings';
 import { type StoredReader, writeStored } from '../stored';
 import { cachedListing } from './first-screen-state';
 import { type LoadedRange, reconcilePage } from './inbox-list';
@@ -166,7 +165,8 @@ export function createPaging(cell: StateCell): Paging {
     },
     async setUnreadOnly(unreadOnly) {
       if (unreadOnly === get().unreadOnly) return;
-      const saving = updateSettings({ unreadOnly }).catch(() => {});
+      // The settings module, which knows every setting, loads only when one is written.
+      const saving = import('../settings').then(({ updateSettings }) => updateSettings({ unreadOnly })).catch(() => {});
       await restart({ unreadOnly });
       await saving;
     },
