@@ -38,29 +38,45 @@ export function keepCopy(screen: Element | null): void {
   }
 }
 
-/**
- * Paints the kept copy into `app` and returns its root, or returns null and leaves `app` as it is
- * when there is none. `now` is the time the rows' ages are counted to.
- */
-export function paintCopy(app: HTMLElement, now = Date.now()): HTMLElement | null {
-  let copy: FirstScreenCopy | null = null;
+/** The kept copy, or null when there is none or it cannot be read. */
+function readCopy(): FirstScreenCopy | null {
   try {
-    copy = JSON.parse(localStorage.getItem(COPY_KEY) ?? 'null');
+    const copy = JSON.parse(localStorage.getItem(COPY_KEY) ?? 'null') as FirstScreenCopy | null;
+    return typeof copy?.html === 'string' && typeof copy.lang === 'string' ? copy : null;
   } catch {
     return null;
   }
-  if (!copy?.html) return null;
+}
+
+/** The copy's screen, its ages counted to `now`; null when it shows no rows or cannot be counted. */
+function screenOf(copy: FirstScreenCopy, now: number): HTMLElement | null {
   const holder = document.createElement('div');
   holder.innerHTML = copy.html;
   const root = holder.firstElementChild as HTMLElement | null;
   if (!root?.querySelector('article')) return null;
-  for (const time of root.querySelectorAll('time')) {
-    time.textContent = relativeTime(time.dateTime, now, copy.lang);
+  try {
+    for (const time of root.querySelectorAll('time')) {
+      time.textContent = relativeTime(time.dateTime, now, copy.lang);
+    }
+  } catch {
+    // A language the platform does not know: the popup renders the screen once its code is there.
+    return null;
   }
   // A property, which markup does not carry.
   for (const box of root.querySelectorAll<HTMLInputElement>('[role="switch"]')) {
     box.checked = box.getAttribute('aria-checked') === 'true';
   }
+  return root;
+}
+
+/**
+ * Paints the kept copy into `app` and returns its root, or returns null and leaves `app` as it is
+ * when there is none. `now` is the time the rows' ages are counted to.
+ */
+export function paintCopy(app: HTMLElement, now = Date.now()): HTMLElement | null {
+  const copy = readCopy();
+  const root = copy && screenOf(copy, now);
+  if (!copy || !root) return null;
   // A picture that fails to load goes and leaves the initials, as the popup's own faces do.
   root.addEventListener(
     'error',

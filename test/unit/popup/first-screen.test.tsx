@@ -260,6 +260,21 @@ describe('the kept copy of the first screen', () => {
     expect(painted?.querySelector('[role="feed"]')?.getAttribute('aria-label')).toBe('Notifications');
   });
 
+  it('paints nothing, and leaves the screen to the popup, when the copy cannot be read', () => {
+    const app = appRoot();
+    const row = '<div class="popup"><article><time datetime="2026-11-20T19:28:00.000Z">now</time></article></div>';
+    for (const kept of [
+      '{"html":',
+      JSON.stringify({ html: row, lang: 'not a language!' }),
+      JSON.stringify({ lang: 'en' }),
+    ]) {
+      localStorage.setItem('firstScreen', kept);
+      expect(paintCopy(app)).toBeNull();
+      expect(app.childNodes).toHaveLength(0);
+    }
+    expect(performance.getEntriesByName(FIRST_ROW_MARK)).toHaveLength(0);
+  });
+
   it('shows the "Unread only" switch as it was kept', async () => {
     await storedWorld({ unreadOnly: true });
     await openedBefore();
