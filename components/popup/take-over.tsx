@@ -8,7 +8,12 @@
  */
 import { render } from 'preact';
 import { browser } from 'wxt/browser';
-import { firstScreenItems, readFirstScreen, snapshotFirstScreen } from '../../lib/popup/first-screen-state';
+import {
+  type FirstScreen,
+  firstScreenItems,
+  readFirstScreen,
+  snapshotFirstScreen,
+} from '../../lib/popup/first-screen-state';
 import { createInboxStore } from '../../lib/popup/inbox-store';
 import type { StorageAreas } from '../../lib/popup/storage-areas';
 import { INTERACTIVE_MARK } from './first-row-mark';
@@ -53,16 +58,28 @@ function elementAt(place: Place | null, root: Element): HTMLElement | null {
   return (alike(scope, { tagName }, place.signature, place.row !== null)[place.index] as HTMLElement) ?? null;
 }
 
-/** Keeps the copy for the next opening as storage changes while the popup is open, drawn from storage. */
-function keepCopyCurrent() {
+/** Keeps the first screen `screen` describes for the next opening, drawn by code loaded for it. */
+const keepDrawnCopy = (screen: Promise<FirstScreen> | FirstScreen) =>
+  Promise.all([import('./first-screen'), screen])
+    .then(([{ keepFirstScreen }, shown]) => keepFirstScreen(shown))
+    .catch(() => undefined);
+
+/**
+ * Keeps the copy for the next opening as storage changes while the popup is open in `app`, drawn
+ * from storage; stops once `app` has left the page.
+ */
+function keepCopyCurrent(app: HTMLElement) {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const keep = () =>
-    Promise.all([import('./first-screen'), snapshotFirstScreen().then(readFirstScreen)])
-      .then(([{ keepFirstScreen }, screen]) => keepFirstScreen(screen))
-      .catch(() => undefined);
+  const keep = () => {
+    if (app.isConnected) void keepDrawnCopy(snapshotFirstScreen().then(readFirstScreen));
+  };
   const later = () => {
     clearTimeout(timer);
-    timer = setTimeout(keep, KEEP_DELAY_MS);
+    if (app.isConnected) timer = setTimeout(keep, KEEP_DELAY_MS);
+    else {
+      browser.storage.local.onChanged.removeListener(later);
+      browser.storage.sync.onChanged.removeListener(later);
+    }
   };
   browser.storage.local.onChanged.addListener(later);
   browser.storage.sync.onChanged.addListener(later);
@@ -91,15 +108,21 @@ export async function startPopup(
   render(<Popup store={createInboxStore(read, screen ?? undefined)} />, app);
   performance.mark(INTERACTIVE_MARK);
   const shown = app.firstElementChild;
-  keepCopy(
-    screen && firstScreenItems(screen).length > 0 && shown?.querySelector('[role="feed"] article') ? shown : null,
-  );
+  if (!painted && screen) {
+    // Without a first row on screen yet the feed renders its first rows now and the rest a frame
+    // later: the copy is drawn whole from storage instead.
+    void keepDrawnCopy(screen);
+  } else {
+    keepCopy(
+      screen && firstScreenItems(screen).length > 0 && shown?.querySelector('[role="feed"] article') ? shown : null,
+    );
+  }
   if (painted) {
     const scroller = app.querySelector('.scroller');
     if (scroller && scroller.scrollTop !== scrolled) scroller.scrollTop = scrolled;
     const focus = elementAt(focused, app);
     if (focus && focus !== document.activeElement) focus.focus();
   }
-  keepCopyCurrent();
+  keepCopyCurrent(app);
   for (const place of places) elementAt(place, app)?.click();
 }

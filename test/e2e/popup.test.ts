@@ -5,16 +5,18 @@ import { PopupPage } from './support/popup-page';
 import { type E2EProduct, startProduct } from './support/product';
 
 /**
- * Opens the popup in a frame of `host` and, the moment the frame shows a feed while the popup's
- * code has not taken over yet, scrolls the list and focuses a row's Snooze button; then waits for
- * the take-over and says what it kept.
+ * Once the popup open in `host` has kept its first screen, opens the popup in a frame of `host`
+ * and, the moment the frame shows a feed while the popup's code has not taken over yet, scrolls
+ * the list and focuses a row's Snooze button; then waits for the take-over and says what it kept.
  */
 function takeOver(host: E2EPage) {
   return host.evaluate(async () => {
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+    // The popup open in `host` keeps its first screen for the next opening once it has its rows.
+    while (!localStorage.getItem('firstScreen')?.includes('<article')) await tick();
     const frame = document.body.appendChild(document.createElement('iframe'));
     frame.style.cssText = 'width: 420px; height: 600px';
     frame.src = 'popup.html';
-    const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
     let feed: Element | null | undefined = null;
     while (!feed) {
       await tick();
