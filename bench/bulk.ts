@@ -19,21 +19,37 @@ export const BULK_DEFAULTS: BulkOptions = { inbox: 100_000, runs: 3 };
 
 const STEPS = ['mark all read', 'undo mark all read', 'delete all', 'undo delete all'] as const;
 
-/** The four calls in order, each timed; throws unless each changed the whole inbox. */
-async function round(service: BenchService, inbox: number): Promise<number[]> {
+/** Listings read while the whole inbox is read or deleted, each timed at its best of `PAGE_TRIES`. */
+const PAGES = ['unread page with the inbox read', 'page with the inbox deleted'] as const;
+const PAGE_TRIES = 5;
+
+/** The fastest of `PAGE_TRIES` fetches of a page of 25. */
+async function pageTime(service: BenchService, unreadOnly: boolean): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < PAGE_TRIES; i++) {
+    times.push(await timed(() => service.client.inbox.fetch({ limit: 25, unreadOnly })));
+  }
+  return Math.min(...times);
+}
+
+/**
+ * The four calls in order, each timed, and the pages of `PAGES` between them; throws unless each
+ * call changed the whole inbox.
+ */
+async function round(service: BenchService, inbox: number): Promise<{ times: number[]; pages: number[] }> {
   const { inbox: api } = service.client;
   let marked = { count: 0, undo: null as string | null };
   let deleted = { count: 0, undo: null as string | null };
   const counts: number[] = [];
-  const times = [
-    await timed(async () => (marked = await api.markRead('all'))),
-    await timed(async () => counts.push((await api.undo(marked.undo ?? '')).count)),
-    await timed(async () => (deleted = await api.delete('all'))),
-    await timed(async () => counts.push((await api.undo(deleted.undo ?? '')).count)),
-  ];
+  const times = [await timed(async () => (marked = await api.markRead('all')))];
+  const pages = [await pageTime(service, true)];
+  times.push(await timed(async () => counts.push((await api.undo(marked.undo ?? '')).count)));
+  times.push(await timed(async () => (deleted = await api.delete('all'))));
+  pages.push(await pageTime(service, false));
+  times.push(await timed(async () => counts.push((await api.undo(deleted.undo ?? '')).count)));
   const changed = [marked.count, counts[0], deleted.count, counts[1]];
   if (changed.some((count) => count !== inbox)) throw new Error(`Bulk: the four calls changed ${changed} rows.`);
-  return times;
+  return { times, pages };
 }
 
 /** What EXPLAIN (ANALYZE, BUFFERS, WAL) said of one statement that changed notifications. */
@@ -131,6 +147,7 @@ export async function measureBulk(options: BulkOptions = BULK_DEFAULTS): Promise
     const service = await startBenchService(backend);
     const { database } = service.server;
     const runs: number[][] = STEPS.map(() => []);
+    const pageRuns: number[][] = PAGES.map(() => []);
     let profiles: StatementProfile[] = [];
     let profiledTimes: number[] = [];
     try {
@@ -138,14 +155,17 @@ export async function measureBulk(options: BulkOptions = BULK_DEFAULTS): Promise
       for (let run = 0; run < options.runs; run++) {
         // What autovacuum does between rounds on a real server; PGlite has none.
         await database.query('VACUUM ANALYZE notifications');
-        const times = await round(service, options.inbox);
+        const { times, pages } = await round(service, options.inbox);
         times.forEach((ms, step) => {
           runs[step]?.push(ms);
+        });
+        pages.forEach((ms, page) => {
+          pageRuns[page]?.push(ms);
         });
       }
       await database.query('VACUUM ANALYZE notifications');
       profiles = await explained(database, async () => {
-        profiledTimes = await round(service, options.inbox);
+        profiledTimes = (await round(service, options.inbox)).times;
       });
     } finally {
       await service.close();
@@ -161,6 +181,15 @@ export async function measureBulk(options: BulkOptions = BULK_DEFAULTS): Promise
         target: 1000,
       });
       notes.push(describe(label, step, profiledTimes[index] ?? 0, profiles[index]));
+    });
+    // A page must stay an index walk whatever the inbox holds that it does not list.
+    PAGES.forEach((page, index) => {
+      figures.push({
+        name: `${label} ${page} (${size})`,
+        value: median(pageRuns[index] ?? []),
+        unit: 'ms',
+        how: `median over ${options.runs} runs of the best of ${PAGE_TRIES}, through the API`,
+      });
     });
     details[backend] = { runs: Object.fromEntries(STEPS.map((step, index) => [step, runs[index]])), profiles };
   }

@@ -616,6 +616,159 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
       $$`,
     ],
   },
+  {
+    version: 12,
+    name: 'the inbox and its unread part listed from tables of their own, so bulk triage rewrites rows in place',
+    // Marking read, deleting and their undo change `read`, `deleted_at` and `last_op`. While any
+    // index named one of them (in its columns or its condition), each of the 100,000 rows of a mark
+    // all read got a new version in every index: about 1 s on PostgreSQL, 1.7 s on PGlite. Now no
+    // index of `notifications` names them, so such an update is HOT (the row rewritten on its own
+    // page, the indexes untouched; the fill factor leaves that room). The inbox and its unread
+    // part are listed from `inbox_listed` and `inbox_unread`: a notification's user, type, order
+    // and id while it is listed (not deleted, snoozed or muted) and, for the second, unread. Statement
+    // triggers keep them: a bulk change deletes or inserts its rows there in one statement, and
+    // only a statement that both adds and removes rows joins what rows were with what they became.
+    // A listed row's key never changes in place: `sorted_at` moves only as a snoozed row wakes.
+    // An operation that named its ids keeps them, and its undo and clean-up look at those rows
+    // alone; one on the whole inbox reads its user's rows.
+    statements: [
+      'ALTER TABLE notifications SET (fillfactor = 45)',
+      `CREATE TABLE inbox_listed (
+        user_id integer NOT NULL,
+        type text NOT NULL,
+        sorted_at timestamptz(3) NOT NULL,
+        id uuid NOT NULL,
+        PRIMARY KEY (user_id, type, sorted_at, id)
+      )`,
+      `CREATE TABLE inbox_unread (
+        user_id integer NOT NULL,
+        type text NOT NULL,
+        sorted_at timestamptz(3) NOT NULL,
+        id uuid NOT NULL,
+        PRIMARY KEY (user_id, type, sorted_at, id)
+      )`,
+      `INSERT INTO inbox_listed (user_id, type, sorted_at, id)
+       SELECT n.user_id, n.type, n.sorted_at, n.id FROM notifications n WHERE n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted`,
+      `INSERT INTO inbox_unread (user_id, type, sorted_at, id)
+       SELECT n.user_id, n.type, n.sorted_at, n.id FROM notifications n WHERE NOT n.read AND n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted`,
+      'DROP INDEX notifications_page_idx',
+      'DROP INDEX notifications_unread_idx',
+      'DROP INDEX notifications_type_page_idx',
+      'DROP INDEX notifications_type_unread_idx',
+      'DROP INDEX notifications_muted_idx',
+      'DROP INDEX notifications_snoozed_idx',
+      'DROP INDEX notifications_wake_idx',
+      'DROP INDEX notifications_last_op_idx',
+      // The muted and snoozed listings and the wake loop leave deleted rows out as they read them:
+      // only a delete naming its ids (500 at most) reaches a muted or snoozed row.
+      `CREATE INDEX notifications_muted_idx ON notifications (user_id, sorted_at DESC, id DESC)
+       WHERE snoozed_until IS NULL AND muted`,
+      `CREATE INDEX notifications_snoozed_idx ON notifications (user_id, snoozed_until, id)
+       WHERE snoozed_until IS NOT NULL`,
+      'CREATE INDEX notifications_wake_idx ON notifications (snoozed_until) WHERE snoozed_until IS NOT NULL',
+      // What the undo of an operation on the whole inbox reads.
+      'CREATE INDEX notifications_user_idx ON notifications (user_id)',
+      'ALTER TABLE triage_operations ADD COLUMN ids uuid[]',
+      `CREATE FUNCTION inbox_entries_arrived() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+      BEGIN
+        INSERT INTO inbox_listed (user_id, type, sorted_at, id)
+          SELECT n.user_id, n.type, n.sorted_at, n.id FROM new_rows n WHERE n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted;
+        INSERT INTO inbox_unread (user_id, type, sorted_at, id)
+          SELECT n.user_id, n.type, n.sorted_at, n.id FROM new_rows n WHERE NOT n.read AND n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER notifications_entries_insert AFTER INSERT ON notifications
+       REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION inbox_entries_arrived()`,
+      `CREATE FUNCTION inbox_entries_gone() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+      BEGIN
+        DELETE FROM inbox_listed e USING old_rows o
+          WHERE o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted
+            AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id;
+        DELETE FROM inbox_unread e USING old_rows o
+          WHERE NOT o.read AND o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted
+            AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER notifications_entries_delete AFTER DELETE ON notifications
+       REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION inbox_entries_gone()`,
+      // Rows leaving a listing in bulk are found by joining them with their users' entries at once
+      // rather than one index search each (a fifth of a delete all's time); a few, one by one.
+      `CREATE FUNCTION inbox_entries_changed() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+      DECLARE
+        was record;
+        became record;
+        owners integer[];
+        nestloop text := current_setting('enable_nestloop');
+      BEGIN
+        SELECT count(*) AS total, count(*) FILTER (WHERE r.deleted_at IS NULL AND r.snoozed_until IS NULL AND NOT r.muted) AS listed,
+          count(*) FILTER (WHERE NOT r.read AND r.deleted_at IS NULL AND r.snoozed_until IS NULL AND NOT r.muted) AS unread,
+          sum(r.sorted_at - timestamptz '2000-01-01') AS at_sum
+        FROM old_rows r INTO was;
+        SELECT count(*) AS total, count(*) FILTER (WHERE r.deleted_at IS NULL AND r.snoozed_until IS NULL AND NOT r.muted) AS listed,
+          count(*) FILTER (WHERE NOT r.read AND r.deleted_at IS NULL AND r.snoozed_until IS NULL AND NOT r.muted) AS unread,
+          sum(r.sorted_at - timestamptz '2000-01-01') AS at_sum
+        FROM new_rows r INTO became;
+        IF became.listed = 0 THEN
+          IF was.listed > 1000 THEN
+            SELECT array_agg(o.user_id) INTO owners FROM (SELECT DISTINCT user_id FROM old_rows) o;
+            PERFORM set_config('enable_nestloop', 'off', true);
+            EXECUTE $sql$
+              DELETE FROM inbox_listed e USING old_rows o
+              WHERE o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted AND e.user_id = ANY($1)
+                AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id
+            $sql$ USING owners;
+            PERFORM set_config('enable_nestloop', nestloop, true);
+          ELSE
+            DELETE FROM inbox_listed e USING old_rows o
+              WHERE o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted
+                AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id;
+          END IF;
+        ELSIF was.listed = 0 THEN
+          INSERT INTO inbox_listed (user_id, type, sorted_at, id)
+          SELECT n.user_id, n.type, n.sorted_at, n.id FROM new_rows n WHERE n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted;
+        ELSIF NOT (was.listed = was.total AND became.listed = became.total AND was.at_sum = became.at_sum) THEN
+          DELETE FROM inbox_listed e USING old_rows o JOIN new_rows n ON n.id = o.id
+          WHERE o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted AND NOT (n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted AND n.sorted_at = o.sorted_at)
+            AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id;
+          INSERT INTO inbox_listed (user_id, type, sorted_at, id)
+          SELECT n.user_id, n.type, n.sorted_at, n.id FROM new_rows n JOIN old_rows o ON o.id = n.id
+          WHERE n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted AND NOT (o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted AND n.sorted_at = o.sorted_at);
+        END IF;
+        IF became.unread = 0 THEN
+          IF was.unread > 1000 THEN
+            SELECT array_agg(o.user_id) INTO owners FROM (SELECT DISTINCT user_id FROM old_rows) o;
+            PERFORM set_config('enable_nestloop', 'off', true);
+            EXECUTE $sql$
+              DELETE FROM inbox_unread e USING old_rows o
+              WHERE NOT o.read AND o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted AND e.user_id = ANY($1)
+                AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id
+            $sql$ USING owners;
+            PERFORM set_config('enable_nestloop', nestloop, true);
+          ELSE
+            DELETE FROM inbox_unread e USING old_rows o
+              WHERE NOT o.read AND o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted
+                AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id;
+          END IF;
+        ELSIF was.unread = 0 THEN
+          INSERT INTO inbox_unread (user_id, type, sorted_at, id)
+          SELECT n.user_id, n.type, n.sorted_at, n.id FROM new_rows n WHERE NOT n.read AND n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted;
+        ELSIF NOT (was.unread = was.total AND became.unread = became.total AND was.at_sum = became.at_sum) THEN
+          DELETE FROM inbox_unread e USING old_rows o JOIN new_rows n ON n.id = o.id
+          WHERE NOT o.read AND o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted AND NOT (NOT n.read AND n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted AND n.sorted_at = o.sorted_at)
+            AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id;
+          INSERT INTO inbox_unread (user_id, type, sorted_at, id)
+          SELECT n.user_id, n.type, n.sorted_at, n.id FROM new_rows n JOIN old_rows o ON o.id = n.id
+          WHERE NOT n.read AND n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted AND NOT (NOT o.read AND o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted AND n.sorted_at = o.sorted_at);
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+      `CREATE TRIGGER notifications_entries_update AFTER UPDATE ON notifications
+       REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION inbox_entries_changed()`,
+    ],
+  },
 ];
 
 /** Applies the missing migrations; safe to run at every start, and by several services at once. */

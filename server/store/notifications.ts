@@ -129,8 +129,9 @@ const perRequest: Placeholder = (index, type) =>
 
 /**
  * The statement of a page of `user`'s notifications in its listing's order, with its parameters
- * named by `placeholder`. Each variant walks an index in order instead of filtering: a type
- * filter on the inbox is one walk of the type index per type, merged.
+ * named by `placeholder`. Each variant walks an index in order instead of filtering. The inbox and
+ * its unread part walk `inbox_listed` or `inbox_unread` once per type, merged, and read the page's
+ * rows from `notifications` by id; the snoozed and the muted listings walk `notifications` itself.
  */
 function pageStatement(user: string, placeholder: Placeholder, options: PageOptions) {
   const params: unknown[] = [options.limit];
@@ -139,14 +140,41 @@ function pageStatement(user: string, placeholder: Placeholder, options: PageOpti
     params.push(value);
     return placeholder(params.length - 1, type);
   };
+  // Folded by the database as it folds what it searches; a word of 3 or more characters is a trigram index lookup.
+  const found = (alias: string) => {
+    if (!options.words || options.words.length === 0) return '';
+    const words = options.words.map((word) => `s.words LIKE search_fold(${param(containing(word), 'text')})`);
+    return ` AND ${alias}.id IN (SELECT s.id FROM notification_search s WHERE s.user_id = ${user} AND ${words.join(' AND ')})`;
+  };
+  if (!options.snoozed && !options.muted) {
+    let where = `e.user_id = ${user}${found('e')}`;
+    if (options.after) {
+      where += ` AND (e.sorted_at, e.id) < (${param(options.after.at, 'timestamptz')}, ${param(options.after.id, 'uuid')})`;
+    }
+    const table = options.unreadOnly ? 'inbox_unread' : 'inbox_listed';
+    const types = options.types
+      ? options.types.map((type) => param(type, 'text'))
+      : NOTIFICATION_TYPES.map((type) => `'${type}'`);
+    const branches = types.map(
+      (type) => `SELECT e.id, e.sorted_at FROM ${table} e WHERE ${where} AND e.type = ${type}
+         ORDER BY e.sorted_at DESC, e.id DESC LIMIT ${limit}`,
+    );
+    const entries =
+      branches.length === 1
+        ? branches.join('')
+        : `${branches.map((branch) => `(${branch})`).join(' UNION ALL ')} ORDER BY sorted_at DESC, id DESC LIMIT ${limit}`;
+    return {
+      sql: `SELECT ${NOTIFICATION_COLUMNS}
+     FROM (${entries}) e
+       JOIN notifications n ON n.id = e.id LEFT JOIN users a ON a.id = n.actor_id
+     ORDER BY ${listingOrder(options, 'e')}`,
+      params,
+    };
+  }
   let where = `n.user_id = ${user} AND n.deleted_at IS NULL`;
   if (options.unreadOnly) where += ' AND NOT n.read';
   where += options.muted ? ' AND n.muted' : ' AND NOT n.muted';
-  // Folded by the database as it folds what it searches; a word of 3 or more characters is a trigram index lookup.
-  if (options.words && options.words.length > 0) {
-    const words = options.words.map((word) => `s.words LIKE search_fold(${param(containing(word), 'text')})`);
-    where += ` AND n.id IN (SELECT s.id FROM notification_search s WHERE s.user_id = ${user} AND ${words.join(' AND ')})`;
-  }
+  where += found('n');
   if (options.snoozed) {
     where += ' AND n.snoozed_until IS NOT NULL';
     if (options.types) where += ` AND n.type = ANY(${param(options.types, 'text[]')})`;
@@ -385,11 +413,14 @@ const lowercase = (ids: readonly string[]) => ids.map((id) => id.toLowerCase());
 
 /**
  * One triage call: its id is written on every row it changes (`last_op`) so that its undo
- * finds them, and `at` is the service's clock when it happened.
+ * finds them, and `at` is the service's clock when it happened. The change sets `ids` to the
+ * ids it was given (lowercase), or null when it applied to the whole inbox: the undo then looks
+ * at those rows alone instead of every row of the user.
  */
 export interface TriageStamp {
   operationId: string;
   at: Date;
+  ids?: readonly string[] | null;
 }
 
 /**
@@ -410,9 +441,12 @@ async function triage(
   const params: unknown[] = [userId, stamp.operationId];
   if ('with' in change) params.push(change.with);
   let where = `user_id = $1 AND deleted_at IS NULL AND ${change.only}`;
-  if (ids === 'all') where += ' AND snoozed_until IS NULL AND NOT muted';
-  else {
-    params.push(lowercase(ids));
+  if (ids === 'all') {
+    stamp.ids = null;
+    where += ' AND snoozed_until IS NULL AND NOT muted';
+  } else {
+    stamp.ids = lowercase(ids);
+    params.push(stamp.ids);
     where += ` AND id = ANY($${params.length}::uuid[])`;
   }
   const result = await db.query(`UPDATE notifications SET ${change.set}, last_op = $2::uuid WHERE ${where}`, params);
@@ -555,7 +589,7 @@ export async function fillInboxes(
      ORDER BY u, g`,
     [userIds, count, options.text ?? 'Generated notification', options.read ?? false, options.newest ?? null],
   );
-  await db.query('ANALYZE notifications');
+  await db.query('ANALYZE notifications, inbox_listed, inbox_unread');
   // The search index takes a bulk load into its pending list, which autovacuum merges soon after;
   // until then a search is planned as if the index were slow.
   await db.query("SELECT gin_clean_pending_list('notification_search_idx'::regclass)");

@@ -1,9 +1,10 @@
 /**
  * Triage operations, kept while they can be undone. An operation is one triage call that
  * changed at least one notification; each row it changed carries its id in `last_op`, so an
- * undo touches exactly those rows (and none that a later operation has claimed since) through
- * one index, whatever their number. Everything lives in the database: any service instance
- * can undo what another did, and the clean-up can run on all of them at once.
+ * undo touches exactly those rows (and none that a later operation has claimed since): among the
+ * ids the operation named, or among its user's rows when it applied to the whole inbox.
+ * Everything lives in the database: any service instance can undo what another did, and the
+ * clean-up can run on all of them at once.
  */
 import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../../lib/api/contract';
@@ -54,12 +55,10 @@ export async function runOperation(
     await tx.query(OPERATION_MEMORY);
     const count = await change(tx, stamp);
     if (count === 0) return { count, operation: null };
-    await tx.query('INSERT INTO triage_operations (id, user_id, kind, expires_at) VALUES ($1, $2, $3, $4)', [
-      stamp.operationId,
-      userId,
-      kind,
-      expiresAt.toISOString(),
-    ]);
+    await tx.query(
+      'INSERT INTO triage_operations (id, user_id, kind, expires_at, ids) VALUES ($1, $2, $3, $4, $5::uuid[])',
+      [stamp.operationId, userId, kind, expiresAt.toISOString(), stamp.ids ?? null],
+    );
     return { count, operation: { id: stamp.operationId, expiresAt } };
   });
 }
@@ -78,17 +77,19 @@ export async function undoOperation(
   return db.transaction(async (tx) => {
     // Taking the record out first makes a second undo, here or on another instance, wait for
     // this one and then find nothing; the clean-up skips a record this holds.
-    const taken = await tx.query<{ kind: string }>(
-      'DELETE FROM triage_operations WHERE id = $1 AND user_id = $2 AND expires_at > $3 RETURNING kind',
+    const taken = await tx.query<{ kind: string; ids: string[] | null }>(
+      'DELETE FROM triage_operations WHERE id = $1 AND user_id = $2 AND expires_at > $3 RETURNING kind, ids',
       [operationId, userId, now.toISOString()],
     );
-    const kind = taken.rows[0]?.kind;
-    if (kind === undefined || !Object.hasOwn(PUT_BACK, kind)) return null;
+    const operation = taken.rows[0];
+    if (operation === undefined || !Object.hasOwn(PUT_BACK, operation.kind)) return null;
     await tx.query(OPERATION_MEMORY);
-    const result = await tx.query(
-      `UPDATE notifications SET ${PUT_BACK[kind as TriageKind]}, last_op = NULL WHERE last_op = $1 AND user_id = $2`,
-      [operationId, userId],
-    );
+    const putBack = `UPDATE notifications SET ${PUT_BACK[operation.kind as TriageKind]}, last_op = NULL
+       WHERE last_op = $1 AND user_id = $2`;
+    const result =
+      operation.ids === null
+        ? await tx.query(putBack, [operationId, userId])
+        : await tx.query(`${putBack} AND id = ANY($3::uuid[])`, [operationId, userId, operation.ids]);
     return result.rowCount;
   });
 }
@@ -106,21 +107,33 @@ export async function purgeExpiredOperations(db: Database, now: Date): Promise<n
   let removed = 0;
   for (;;) {
     const batch = await db.transaction(async (tx) => {
-      const expired = await tx.query<{ id: string; kind: string }>(
+      const expired = await tx.query<{ id: string; kind: string; user_id: number; ids: string[] | null }>(
         `DELETE FROM triage_operations WHERE id IN (
            SELECT id FROM triage_operations WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED
-         ) RETURNING id, kind`,
+         ) RETURNING id, kind, user_id, ids`,
         [now.toISOString(), PURGE_BATCH],
       );
-      const deletes = expired.rows.filter((row) => row.kind === 'delete').map((row) => row.id);
-      const gone =
-        deletes.length === 0
-          ? 0
-          : (
-              await tx.query('DELETE FROM notifications WHERE last_op = ANY($1::uuid[]) AND deleted_at IS NOT NULL', [
-                deletes,
-              ])
-            ).rowCount;
+      const deletes = expired.rows.filter((row) => row.kind === 'delete');
+      // Those that named their ids are looked up by them; those on a whole inbox, by its user.
+      const named = deletes.filter((row) => row.ids !== null);
+      const whole = deletes.filter((row) => row.ids === null);
+      let gone = 0;
+      if (named.length > 0) {
+        const result = await tx.query(
+          `DELETE FROM notifications
+           WHERE id = ANY($1::uuid[]) AND last_op = ANY($2::uuid[]) AND deleted_at IS NOT NULL`,
+          [named.flatMap((row) => row.ids ?? []), named.map((row) => row.id)],
+        );
+        gone += result.rowCount;
+      }
+      if (whole.length > 0) {
+        const result = await tx.query(
+          `DELETE FROM notifications
+           WHERE user_id = ANY($1::int[]) AND last_op = ANY($2::uuid[]) AND deleted_at IS NOT NULL`,
+          [whole.map((row) => row.user_id), whole.map((row) => row.id)],
+        );
+        gone += result.rowCount;
+      }
       return { operations: expired.rows.length, gone };
     });
     removed += batch.gone;
