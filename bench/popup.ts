@@ -7,7 +7,7 @@
  * platform itself takes to open the page. The bytes it loads for each are in the size area.
  */
 import { FIRST_ROW_MARK, INTERACTIVE_MARK } from '../components/popup/first-row-mark';
-import { COPY_KEY } from '../components/popup/first-screen-copy';
+import { COPY_KEY } from '../lib/popup/first-screen-copy-key';
 import type { Product } from '../test/e2e/support/product';
 import type { Figure, Section } from './support/report';
 import { median, pairedRatio, percentile } from './support/stats';

@@ -4,11 +4,9 @@
  * to the moment it opens. The popup renders over it as soon as its code has loaded, keeping the
  * painted elements and changing only what storage now says otherwise.
  */
+import { COPY_KEY } from '../../lib/popup/first-screen-copy-key';
 import { relativeTime } from '../../lib/popup/relative-time';
 import { FIRST_ROW_MARK } from './first-row-mark';
-
-/** The `localStorage` key of the kept first screen. */
-export const COPY_KEY = 'firstScreen';
 
 interface FirstScreenCopy {
   /** The first screen's markup, as first rendered. */

@@ -10,6 +10,7 @@ import { FAILURES, failureCode, failureKind } from '../failure';
 import { t } from '../i18n';
 import { ask, type NewAccountRequest } from '../messaging';
 import { originPattern } from '../permissions';
+import { forgetFirstScreen } from '../popup/first-screen-copy-key';
 import type { Settings } from '../settings';
 import { connectionProblemText } from './connection-test-notice';
 import { actionFailureText, type Notice } from './notice';
@@ -71,6 +72,7 @@ export function accountFailureText(error: unknown, apiBaseUrl: string): string {
 
 /** Signs an account out (its token revoked at the service); the page gets a notice either way. */
 export async function signOut(account: Account): Promise<{ signedOut: boolean; notice: Notice }> {
+  forgetFirstScreen();
   try {
     await ask('accounts.signOut', { account: account.id });
     return { signedOut: true, notice: { tone: 'info', lines: [t('options_signedOutAccount', accountLabel(account))] } };
@@ -81,6 +83,7 @@ export async function signOut(account: Account): Promise<{ signedOut: boolean; n
 
 /** Signs an account out and forgets it. */
 export async function removeAccount(account: Account): Promise<Notice> {
+  forgetFirstScreen();
   try {
     await ask('accounts.remove', { account: account.id });
     return { tone: 'info', lines: [t('options_accountRemoved', accountLabel(account))] };
