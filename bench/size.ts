@@ -94,8 +94,11 @@ export function popupLoad(extensionDir: string): PopupLoad {
   };
 }
 
-/** A lazy part's name from its chunk's file name: `chunks/snooze-menu-CKVRv1vw.js` is "snooze-menu". */
-const lazyName = (file: string) => posix.basename(file, '.js').replace(/-[\w]{8}$/, '');
+/**
+ * A lazy part's name from its chunk's file name: `chunks/snooze-menu-CKVRv1vw.js` is
+ * "snooze-menu", and so is `chunks/snooze-menu-CK-Rv1vw.js` (a hash may hold "-" too).
+ */
+const lazyName = (file: string) => posix.basename(file, '.js').replace(/-[\w-]{8}$/, '');
 
 /** Gzip bytes (level 9) of files of a build. */
 export const gzipBytes = (extensionDir: string, files: readonly string[]) =>
