@@ -234,7 +234,7 @@ function wireObject(origin: string): string {
   const actor = `CASE WHEN p.actor_username IS NULL THEN 'null' ELSE '{"username":' || to_json(p.actor_username)::text
       || ',"displayName":' || to_json(coalesce(p.actor_display_name, ''))::text || ',"avatarUrl":' || to_json(${avatar})::text || '}' END`;
   const url = `CASE WHEN left(p.path, 1) = '/' THEN ${origin} || p.path ELSE p.path END`;
-  return `'{"id":"' || p.id || '","read":' || p.read || ',"type":' || to_json(p.type)::text
+  return `'{"id":"' || p.id || '","read":' || p.read || ',"type":"' || p.type || '"'
     || ',"createdAt":' || ${jsonTime('p.created_at')} || ',"actor":' || ${actor} || ',"text":' || to_json(p.text)::text
     || ',"url":' || ${jsonText(url)} || ',"snoozedUntil":' || ${jsonTime('p.snoozed_until')}
     || ',"sortedAt":' || ${jsonTime('p.sorted_at')} || '}'`;
@@ -246,9 +246,9 @@ function wireObject(origin: string): string {
  * nor serialises an object per notification. `limit` is the page's size plus one.
  */
 function wirePageStatement(sql: string, options: PageOptions, limit: string, origin: string): string {
-  const at = isoText(options.snoozed ? 'p.snoozed_until' : 'p.sorted_at');
+  const at = options.snoozed ? 'p.snoozed_until' : 'p.sorted_at';
   return `SELECT coalesce('[' || string_agg(w.wire, ',' ORDER BY w.position) FILTER (WHERE w.position < ${limit}) || ']', '[]') AS data,
-       max(w.at) FILTER (WHERE w.position = ${limit} - 1) AS last_at, max(w.id) FILTER (WHERE w.position = ${limit} - 1) AS last_id,
+       ${isoText(`max(w.at) FILTER (WHERE w.position = ${limit} - 1)`)} AS last_at, max(w.id) FILTER (WHERE w.position = ${limit} - 1) AS last_id,
        count(*) >= ${limit} AS more, coalesce(bool_or(w.drawn), false) AS drawn
      FROM (SELECT row_number() OVER (ORDER BY ${listingOrder(options, 'p')}) AS position, p.id::text AS id, ${at} AS at,
        ${wireObject(origin)} AS wire, ${DRAWN} AS drawn FROM (${sql}) p) w`;
@@ -321,7 +321,7 @@ export async function pageOfNotificationsAs(
   origin: string,
 ): Promise<{ owner: TokenOwner; page: WirePage } | null> {
   const { sql, params } = wirePage('caller.user_id', perRequest, options, origin);
-  const found = await authenticatedBatch<WirePageRow>(db, token, sql, params);
+  const found = await authenticatedBatch<WirePageRow>(db, token, sql, params, undefined, true);
   return found && { owner: found.owner, page: toWirePage(found.rows[0]) };
 }
 

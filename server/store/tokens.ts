@@ -88,6 +88,8 @@ const batchers = new WeakMap<Queryable, Map<string, (request: BatchRequest) => P
  * request costs one round trip to the database; null when the token is not valid (the rows are
  * then dropped unread). `select` names the owner's user id `caller.user_id` and its parameters
  * are `params`, read from the JSON array `caller.params`; `orderBy` orders its rows (`q.column`).
+ * `oneRow` says the select gives exactly one row, always: a request with none is taken for an
+ * invalid token.
  *
  * The requests that wait at the same moment for the same `select` go in one statement (see
  * `batched`): under load one round trip serves many. Each request still reads its token's row
@@ -99,6 +101,7 @@ export function authenticatedBatch<Row>(
   select: string,
   params: readonly unknown[],
   orderBy?: string,
+  oneRow = false,
 ): Promise<{ owner: TokenOwner; rows: Row[] } | null> {
   const parts = splitToken(token);
   if (!parts) return Promise.resolve(null);
@@ -111,7 +114,7 @@ export function authenticatedBatch<Row>(
   const key = orderBy === undefined ? select : `${select}\n${orderBy}`;
   let lookUp = kinds.get(key);
   if (!lookUp) {
-    lookUp = batched((requests: BatchRequest[]) => runBatch(db, requests, select, orderBy), {
+    lookUp = batched((requests: BatchRequest[]) => runBatch(db, requests, select, orderBy, oneRow), {
       maxInFlight: BATCHES_IN_FLIGHT,
       maxSize: BATCH_SIZE,
     });
@@ -130,17 +133,22 @@ async function runBatch(
   requests: readonly BatchRequest[],
   select: string,
   orderBy: string | undefined,
+  oneRow: boolean,
 ): Promise<({ owner: TokenOwner; rows: unknown[] } | null)[]> {
   // Each request's rows come as one JSON array: the driver then parses one value a request
   // instead of every column of every row, and the token's columns are not repeated on each row.
+  // A select of exactly one row has its columns beside the token's instead, as they are: the
+  // database then neither wraps them in JSON (escaping a page's JSON again) nor the service parses it.
+  const rows = oneRow
+    ? `q.* FROM caller CROSS JOIN LATERAL (${select}) q`
+    : `(SELECT coalesce(json_agg(q${orderBy ? ` ORDER BY ${orderBy}` : ''}), '[]') FROM (${select}) q) AS caller_rows
+     FROM caller`;
   const result = await db.query<TokenRow & { caller_request: number; caller_rows: unknown[] }>(
     `WITH caller AS (
        SELECT r.request, t.user_id, u.username, t.secret_hash, $2::jsonb -> (r.request::int - 1) AS params
        FROM unnest($1::text[]) WITH ORDINALITY AS r(token_id, request)
        JOIN tokens t ON t.id = r.token_id AND t.revoked_at IS NULL JOIN users u ON u.id = t.user_id)
-     SELECT caller.request::int AS caller_request, ${CALLER_COLUMNS},
-       (SELECT coalesce(json_agg(q${orderBy ? ` ORDER BY ${orderBy}` : ''}), '[]') FROM (${select}) q) AS caller_rows
-     FROM caller`,
+     SELECT caller.request::int AS caller_request, ${CALLER_COLUMNS}, ${rows}`,
     [requests.map((request) => request.parts.id), JSON.stringify(requests.map((request) => request.params))],
   );
   const found = new Map<number, (typeof result.rows)[number]>();
@@ -148,7 +156,7 @@ async function runBatch(
   return requests.map(({ parts }, i) => {
     const row = found.get(i + 1);
     const owner = ownerOf(row, parts);
-    return owner && row ? { owner, rows: row.caller_rows } : null;
+    return owner && row ? { owner, rows: oneRow ? [row] : row.caller_rows } : null;
   });
 }
 
