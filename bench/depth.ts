@@ -37,7 +37,10 @@ const SNOOZED_SHARE = 0.1;
 
 /**
  * The listing query as an OFFSET query would write it, the baseline keyset paging replaces; its
- * rows become notifications as the service's own rows do, so both pay the same per row.
+ * rows become notifications as the service's own rows do, so both pay the same per row. Since
+ * the inbox is listed from tables of its own (migration 12), no index of `notifications` has the
+ * listing's order, so this baseline sorts the whole inbox at any depth: it shows what a page
+ * costs without the listing tables, not how OFFSET grows with depth.
  */
 async function offsetPage(db: Queryable, userId: number, offset: number): Promise<StoredNotification[]> {
   const { rows } = await db.query<NotificationRecord>(
