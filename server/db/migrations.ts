@@ -7,6 +7,71 @@
  */
 import type { Database } from './database';
 
+/** The tables the inbox and its unread part are listed from (migration 12), and which rows each holds. */
+interface Listing {
+  table: string;
+  /** The name of its count in the update trigger's tallies. */
+  tally: string;
+  /** Whether the row `alias` is in it. */
+  holds(alias: string): string;
+}
+
+const LISTINGS: readonly Listing[] = [
+  {
+    table: 'inbox_listed',
+    tally: 'listed',
+    holds: (r) => `${r}.deleted_at IS NULL AND ${r}.snoozed_until IS NULL AND NOT ${r}.muted`,
+  },
+  {
+    table: 'inbox_unread',
+    tally: 'unread',
+    holds: (r) => `NOT ${r}.read AND ${r}.deleted_at IS NULL AND ${r}.snoozed_until IS NULL AND NOT ${r}.muted`,
+  },
+];
+
+/** Puts the rows of `from` (aliased `n`) that belong in `listing` into it. */
+const enter = (listing: Listing, from: string, also = '') =>
+  `INSERT INTO ${listing.table} (user_id, type, sorted_at, id)
+          SELECT n.user_id, n.type, n.sorted_at, n.id FROM ${from} WHERE ${listing.holds('n')}${also}`;
+
+/** Takes the rows of `from` (aliased `o`) that were in `listing`, and where `also` holds, out of it. */
+const leave = (listing: Listing, from: string, also?: string) =>
+  `DELETE FROM ${listing.table} e USING ${from}
+          WHERE ${listing.holds('o')}${also ? ` AND ${also}` : ''}
+            AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id`;
+
+/** The update trigger's tallies of a transition table `r`: rows, rows in each listing, their order's sum. */
+const counted = (r: string) =>
+  `count(*) AS total, ${LISTINGS.map((listing) => `count(*) FILTER (WHERE ${listing.holds(r)}) AS ${listing.tally}`).join(', ')},
+          sum(${r}.sorted_at - timestamptz '2000-01-01') AS at_sum`;
+
+/**
+ * The update trigger's part for one listing. Rows leaving it in bulk are found by joining them with
+ * their users' entries at once rather than one index search each (a fifth of a delete all's
+ * time); a few, one by one. Only a statement that both adds and removes rows joins what rows
+ * were with what they became.
+ */
+function keep(listing: Listing): string {
+  const { tally } = listing;
+  return `IF became.${tally} = 0 THEN
+          IF was.${tally} > 1000 THEN
+            SELECT array_agg(o.user_id) INTO owners FROM (SELECT DISTINCT user_id FROM old_rows) o;
+            PERFORM set_config('enable_nestloop', 'off', true);
+            EXECUTE $sql$
+              ${leave(listing, 'old_rows o', 'e.user_id = ANY($1)')}
+            $sql$ USING owners;
+            PERFORM set_config('enable_nestloop', nestloop, true);
+          ELSE
+            ${leave(listing, 'old_rows o')};
+          END IF;
+        ELSIF was.${tally} = 0 THEN
+          ${enter(listing, 'new_rows n')};
+        ELSIF NOT (was.${tally} = was.total AND became.${tally} = became.total AND was.at_sum = became.at_sum) THEN
+          ${leave(listing, 'old_rows o JOIN new_rows n ON n.id = o.id', `NOT (${listing.holds('n')} AND n.sorted_at = o.sorted_at)`)};
+          ${enter(listing, 'new_rows n JOIN old_rows o ON o.id = n.id', ` AND NOT (${listing.holds('o')} AND n.sorted_at = o.sorted_at)`)};
+        END IF;`;
+}
+
 export const MIGRATIONS: readonly { version: number; name: string; statements: readonly string[] }[] = [
   {
     version: 1,
@@ -633,24 +698,19 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
     // alone; one on the whole inbox reads its user's rows.
     statements: [
       'ALTER TABLE notifications SET (fillfactor = 45)',
-      `CREATE TABLE inbox_listed (
+      ...LISTINGS.map(
+        ({ table }) => `CREATE TABLE ${table} (
         user_id integer NOT NULL,
         type text NOT NULL,
         sorted_at timestamptz(3) NOT NULL,
         id uuid NOT NULL,
         PRIMARY KEY (user_id, type, sorted_at, id)
       )`,
-      `CREATE TABLE inbox_unread (
-        user_id integer NOT NULL,
-        type text NOT NULL,
-        sorted_at timestamptz(3) NOT NULL,
-        id uuid NOT NULL,
-        PRIMARY KEY (user_id, type, sorted_at, id)
-      )`,
-      `INSERT INTO inbox_listed (user_id, type, sorted_at, id)
-       SELECT n.user_id, n.type, n.sorted_at, n.id FROM notifications n WHERE n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted`,
-      `INSERT INTO inbox_unread (user_id, type, sorted_at, id)
-       SELECT n.user_id, n.type, n.sorted_at, n.id FROM notifications n WHERE NOT n.read AND n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted`,
+      ),
+      ...LISTINGS.map(
+        (listing) => `INSERT INTO ${listing.table} (user_id, type, sorted_at, id)
+       SELECT n.user_id, n.type, n.sorted_at, n.id FROM notifications n WHERE ${listing.holds('n')}`,
+      ),
       'DROP INDEX notifications_page_idx',
       'DROP INDEX notifications_unread_idx',
       'DROP INDEX notifications_type_page_idx',
@@ -671,10 +731,7 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
       'ALTER TABLE triage_operations ADD COLUMN ids uuid[]',
       `CREATE FUNCTION inbox_entries_arrived() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
       BEGIN
-        INSERT INTO inbox_listed (user_id, type, sorted_at, id)
-          SELECT n.user_id, n.type, n.sorted_at, n.id FROM new_rows n WHERE n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted;
-        INSERT INTO inbox_unread (user_id, type, sorted_at, id)
-          SELECT n.user_id, n.type, n.sorted_at, n.id FROM new_rows n WHERE NOT n.read AND n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted;
+        ${LISTINGS.map((listing) => `${enter(listing, 'new_rows n')};`).join('\n')}
         RETURN NULL;
       END
       $$`,
@@ -682,19 +739,12 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION inbox_entries_arrived()`,
       `CREATE FUNCTION inbox_entries_gone() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
       BEGIN
-        DELETE FROM inbox_listed e USING old_rows o
-          WHERE o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted
-            AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id;
-        DELETE FROM inbox_unread e USING old_rows o
-          WHERE NOT o.read AND o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted
-            AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id;
+        ${LISTINGS.map((listing) => `${leave(listing, 'old_rows o')};`).join('\n')}
         RETURN NULL;
       END
       $$`,
       `CREATE TRIGGER notifications_entries_delete AFTER DELETE ON notifications
        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION inbox_entries_gone()`,
-      // Rows leaving a listing in bulk are found by joining them with their users' entries at once
-      // rather than one index search each (a fifth of a delete all's time); a few, one by one.
       `CREATE FUNCTION inbox_entries_changed() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
       DECLARE
         was record;
@@ -702,66 +752,9 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
         owners integer[];
         nestloop text := current_setting('enable_nestloop');
       BEGIN
-        SELECT count(*) AS total, count(*) FILTER (WHERE r.deleted_at IS NULL AND r.snoozed_until IS NULL AND NOT r.muted) AS listed,
-          count(*) FILTER (WHERE NOT r.read AND r.deleted_at IS NULL AND r.snoozed_until IS NULL AND NOT r.muted) AS unread,
-          sum(r.sorted_at - timestamptz '2000-01-01') AS at_sum
-        FROM old_rows r INTO was;
-        SELECT count(*) AS total, count(*) FILTER (WHERE r.deleted_at IS NULL AND r.snoozed_until IS NULL AND NOT r.muted) AS listed,
-          count(*) FILTER (WHERE NOT r.read AND r.deleted_at IS NULL AND r.snoozed_until IS NULL AND NOT r.muted) AS unread,
-          sum(r.sorted_at - timestamptz '2000-01-01') AS at_sum
-        FROM new_rows r INTO became;
-        IF became.listed = 0 THEN
-          IF was.listed > 1000 THEN
-            SELECT array_agg(o.user_id) INTO owners FROM (SELECT DISTINCT user_id FROM old_rows) o;
-            PERFORM set_config('enable_nestloop', 'off', true);
-            EXECUTE $sql$
-              DELETE FROM inbox_listed e USING old_rows o
-              WHERE o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted AND e.user_id = ANY($1)
-                AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id
-            $sql$ USING owners;
-            PERFORM set_config('enable_nestloop', nestloop, true);
-          ELSE
-            DELETE FROM inbox_listed e USING old_rows o
-              WHERE o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted
-                AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id;
-          END IF;
-        ELSIF was.listed = 0 THEN
-          INSERT INTO inbox_listed (user_id, type, sorted_at, id)
-          SELECT n.user_id, n.type, n.sorted_at, n.id FROM new_rows n WHERE n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted;
-        ELSIF NOT (was.listed = was.total AND became.listed = became.total AND was.at_sum = became.at_sum) THEN
-          DELETE FROM inbox_listed e USING old_rows o JOIN new_rows n ON n.id = o.id
-          WHERE o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted AND NOT (n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted AND n.sorted_at = o.sorted_at)
-            AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id;
-          INSERT INTO inbox_listed (user_id, type, sorted_at, id)
-          SELECT n.user_id, n.type, n.sorted_at, n.id FROM new_rows n JOIN old_rows o ON o.id = n.id
-          WHERE n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted AND NOT (o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted AND n.sorted_at = o.sorted_at);
-        END IF;
-        IF became.unread = 0 THEN
-          IF was.unread > 1000 THEN
-            SELECT array_agg(o.user_id) INTO owners FROM (SELECT DISTINCT user_id FROM old_rows) o;
-            PERFORM set_config('enable_nestloop', 'off', true);
-            EXECUTE $sql$
-              DELETE FROM inbox_unread e USING old_rows o
-              WHERE NOT o.read AND o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted AND e.user_id = ANY($1)
-                AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id
-            $sql$ USING owners;
-            PERFORM set_config('enable_nestloop', nestloop, true);
-          ELSE
-            DELETE FROM inbox_unread e USING old_rows o
-              WHERE NOT o.read AND o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted
-                AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id;
-          END IF;
-        ELSIF was.unread = 0 THEN
-          INSERT INTO inbox_unread (user_id, type, sorted_at, id)
-          SELECT n.user_id, n.type, n.sorted_at, n.id FROM new_rows n WHERE NOT n.read AND n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted;
-        ELSIF NOT (was.unread = was.total AND became.unread = became.total AND was.at_sum = became.at_sum) THEN
-          DELETE FROM inbox_unread e USING old_rows o JOIN new_rows n ON n.id = o.id
-          WHERE NOT o.read AND o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted AND NOT (NOT n.read AND n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted AND n.sorted_at = o.sorted_at)
-            AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id;
-          INSERT INTO inbox_unread (user_id, type, sorted_at, id)
-          SELECT n.user_id, n.type, n.sorted_at, n.id FROM new_rows n JOIN old_rows o ON o.id = n.id
-          WHERE NOT n.read AND n.deleted_at IS NULL AND n.snoozed_until IS NULL AND NOT n.muted AND NOT (NOT o.read AND o.deleted_at IS NULL AND o.snoozed_until IS NULL AND NOT o.muted AND n.sorted_at = o.sorted_at);
-        END IF;
+        SELECT ${counted('r')} FROM old_rows r INTO was;
+        SELECT ${counted('r')} FROM new_rows r INTO became;
+        ${LISTINGS.map(keep).join('\n')}
         RETURN NULL;
       END
       $$`,
