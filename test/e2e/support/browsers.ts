@@ -202,7 +202,10 @@ function nextFirefoxPage(browser: Browser): Promise<E2EPage> {
     browser.on('targetcreated', listener);
   });
   return created.then(async (target) => {
-    const page = firefoxPage((await target.page()) as Page);
+    const opened = (await target.page()) as Page;
+    // A tab opened at an address starts as about:blank, whose load would pass for the page's.
+    await waitUntil('the new tab to leave about:blank', 10_000, async () => opened.url() !== 'about:blank');
+    const page = firefoxPage(opened);
     await page.waitForLoadState();
     return page;
   });
