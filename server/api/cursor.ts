@@ -8,6 +8,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isUuid } from '../../lib/api/contract';
 import type { Listing, PagePosition } from '../store/notifications';
+import { kept } from './kept';
 
 const MAX_CURSOR_LENGTH = 256;
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -30,27 +31,19 @@ export interface CursorScope extends Listing {
 const listingExtras = (scope: CursorScope) =>
   `${scope.muted ? 'muted|' : ''}${scope.words ? `q=${JSON.stringify(scope.words)}|` : ''}`;
 
-/**
- * Signatures made, by the text signed: the same page is asked for again and again (the first
- * page of an inbox, each time the popup opens), and an HMAC object costs a page request more
- * than anything else the service does for it. Cleared when full.
- */
-const SIGNATURES_KEPT = 10_000;
-
 export function createCursors(key: Buffer) {
-  const signatures = new Map<string, string>();
+  /**
+   * The signature of a text, in base64url, kept: the same page is asked for again and again (the
+   * first page of an inbox, each time the popup opens), and an HMAC object costs a page request
+   * more than anything else the service does for it.
+   */
+  const signed = kept((text) => createHmac('sha256', key).update(text).digest().subarray(0, 18).toString('base64url'));
 
-  /** The signature of `payload` for `scope`, in base64url. */
-  function sign(payload: string, scope: CursorScope): string {
-    const text = `v2|${scope.userId}|${scope.unreadOnly}|${scope.snoozed}|${scope.types?.join(',') ?? '*'}|${listingExtras(scope)}${payload}`;
-    let signature = signatures.get(text);
-    if (signature === undefined) {
-      signature = createHmac('sha256', key).update(text).digest().subarray(0, 18).toString('base64url');
-      if (signatures.size >= SIGNATURES_KEPT) signatures.clear();
-      signatures.set(text, signature);
-    }
-    return signature;
-  }
+  /** The signature of `payload` for `scope`. */
+  const sign = (payload: string, scope: CursorScope) =>
+    signed(
+      `v2|${scope.userId}|${scope.unreadOnly}|${scope.snoozed}|${scope.types?.join(',') ?? '*'}|${listingExtras(scope)}${payload}`,
+    );
 
   function encode(position: PagePosition, scope: CursorScope): string {
     const payload = Buffer.from(`${position.at}|${position.id}`).toString('base64url');

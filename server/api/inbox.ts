@@ -35,6 +35,7 @@ import { runOperation, type TriageKind, undoOperation } from '../store/triage-op
 import { jsonAnswer, plainAnswer } from './answer';
 import { bearerToken, invalidToken, requireCaller, type SignedInEnv, signedIn } from './auth';
 import type { ApiDeps } from './context';
+import { kept } from './kept';
 import { ProblemError } from './problem';
 import { jsonBody, singleQuery, validBody } from './request';
 import { withDrawnAvatars } from './wire';
@@ -91,24 +92,17 @@ function searchWords(c: Context): string[] | null {
 }
 
 /**
- * ETags made, by what they tag: a user polls with the same counts until one changes, so most
- * requests find theirs here instead of hashing again. Cleared when full.
+ * The ETag of counts written out as `countTag` writes them, kept: a user polls with the same
+ * counts until one changes, so most requests find theirs instead of hashing again. One call
+ * rather than a Hash object: a third of the time, on the request polling sends all day.
  */
-const countTags = new Map<string, string>();
-const COUNT_TAGS_KEPT = 10_000;
+const tagOfCounts = kept((counted) => `"${hash('sha256', counted.slice(0, -1), 'base64url').slice(0, 22)}"`);
 
 /** Strong ETag of the unread counts, bound to the user so a change of account revalidates. */
 function countTag(userId: number, { unread, byType }: UnreadCounts): string {
   let counted = `${userId}:${unread}:`;
   for (const type of NOTIFICATION_TYPES) counted += `${byType[type]},`;
-  let tag = countTags.get(counted);
-  if (tag === undefined) {
-    // One call rather than a Hash object: a third of the time, on the request polling sends all day.
-    tag = `"${hash('sha256', counted.slice(0, -1), 'base64url').slice(0, 22)}"`;
-    if (countTags.size >= COUNT_TAGS_KEPT) countTags.clear();
-    countTags.set(counted, tag);
-  }
-  return tag;
+  return tagOfCounts(counted);
 }
 
 function matchesTag(ifNoneMatch: string | undefined, tag: string): boolean {

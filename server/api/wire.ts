@@ -1,6 +1,7 @@
 import type { Notification } from '../../lib/api/contract';
 import { avatarUrlOf } from '../site/avatar';
 import type { StoredNotification } from '../store/notifications';
+import { kept } from './kept';
 
 /**
  * A stored notification as the contract shows it: a path on the service's site becomes a URL there,
@@ -27,26 +28,21 @@ export function toWireNotification(n: StoredNotification, origin: string): Notif
  */
 const DRAWN_AVATAR = /"avatarUrl":"\\u0001((?:[^"\\]|\\.)*)"/g;
 
-/** Addresses of drawn pictures, by username and display name: each is a digest of the picture. */
-const drawnAvatars = new Map<string, string>();
-const DRAWN_AVATARS_KEPT = 10_000;
-
-function drawnAvatarUrl(marker: string, origin: string): string {
-  const key = `${origin}\u0001${marker}`;
-  let url = drawnAvatars.get(key);
-  if (url === undefined) {
-    const split = marker.indexOf('\u0001');
-    url = avatarUrlOf({ username: marker.slice(0, split), displayName: marker.slice(split + 1) }, origin);
-    if (drawnAvatars.size >= DRAWN_AVATARS_KEPT) drawnAvatars.clear();
-    drawnAvatars.set(key, url);
-  }
-  return url;
-}
+/**
+ * Addresses of drawn pictures, kept by origin and marker (separated by a U+0001, which no origin
+ * holds): each is a digest of the picture.
+ */
+const drawnAvatarAt = kept((key) => {
+  const origin = key.slice(0, key.indexOf('\u0001'));
+  const marker = key.slice(origin.length + 1);
+  const split = marker.indexOf('\u0001');
+  return avatarUrlOf({ username: marker.slice(0, split), displayName: marker.slice(split + 1) }, origin);
+});
 
 /** A page's JSON as the database wrote it, with the address of each picture the site draws in place. */
 export function withDrawnAvatars(data: string, origin: string): string {
   return data.replace(DRAWN_AVATAR, (_, escaped: string) => {
     const marker = JSON.parse(`"${escaped}"`) as string;
-    return `"avatarUrl":${JSON.stringify(drawnAvatarUrl(marker, origin))}`;
+    return `"avatarUrl":${JSON.stringify(drawnAvatarAt(`${origin}\u0001${marker}`))}`;
   });
 }
