@@ -8,7 +8,7 @@ import {
 } from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
 import { isoText, toIso } from '../db/values';
-import { authenticatedBatch, secretMatches, splitToken, type TokenOwner } from './tokens';
+import { authenticatedBatch, authenticatedStatement, type TokenOwner } from './tokens';
 
 export interface StoredNotification {
   id: string;
@@ -336,18 +336,9 @@ export async function pageOfNotificationsFor(
   options: PageOptions,
   origin: string,
 ): Promise<{ owner: TokenOwner; page: WirePage } | null> {
-  const parts = splitToken(token);
-  if (!parts) return null;
   const { sql, params } = wirePage('caller.user_id', numbered(2), options, origin);
-  const result = await db.query<WirePageRow & { user_id: number; username: string; secret_hash: string }>(
-    `WITH caller AS (SELECT t.user_id, u.username, t.secret_hash FROM tokens t JOIN users u ON u.id = t.user_id
-       WHERE t.id = $1 AND t.revoked_at IS NULL)
-     SELECT caller.user_id, caller.username, caller.secret_hash, page.* FROM caller, LATERAL (${sql}) page`,
-    [parts.id, ...params],
-  );
-  const row = result.rows[0];
-  if (!secretMatches(row?.secret_hash, parts.secret) || !row) return null;
-  return { owner: { userId: row.user_id, username: row.username, tokenId: parts.id }, page: toWirePage(row) };
+  const found = await authenticatedStatement<WirePageRow>(db, token, sql, params);
+  return found && { owner: found.owner, page: toWirePage(found.row) };
 }
 
 /** Up to `limit` notifications of a listing, after `position` when given. */

@@ -74,6 +74,29 @@ export async function authenticate(db: Queryable, token: string): Promise<TokenO
 }
 
 /**
+ * The token's owner and the one row of `select`, read in one statement of the request's own (not
+ * batched: the database plans it with the parameters in hand); null when the token is not valid
+ * or `select` gives no row. `select` names the owner's user id `caller.user_id` and its
+ * parameters `$2` on, which are `params`.
+ */
+export async function authenticatedStatement<Row>(
+  db: Queryable,
+  token: string,
+  select: string,
+  params: readonly unknown[],
+): Promise<{ owner: TokenOwner; row: Row } | null> {
+  const parts = splitToken(token);
+  if (!parts) return null;
+  const result = await db.query<TokenRow & Row>(
+    `WITH ${CALLER} SELECT ${CALLER_COLUMNS}, q.* FROM caller, LATERAL (${select}) q`,
+    [parts.id, ...params],
+  );
+  const row = result.rows[0];
+  const owner = ownerOf(row, parts);
+  return owner && row ? { owner, row } : null;
+}
+
+/**
  * Up to this many statements of one kind in flight at once, each for every request that waited:
  * fewer than the pool's connections, so other statements still find one.
  */
