@@ -10,11 +10,11 @@ import { avatarColour, initialsOf } from '../../lib/avatar';
 import { t } from '../../lib/i18n';
 import { avatarSource } from '../../lib/links';
 import type { ProfileAccount } from '../../lib/messaging';
+import { FOLLOW_LABELS } from '../../lib/profile/buttons-room';
 import type { ClickGuard } from '../../lib/profile/click-guard';
 import type { FollowState } from '../../lib/profile/follow';
 import { byPerson } from '../../lib/profile/person-input';
 import type { ProfileSession } from '../../lib/profile/profile-state';
-import { FOLLOW_LABELS } from './buttons-room';
 import type { ReportDialogProps } from './report-dialog';
 
 type ShowReportDialog = (host: Element, props: ReportDialogProps | null) => void;

@@ -6,9 +6,9 @@
  * sizes it as the frame says, and follows the page's own navigation.
  */
 
-import { buttonsRoom } from '../../components/profile/buttons-room';
 import { t } from '../i18n';
 import type { ProfilePageStart } from '../messaging';
+import { buttonsRoom } from './buttons-room';
 import { claimMessage, isReady, readLayout } from './frame-messages';
 import { type ProfilePage, watchProfilePage } from './page';
 import { createShadowHost } from './shadow-host';

@@ -5,7 +5,7 @@
  * the start and nothing on it moves when the buttons come. It carries only the buttons' words,
  * the same on every profile, and is taken off once measured.
  */
-import { type MessageKey, t } from '../../lib/i18n';
+import { type MessageKey, t } from '../i18n';
 
 /** Every label the follow toggle can show: it is as wide as the widest, whichever it shows. */
 export const FOLLOW_LABELS: MessageKey[] = [
