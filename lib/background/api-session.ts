@@ -4,8 +4,9 @@
  */
 import type { Account } from '../accounts';
 import { type Client, type ClientOptions, createClient } from '../api';
-import { getSettings, type Settings } from '../settings';
+import type { Settings } from '../settings';
 import { accounts, accountToken, forgetToken, storeToken } from './account-store';
+import { workerSettings } from './stored-items';
 
 export interface Session {
   readonly accountId: string;
@@ -23,7 +24,7 @@ export type SessionOptions = Pick<ClientOptions, 'fetch' | 'timeout' | 'retries'
 
 /** The settings with the account's addresses in place of the defaults. */
 export async function accountSettings(account: Account | undefined): Promise<Settings> {
-  const settings = await getSettings();
+  const settings = await workerSettings();
   if (!account) return settings;
   const { apiBaseUrl, siteOrigin, profilePath, profileAnchor } = account;
   return { ...settings, apiBaseUrl, siteOrigin, profilePath, profileAnchor };

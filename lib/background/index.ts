@@ -5,7 +5,7 @@
 import { browser } from 'wxt/browser';
 import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
-import { getSettings, migrateSettings, watchSettings } from '../settings';
+import { migrateSettings, watchSettings } from '../settings';
 import { createRuntimes } from './account-runtime';
 import { accounts } from './account-store';
 import type { Clock } from './clock';
@@ -22,7 +22,7 @@ import {
 } from './notifier';
 import { POLL_ALARM_PREFIX, pollAlarmName } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';
-import { accountsItem, unreadByTypeItem } from './stored-items';
+import { accountsItem, unreadByTypeItem, workerSettings } from './stored-items';
 
 export interface BackgroundOptions {
   fetch?: typeof fetch;
@@ -109,7 +109,7 @@ export function startBackground(options: BackgroundOptions = {}) {
           ?.notifier.onFlushAlarm()
           .catch(() => undefined);
       }
-      if (alarm.name === QUIET_HOURS_ALARM) void digest.onAlarm(await getSettings()).catch(() => undefined);
+      if (alarm.name === QUIET_HOURS_ALARM) void digest.onAlarm(await workerSettings()).catch(() => undefined);
     })();
   });
   listen(browser.runtime.onInstalled, ({ reason }) => {
@@ -130,7 +130,7 @@ export function startBackground(options: BackgroundOptions = {}) {
     listen(browser.notifications.onClicked, (id) => {
       if (isDigest(id)) void digest.onClicked(id).catch(() => undefined);
       else {
-        void Promise.all([getSettings(), runtimes.sync()])
+        void Promise.all([workerSettings(), runtimes.sync()])
           .then(([settings]) =>
             runtimes.get(notificationAccount(id))?.notifier.onClicked(id, alertActions, settings.markReadOnOpen),
           )

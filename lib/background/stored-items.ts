@@ -6,8 +6,8 @@
 import { ACCOUNTS } from '../accounts';
 import { accountLiveModeKey, accountStatusKey, LIVE_MODE, STATUS } from '../connection-status';
 import { unreadByTypeKey } from '../inbox-filter';
-import { SETTINGS } from '../settings';
-import { type StoredItem, type StoredKey, storedItem } from '../stored';
+import { getSettings, SETTINGS, type Settings } from '../settings';
+import { type StoredItem, type StoredKey, type StoredReader, storedItem } from '../stored';
 
 /** What the kept items are kept for, until it aborts (see `keepInMemory`). */
 let keeping: AbortSignal | undefined;
@@ -34,7 +34,7 @@ function keptItem<T>(stored: StoredKey<T>): StoredItem<T> {
   if (found) return found;
   const item = storedItem(stored);
   let keptFor: AbortSignal | undefined;
-  let value: Promise<T>;
+  let value: Promise<T> | undefined;
   /** The values written here whose change has not come back through the watch yet. */
   let echoes: string[] = [];
   /**
@@ -42,11 +42,11 @@ function keptItem<T>(stored: StoredKey<T>): StoredItem<T> {
    * listener that reads the item (the accounts' watch syncs the runtimes) reads the new value.
    */
   const listeners = new Set<(value: T, previous: T) => void>();
-  const keep = (signal: AbortSignal) => {
+  const keep = (signal: AbortSignal): Promise<T> => {
     if (keptFor !== signal) {
       keptFor = signal;
       echoes = [];
-      value = item.getValue();
+      value = undefined;
       item.watch((next, previous) => {
         const at = echoes.indexOf(JSON.stringify(next));
         if (keptFor !== signal) return;
@@ -54,6 +54,14 @@ function keptItem<T>(stored: StoredKey<T>): StoredItem<T> {
         echoes.splice(0, at + 1);
         for (const listener of listeners) listener(next, previous);
       }, signal);
+    }
+    if (!value) {
+      const reading = item.getValue();
+      value = reading;
+      // A read that failed is not kept (storage.sync can be unavailable for a while): the next reader tries again.
+      reading.catch(() => {
+        if (value === reading) value = undefined;
+      });
     }
     return value;
   };
@@ -109,7 +117,15 @@ export function workerMemory<T>(fresh: () => T): () => T {
   };
 }
 
-export const settingsItem = storedItem(SETTINGS);
+export const settingsItem = keptItem(SETTINGS);
+const keptReader: StoredReader = (stored) => keptItem(stored).getValue();
+
+/**
+ * The settings made whole, from the worker's memory while it keeps items: this computer's and the
+ * synced ones are each read once, and a change made elsewhere (the options page, the popup,
+ * another computer) comes in through their watch, so the next message reads it.
+ */
+export const workerSettings = (): Promise<Settings> => getSettings(keptReader);
 export const accountsItem = keptItem(ACCOUNTS);
 export const statusItem = keptItem(STATUS);
 export const liveModeItem = keptItem(LIVE_MODE);
