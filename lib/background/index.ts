@@ -22,6 +22,7 @@ import {
 } from './notifier';
 import { POLL_ALARM_PREFIX, pollAlarmName } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';
+import { forgetTab } from './profile-frames';
 import { accountsItem, unreadByTypeItem, workerSettings } from './stored-items';
 
 export interface BackgroundOptions {
@@ -122,6 +123,7 @@ export function startBackground(options: BackgroundOptions = {}) {
     })();
   });
   listen(browser.runtime.onStartup, () => void refresh());
+  listen(browser.tabs?.onRemoved, (tabId) => forgetTab(tabId));
   // The notifications API exists only once its optional permission is granted.
   let clicksHeard = false;
   const hearNotificationClicks = () => {

@@ -5,7 +5,8 @@
  * the claim is the tab's buttons' frame, and only it may act: a copy of the frame that the page
  * embeds itself never learns the claim. Kept in the worker's memory, so a profile page's first
  * messages wait for no storage, and in session storage, one key per tab, since the service
- * worker may stop between the frame's start and the person's click.
+ * worker may stop between the frame's start and the person's click. Both forget a tab once it is
+ * closed, as Firefox's background page, which never stops, would otherwise keep every tab's.
  */
 import { browser } from 'wxt/browser';
 
@@ -59,4 +60,10 @@ export async function claimFrame(tabId: number, frameId: number, claim: string):
 /** Whether this frame is the one that brought the tab's claim last. */
 export async function isClaimedFrame(tabId: number, frameId: number): Promise<boolean> {
   return (await read(tabId))?.frameId === frameId;
+}
+
+/** The tab is closed: its claim goes, from memory and from session storage. */
+export function forgetTab(tabId: number): void {
+  kept.delete(tabId);
+  writing = writing.then(() => browser.storage.session.remove(keyOf(tabId))).catch(() => undefined);
 }
