@@ -1,6 +1,6 @@
 import { t, uiLanguage } from '../../lib/i18n';
-import { ALL_ACCOUNTS } from '../../lib/messaging';
-import { describeInboxProblem, failureReason, type InboxProblem, needsSettings } from '../../lib/popup/inbox-problem';
+import { ALL } from '../../lib/popup/inbox-accounts';
+import { describeInboxProblem, type InboxProblem, needsSettings } from '../../lib/popup/inbox-problem-words';
 import type { InboxState, InboxStore } from '../../lib/popup/inbox-store';
 import { relativeTime } from '../../lib/popup/relative-time';
 import { NotificationFeed } from './notification-feed';
@@ -91,7 +91,7 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
         expanded={state.expanded}
         siteOrigin={state.siteOrigin}
         accounts={state.accounts}
-        showAccount={state.account === ALL_ACCOUNTS}
+        showAccount={state.account === ALL}
         selected={state.selection.ids}
         waiting={state.waiting}
         query={state.query}
@@ -100,7 +100,7 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
         loadingMore={state.loading === 'more'}
         busy={state.loading !== null}
         autoLoad={state.fresh && state.loading === null && state.error === null && !state.bulkPending}
-        loadMoreError={state.errorOn === 'more' && state.error ? failureReason(state.error, state.online) : null}
+        loadMoreError={store.loadMoreFailure(state)}
         now={now}
         actions={actions}
         onLoadMore={() => void store.loadMore()}

@@ -3,7 +3,7 @@ import type { Mute, Notification } from '../../lib/api/contract';
 import { reviveError } from '../../lib/api/errors';
 import { t, uiLanguage } from '../../lib/i18n';
 import { ask } from '../../lib/messaging';
-import { failureReason } from '../../lib/popup/inbox-problem';
+import { loadFailureWords } from '../../lib/popup/failure-words';
 import { currentTimeZone, wakeLabel } from '../../lib/wake-label';
 import { StateView } from './state-view';
 
@@ -58,6 +58,7 @@ export function MutedView({ account, title = null, online, now, onUnmuted }: Pro
         mutes,
       }));
     } catch (error) {
+      const { failureReason } = await loadFailureWords();
       setProblem(t('popup_muted_failed', failureReason(reviveError(error), online)));
     } finally {
       setBusy(false);
@@ -71,6 +72,7 @@ export function MutedView({ account, title = null, online, now, onUnmuted }: Pro
       onUnmuted();
       await load(null);
     } catch (error) {
+      const { failureReason } = await loadFailureWords();
       setProblem(t('popup_error_undo', failureReason(reviveError(error), online)));
     }
   }

@@ -1,8 +1,8 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { t, uiLanguage } from '../../lib/i18n';
-import { ALL_ACCOUNTS } from '../../lib/messaging';
-import { currentProblem, needsSettings } from '../../lib/popup/inbox-problem';
+import { ALL } from '../../lib/popup/inbox-accounts';
+import { needsSettings } from '../../lib/popup/inbox-problem-words';
 import { commandTargets, type InboxState, type InboxStore } from '../../lib/popup/inbox-store';
 import { ArrivalsPill } from './arrivals-pill';
 import type { DeleteRequest } from './confirm-delete';
@@ -56,7 +56,7 @@ function accountName(state: InboxState): string | null {
 
 /** The accounts whose snoozed notifications show: the one on show, or each signed-in one for all. */
 function snoozedAccounts(state: InboxState) {
-  if (state.account !== ALL_ACCOUNTS) return state.accounts.filter((tab) => tab.id === state.account);
+  if (state.account !== ALL) return state.accounts.filter((tab) => tab.id === state.account);
   return state.accounts.filter((tab) => tab.status.kind !== 'signedOut');
 }
 
@@ -86,12 +86,7 @@ export function Popup({ store }: { store: InboxStore }) {
   const root = useRef<HTMLDivElement>(null);
   const scroller = useRef<HTMLElement>(null);
   const focus = useFocusKeeper(root, state.activeId, request !== null || snoozing !== null || muting !== null);
-  const problem = currentProblem({
-    status: state.status,
-    verified: state.verified,
-    error: state.errorOn === 'first' ? state.error : null,
-    online: state.online,
-  });
+  const problem = store.problem(state);
   const settingsProblem = problem !== null && needsSettings(problem.kind);
   const blocked = settingsProblem || (problem !== null && state.items.length === 0);
   const hasMore = state.cursor !== null;
@@ -222,7 +217,7 @@ export function Popup({ store }: { store: InboxStore }) {
               !state.bulkPending && (state.items.some((item) => !item.read) || (state.status.count ?? 0) > 0 || hasMore)
             }
             canDeleteAll={!state.bulkPending && (state.items.length > 0 || hasMore || state.unreadOnly)}
-            wholeInbox={state.account !== ALL_ACCOUNTS}
+            wholeInbox={state.account !== ALL}
             onSelectAll={(select) => store.selectAll(select)}
             onMarkSelected={() => void store.markRead(selectedIds())}
             onMarkSelectedUnread={() => void store.markUnread(selectedIds())}
@@ -266,7 +261,7 @@ export function Popup({ store }: { store: InboxStore }) {
               <MutedView
                 key={tab.id}
                 account={tab.id}
-                title={state.account === ALL_ACCOUNTS ? tab.label : null}
+                title={state.account === ALL ? tab.label : null}
                 online={state.online}
                 now={now}
                 onUnmuted={() => void store.cameBack([])}
@@ -279,7 +274,7 @@ export function Popup({ store }: { store: InboxStore }) {
               <SnoozedView
                 key={tab.id}
                 account={tab.id}
-                title={state.account === ALL_ACCOUNTS ? tab.label : null}
+                title={state.account === ALL ? tab.label : null}
                 online={state.online}
                 now={now}
                 onUnsnoozed={(ids) => void store.cameBack(ids)}

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import type { Notification } from '../../lib/api/contract';
 import { t, tn, uiLanguage } from '../../lib/i18n';
-import { failureReason } from '../../lib/popup/inbox-problem';
+import { failureWords } from '../../lib/popup/failure-words';
 import { createSnoozedStore, type SnoozedState, type SnoozedStore } from '../../lib/popup/snoozed-store';
 import { currentTimeZone, wakeLabel } from '../../lib/wake-label';
 import { FailureNotice } from './failure-notice';
@@ -83,6 +83,8 @@ interface ListProps {
 }
 
 function SnoozedList({ state, store, online, now }: ListProps) {
+  // The store shows a failure once its words have loaded.
+  const reason = (error: unknown) => failureWords()?.failureReason(error, online) ?? '';
   const retry = (
     <button type="button" class="solid" onClick={() => void store.fetchFirst()}>
       {t('popup_retry')}
@@ -91,7 +93,7 @@ function SnoozedList({ state, store, online, now }: ListProps) {
   if (state.items.length === 0) {
     if (state.errorOn === 'first' && state.error) {
       return (
-        <StateView title={t('popup_failed_title')} body={t('popup_snoozed_failed', failureReason(state.error, online))}>
+        <StateView title={t('popup_failed_title')} body={t('popup_snoozed_failed', reason(state.error))}>
           {retry}
         </StateView>
       );
@@ -116,7 +118,7 @@ function SnoozedList({ state, store, online, now }: ListProps) {
       </ul>
       {state.errorOn === 'more' && state.error && (
         <p class="inline-problem" role="alert">
-          {failureReason(state.error, online)}
+          {reason(state.error)}
         </p>
       )}
       {state.cursor !== null ? (

@@ -3,8 +3,10 @@
  * rollback does to the list. Every function returns a new array and leaves its input alone.
  */
 import type { Notification } from '../api/contract';
+import type { CachedFirstPage } from '../inbox-cache';
 import { serviceOrder } from '../inbox-order';
 import { targeted } from '../triage-patch';
+import type { StateCell } from './inbox-state';
 
 /** Changes a page from the service can no longer know about: items deleted or marked read meanwhile. */
 export interface LocalChanges {
@@ -35,6 +37,14 @@ export function reconcilePage(
     present.add(item.id);
   }
   return result;
+}
+
+/** Shows a cached first page in `cell` until the service's answer arrives. */
+export function paintCached({ get, setItems, changes }: StateCell, cached: CachedFirstPage): void {
+  setItems(reconcilePage(cached.page.data, changes, get().unreadOnly), {
+    cursor: cached.page.cursor,
+    cachedAt: cached.savedAt,
+  });
 }
 
 /** Where the loaded part of the inbox ends: the last item the service has sent, and whether more follow. */

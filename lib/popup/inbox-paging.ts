@@ -11,7 +11,7 @@ import { POPUP_ACCOUNT, setInboxFilter } from '../inbox-filter';
 import { type AccountPage, ALL_ACCOUNTS, ask, INBOX_PAGE_SIZE } from '../messaging';
 import { type StoredReader, writeStored } from '../stored';
 import { cachedListing } from './first-screen-state';
-import { type LoadedRange, reconcilePage } from './inbox-list';
+import { type LoadedRange, paintCached, reconcilePage } from './inbox-list';
 import type { InboxState, StateCell } from './inbox-state';
 import { NO_SELECTION } from './selection';
 
@@ -40,12 +40,22 @@ export interface Paging {
   interrupt(): () => void;
 }
 
-export function createPaging(cell: StateCell): Paging {
+export interface PagingOptions {
+  /** The cached first page already on show, whose last item is where the next page begins. */
+  painted?: CachedFirstPage | null;
+  /** Loads what a failed page load is shown with; the failure shows once it has. */
+  beforeFailure?: () => Promise<unknown>;
+}
+
+export function createPaging(
+  cell: StateCell,
+  { painted = null, beforeFailure = async () => {} }: PagingOptions = {},
+): Paging {
   const { get, set, setItems, changes } = cell;
   /** Bumped whenever the list restarts, so answers to earlier page requests are dropped. */
   let generation = 0;
   /** The oldest item the service has sent for this list: where a page not loaded yet begins. */
-  let oldest: Notification | null = null;
+  let oldest: Notification | null = painted?.page.data.at(-1) ?? null;
   let moreWanted = false;
 
   /** What a page request for one account asks for: the listing on show, its filter only when there is one. */
@@ -76,10 +86,7 @@ export function createPaging(cell: StateCell): Paging {
 
   function paint(cached: CachedFirstPage): void {
     oldest = cached.page.data.at(-1) ?? null;
-    setItems(reconcilePage(cached.page.data, changes, get().unreadOnly), {
-      cursor: cached.page.cursor,
-      cachedAt: cached.savedAt,
-    });
+    paintCached(cell, cached);
   }
 
   async function fetchFirst(): Promise<void> {
@@ -104,6 +111,8 @@ export function createPaging(cell: StateCell): Paging {
     } catch (error) {
       if (current !== generation) return;
       moreWanted = false;
+      await beforeFailure();
+      if (current !== generation) return;
       set({ loading: null, error: reviveError(error), errorOn: 'first' });
     }
   }
@@ -127,6 +136,8 @@ export function createPaging(cell: StateCell): Paging {
       if (added.length > 0) cell.announce(tn('popup_loaded_more', added.length));
       else if (page.cursor !== null) await loadMore();
     } catch (error) {
+      if (current !== generation) return;
+      await beforeFailure();
       if (current !== generation) return;
       set({ loading: null, error: reviveError(error), errorOn: 'more' });
     }

@@ -1,42 +1,27 @@
 /**
  * What stands between the person and their inbox, decided from the background's connection
  * status and the last failed page load, and the words that explain a failed action. Failures
- * are classified once, and the popup's words for each kind chosen, in `lib/failure.ts`.
+ * are classified once, and the popup's words for each kind chosen, in `lib/failure.ts`; the
+ * problems and their words without the classifier are in `inbox-problem-words`.
  */
-import type { ApiError } from '../api/errors';
-import { FAILURES, failureCode, failureKind, type InboxProblemKind, retryAfter } from '../failure';
-import { type MessageKey, t, tn } from '../i18n';
-import type { ConnectionStatus, StatusKind } from '../messaging';
+import { FAILURES, failureCode, failureKind, retryAfter } from '../failure';
+import { t, tn } from '../i18n';
+import type { ConnectionStatus } from '../messaging';
+import {
+  type InboxProblem,
+  needsSettings,
+  type ProblemInputs,
+  inboxProblem as problem,
+  shownProblem,
+} from './inbox-problem-words';
 
-export type { InboxProblemKind };
-
-export interface InboxProblem {
-  kind: InboxProblemKind;
-  /** Seconds the service asked to wait, when it said. */
-  retryAfter: number | null;
-  /** The failure's code, for a failure no other kind describes. */
-  code: string | null;
-}
-
-type SettingsKind = 'signedOut' | 'unauthorized' | 'notThisService' | 'noPermission';
-
-const SETTINGS_KINDS: ReadonlySet<InboxProblemKind> = new Set<SettingsKind>([
-  'signedOut',
-  'unauthorized',
-  'notThisService',
-  'noPermission',
-]);
-
-/** Problems only the settings page can solve: until then there is no inbox to show. */
-export function needsSettings(kind: InboxProblemKind | StatusKind): kind is SettingsKind {
-  return SETTINGS_KINDS.has(kind as InboxProblemKind);
-}
-
-const problem = (kind: InboxProblemKind, retry: number | null = null, code: string | null = null): InboxProblem => ({
-  kind,
-  retryAfter: retry,
-  code,
-});
+export {
+  describeInboxProblem,
+  type InboxProblem,
+  type InboxProblemKind,
+  needsSettings,
+  type ProblemInputs,
+} from './inbox-problem-words';
 
 export function problemFromError(error: unknown, status: ConnectionStatus, online: boolean): InboxProblem {
   const kind = FAILURES[failureKind(error, { online: online && status.kind !== 'offline' })].inbox;
@@ -46,18 +31,9 @@ export function problemFromError(error: unknown, status: ConnectionStatus, onlin
   return problem(kind, null, kind === 'failed' ? failureCode(error) : null);
 }
 
-export interface ProblemInputs {
-  status: ConnectionStatus;
-  /** A page was fetched since the status last reported a settings problem. */
-  verified: boolean;
-  error: ApiError | null;
-  online: boolean;
-}
-
 /** The problem to show now, or null when the inbox can be shown as it is. */
-export function currentProblem({ status, verified, error, online }: ProblemInputs): InboxProblem | null {
-  if (!verified && needsSettings(status.kind)) return problem(status.kind);
-  return error ? problemFromError(error, status, online) : null;
+export function currentProblem(inputs: ProblemInputs): InboxProblem | null {
+  return shownProblem(inputs, (error) => problemFromError(error, inputs.status, inputs.online));
 }
 
 /** Why an action failed, in a sentence a person can act on. */
@@ -66,24 +42,4 @@ export function failureReason(error: unknown, online: boolean): string {
   const seconds = retryAfter(error);
   if (reason === 'rate_limited' && seconds) return tn('popup_reason_rate_limited_wait', seconds);
   return t(`popup_reason_${reason}`, failureCode(error));
-}
-
-const WORDS: Record<InboxProblemKind, [MessageKey, MessageKey]> = {
-  signedOut: ['popup_signed_out_title', 'popup_signed_out_body'],
-  unauthorized: ['popup_unauthorized_title', 'popup_unauthorized_body'],
-  notThisService: ['popup_not_this_service_title', 'popup_not_this_service_body'],
-  noPermission: ['popup_no_permission_title', 'popup_no_permission_body'],
-  offline: ['popup_offline_title', 'popup_offline_body'],
-  unreachable: ['popup_unreachable_title', 'popup_unreachable_body'],
-  rateLimited: ['popup_rate_limited_title', 'popup_rate_limited_body'],
-  failed: ['popup_failed_title', 'popup_failed_body'],
-};
-
-/** A heading and a sentence that say what happened and what to do. */
-export function describeInboxProblem(problem: InboxProblem): { title: string; body: string } {
-  const [title, body] = WORDS[problem.kind];
-  if (problem.kind === 'rateLimited' && problem.retryAfter) {
-    return { title: t(title), body: tn('popup_rate_limited_wait', problem.retryAfter) };
-  }
-  return { title: t(title), body: t(body, problem.code ?? '') };
 }

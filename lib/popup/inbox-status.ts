@@ -4,7 +4,7 @@
  */
 import type { ConnectionStatus } from '../messaging';
 import type { Paging } from './inbox-paging';
-import { needsSettings } from './inbox-problem';
+import { needsSettings } from './inbox-problem-words';
 import type { StateCell } from './inbox-state';
 
 export interface StatusTracking {

@@ -8,7 +8,7 @@ import type { Notification } from '../api/contract';
 import { type ApiError, reviveError } from '../api/errors';
 import { t, tn } from '../i18n';
 import { ask } from '../messaging';
-import { failureReason } from './inbox-problem';
+import { loadFailureWords } from './failure-words';
 import type { Message } from './inbox-state';
 import { everything, extendedTo, NO_SELECTION, pruned, type Selection, toggled } from './selection';
 
@@ -90,6 +90,9 @@ export function createSnoozedStore(context: Context): SnoozedStore {
       set({ items, cursor: page.cursor, loaded: true, loading: null });
     } catch (error) {
       if (current !== generation) return;
+      // The view says why in words that load with the first failure.
+      await loadFailureWords().catch(() => null);
+      if (current !== generation) return;
       set({ loading: null, error: reviveError(error), errorOn: on });
     }
   }
@@ -113,12 +116,11 @@ export function createSnoozedStore(context: Context): SnoozedStore {
       const shown = new Set(state.items.map((item) => item.id));
       const restored = before.filter((item) => shown.has(item.id) || wanted.has(item.id));
       const kept = new Set(restored.map((item) => item.id));
-      set({
-        items: [...restored, ...state.items.filter((item) => !kept.has(item.id))],
-        failure: message(t('popup_error_unsnooze', failureReason(reviveError(error), context.online()))),
-      });
+      set({ items: [...restored, ...state.items.filter((item) => !kept.has(item.id))] });
       const reselect = [...selectionBefore.ids].filter((id) => wanted.has(id));
       set({ selection: { ...state.selection, ids: new Set([...state.selection.ids, ...reselect]) } });
+      const { failureReason } = await loadFailureWords();
+      set({ failure: message(t('popup_error_unsnooze', failureReason(reviveError(error), context.online()))) });
     }
   }
 

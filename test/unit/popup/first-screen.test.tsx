@@ -230,6 +230,21 @@ describe('the popup taking over the first screen', () => {
     await vi.waitFor(() => expect(now(marked).classList.contains('unread')).toBe(false));
   });
 
+  it('takes input before the code that talks to the background is there, and acts on it once', async () => {
+    const { app, painted } = await open();
+    vi.mocked(ask).mockClear();
+    await startPopup(app, undefined, painted);
+    // Taken over, and nothing asked of the background yet: that part of the popup is still loading.
+    expect(vi.mocked(ask)).not.toHaveBeenCalled();
+    const row = app.querySelector<HTMLElement>('article.unread') as HTMLElement;
+    (row.querySelector('button[aria-label="Mark read"]') as HTMLElement).click();
+    (app.querySelector('input.select') as HTMLInputElement).click();
+    await vi.waitFor(() => expect(app.querySelector('.selected-count')?.textContent).toBe('1 selected'));
+    await vi.waitFor(() => expect(row.classList.contains('unread')).toBe(false));
+    const marks = vi.mocked(ask).mock.calls.filter(([type]) => type === 'inbox.markRead');
+    expect(marks).toEqual([['inbox.markRead', expect.objectContaining({ ids: [row.dataset.id] })]]);
+  });
+
   it('paints the first screen itself when no copy is kept, and keeps one for the next opening', async () => {
     await storedWorld();
     const app = appRoot();

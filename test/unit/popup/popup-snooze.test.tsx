@@ -3,6 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/preact';
 import axe from 'axe-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BadRequestError, NetworkError } from '../../../lib/api/errors';
+import { failureReason } from '../../../lib/popup/inbox-problem';
 import { localInputValue, snoozeChoices } from '../../../lib/snooze-times';
 import { currentTimeZone, wakeLabel } from '../../../lib/wake-label';
 import { ACCOUNT } from '../../support/background';
@@ -239,6 +240,16 @@ describe('the Snoozed view', () => {
     await waitFor(() => expect(announced()).toBe('2 notifications are back in your inbox.'));
     expect(screen.getAllByRole('listitem').map((each) => each.querySelector('.text')?.textContent)).toEqual([text(62)]);
     expect(background.inbox.map((each) => each.text).sort()).toEqual([text(61), text(63)]);
+  });
+
+  it('says why the snoozed notifications could not be loaded, in words loaded with the failure', async () => {
+    const { background, user } = await openPopup({ inbox: makeInbox(3) });
+    await waitForRows(3);
+    background.failNext('inbox.fetchSnoozed', new NetworkError());
+    await user.click(screen.getByRole('tab', { name: 'Snoozed' }));
+    const reason = failureReason(new NetworkError(), true);
+    expect(reason).not.toBe('');
+    expect(await screen.findByText(`Could not load your snoozed notifications. ${reason}`)).toBeTruthy();
   });
 
   it('pages through many snoozed notifications, and says when none are snoozed', async () => {
