@@ -2,8 +2,8 @@ import { Component } from 'preact';
 import type { Notification } from '../../lib/api/contract';
 import { t, uiLanguage } from '../../lib/i18n';
 import { foreignHost, openableUrl } from '../../lib/links';
-import { highlight } from '../../lib/popup/highlight';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
+import { searchMarks } from '../../lib/popup/search-marks';
 import { Faces } from './avatar';
 import { typeLabel } from './row-words';
 
@@ -31,7 +31,8 @@ export interface ItemActions {
 
 /** The row's text with the search's words marked. */
 export function MarkedText({ text, query }: { text: string; query: string | undefined }) {
-  if (!query) return <>{text}</>;
+  const highlight = searchMarks();
+  if (!query || !highlight) return <>{text}</>;
   return (
     <>
       {highlight(text, query).map((segment, index) =>

@@ -21,6 +21,7 @@ import type { StateCell } from './inbox-state';
 import { createStatusTracking } from './inbox-status';
 import type { InboxStore } from './inbox-store';
 import type { Triage } from './inbox-triage';
+import { loadSearchMarks } from './search-marks';
 
 /** The store's actions that need the background. */
 export type LiveInbox = Omit<
@@ -138,7 +139,14 @@ export function createLiveInbox(cell: StateCell, { createPaging, firstRead, firs
     );
     return muting;
   };
-  const search = createSearch((term) => void paging.setQuery(term));
+  // The rows of a search mark its words: that code loads as the search is typed, and the list
+  // changes once it is there.
+  const search = createSearch(
+    (term) =>
+      void loadSearchMarks()
+        .catch(() => {})
+        .then(() => paging.setQuery(term)),
+  );
 
   /**
    * Whether the services on show have mutes, the strangers policy and search: an older one has
@@ -234,7 +242,10 @@ export function createLiveInbox(cell: StateCell, { createPaging, firstRead, firs
     },
     setUnreadOnly: paging.setUnreadOnly,
     setTypes: paging.setTypes,
-    search: (text) => search.type(text),
+    search(text) {
+      void loadSearchMarks().catch(() => {});
+      search.type(text);
+    },
     mute: async (id, target, until) => (await loadMuting()).mute(id, target, until),
     async cameBack(ids) {
       for (const id of ids) {
