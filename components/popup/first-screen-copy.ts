@@ -90,22 +90,44 @@ export function paintCopy(app: HTMLElement, now = Date.now()): HTMLElement | nul
   return root;
 }
 
+/** A click or a key press made on the painted screen, and the element it was made on. */
+export type HeldInput =
+  | { kind: 'click'; target: Element }
+  | {
+      kind: 'key';
+      target: Element;
+      key: Pick<KeyboardEventInit, 'key' | 'code' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey'>;
+    };
+
+/** A text field or the like, which takes the keys typed in it itself. */
+const editable = (target: Element) =>
+  (target as HTMLElement).isContentEditable || !!target.closest('input, textarea, select');
+
 /**
- * Holds the clicks made on the painted screen, which has no handlers of its own, so the popup can
- * make them again once it has taken over: the elements clicked, in order. A box ticks as it
- * would, and the popup's box takes the click that ticks it; a link opens nothing until the popup
- * opens it, as the popup does (marking it read).
+ * Holds the clicks and key presses made on the painted screen, which has no handlers of its own,
+ * so the popup can make them again once it has taken over: each on the element it was made on,
+ * in order. A box ticks as it would, and the popup's box takes the click that ticks it; a link
+ * opens nothing until the popup opens it, as the popup does (marking it read). Keys pressed in a
+ * text field are its own.
  */
-export function holdClicks(painted: HTMLElement): () => Element[] {
-  const clicked: Element[] = [];
-  const hold = (event: MouseEvent) => {
+export function holdInput(painted: HTMLElement): () => HeldInput[] {
+  const held: HeldInput[] = [];
+  const click = (event: MouseEvent) => {
     const target = event.target as Element;
     if (target.closest('a')) event.preventDefault();
-    clicked.push(target);
+    held.push({ kind: 'click', target });
   };
-  painted.addEventListener('click', hold, { capture: true });
+  const press = (event: KeyboardEvent) => {
+    const target = event.target as Element;
+    if (editable(target)) return;
+    const { key, code, shiftKey, ctrlKey, metaKey, altKey } = event;
+    held.push({ kind: 'key', target, key: { key, code, shiftKey, ctrlKey, metaKey, altKey } });
+  };
+  painted.addEventListener('click', click, { capture: true });
+  addEventListener('keydown', press, { capture: true });
   return () => {
-    painted.removeEventListener('click', hold, { capture: true });
-    return clicked;
+    painted.removeEventListener('click', click, { capture: true });
+    removeEventListener('keydown', press, { capture: true });
+    return held;
   };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { t } from '../../lib/i18n';
 
 interface Props {
@@ -16,7 +16,8 @@ const editable = (target: EventTarget | null) =>
 export function SearchBox({ onSearch }: Props) {
   const input = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
+  // Listening from the render that takes the screen over, not a frame later.
+  useLayoutEffect(() => {
     function onKeyDown(event: KeyboardEvent): void {
       if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || editable(event.target)) return;
       event.preventDefault();

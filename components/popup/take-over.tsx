@@ -3,8 +3,8 @@
  * elements, which are the ones it rendered for the same state last time, so where storage still
  * says the same the same nodes stay on screen with their focus and scroll, and they gain their
  * handlers; where the copy has gone stale (the inbox changed while the popup was closed) only
- * what differs changes. Then it acts on the clicks made on the painted screen meanwhile, each on
- * the same control of the same row.
+ * what differs changes. Then it acts on the clicks and key presses made on the painted screen
+ * meanwhile, each on the same control of the same row.
  */
 import { render } from 'preact';
 import { browser } from 'wxt/browser';
@@ -17,7 +17,7 @@ import {
 import { createInboxStore } from '../../lib/popup/inbox-store';
 import type { StorageAreas } from '../../lib/popup/storage-areas';
 import { INTERACTIVE_MARK } from './first-row-mark';
-import { keepCopy } from './first-screen-copy';
+import { type HeldInput, keepCopy } from './first-screen-copy';
 import { Popup } from './popup';
 
 const KEEP_DELAY_MS = 200;
@@ -87,24 +87,27 @@ function keepCopyCurrent(app: HTMLElement) {
 
 /**
  * Starts the popup in `app`, from storage as `areas` gives it: over the screen painted from the
- * kept copy when there is one (`clicks` gives the clicks made on it), with the store starting
+ * kept copy when there is one (`held` gives the clicks and key presses made on it), with the store starting
  * from the state the first screen shows.
  */
 export async function startPopup(
   app: HTMLElement,
   areas?: Promise<StorageAreas>,
   painted: HTMLElement | null = null,
-  clicks: (() => Element[]) | null = null,
+  held: (() => HeldInput[]) | null = null,
 ): Promise<void> {
   const read = snapshotFirstScreen(areas);
   const screen = await read.then(readFirstScreen).catch(() => null);
-  const clicked = clicks?.() ?? [];
-  const places = painted ? clicked.map((element) => placeOf(element, painted)) : [];
+  const inputs = held?.() ?? [];
+  const places = painted ? inputs.map((input) => placeOf(input.target, painted)) : [];
   const focused = painted && placeOf(document.activeElement, painted);
   const scrolled = painted?.querySelector('.scroller')?.scrollTop ?? 0;
   // A box a click ticked on the painted screen goes back as it was, and the click made again
   // below ticks it with the popup's handler.
-  for (const element of clicked) if (element instanceof HTMLInputElement) element.checked = !element.checked;
+  for (const input of inputs) {
+    if (input.kind === 'click' && input.target instanceof HTMLInputElement)
+      input.target.checked = !input.target.checked;
+  }
   render(<Popup store={createInboxStore(read, screen ?? undefined)} />, app);
   performance.mark(INTERACTIVE_MARK);
   const shown = app.firstElementChild;
@@ -124,5 +127,15 @@ export async function startPopup(
     if (focus && focus !== document.activeElement) focus.focus();
   }
   keepCopyCurrent(app);
-  for (const place of places) elementAt(place, app)?.click();
+  for (const [index, input] of inputs.entries()) {
+    // Each after the popup has rendered what the one before did, as it would have been.
+    if (index > 0) await new Promise((resolve) => setTimeout(resolve));
+    const target = elementAt(places[index] ?? null, app);
+    if (input.kind === 'click') target?.click();
+    else {
+      // A key pressed with focus on the page, or on what is no longer there, goes to the page.
+      const init = { ...input.key, bubbles: true, cancelable: true };
+      (target ?? document.body).dispatchEvent(new KeyboardEvent('keydown', init));
+    }
+  }
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { commandTargets, type InboxState, type InboxStore } from '../../lib/popup/inbox-store';
 import { shortcutFor } from '../../lib/popup/shortcuts';
 
@@ -24,7 +24,8 @@ export function useShortcuts(store: InboxStore, context: Context): void {
   const latest = useRef(context);
   latest.current = context;
 
-  useEffect(() => {
+  // Listening from the render that takes the screen over, not a frame later.
+  useLayoutEffect(() => {
     function onKeyDown(event: KeyboardEvent): void {
       const { state, paused, focusActiveSoon } = latest.current;
       const shortcut = shortcutFor(event);

@@ -1,4 +1,4 @@
-import { holdClicks, paintCopy } from '../../components/popup/first-screen-copy';
+import { holdInput, paintCopy } from '../../components/popup/first-screen-copy';
 import { readStorageAreas } from '../../lib/popup/storage-areas';
 import '../../components/popup/popup.css';
 
@@ -7,5 +7,5 @@ import '../../components/popup/popup.css';
 const app = document.getElementById('app') as HTMLElement;
 const areas = readStorageAreas();
 const painted = paintCopy(app);
-const clicks = painted && holdClicks(painted);
-void import('../../components/popup/take-over').then(({ startPopup }) => startPopup(app, areas, painted, clicks));
+const held = painted && holdInput(painted);
+void import('../../components/popup/take-over').then(({ startPopup }) => startPopup(app, areas, painted, held));

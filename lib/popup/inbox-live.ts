@@ -12,7 +12,7 @@ import { readOne, readStored, type StoredReader, snapshotStored, watchStored } f
 import { loadFailureWords } from './failure-words';
 import { type FirstScreen, readFirstScreen } from './first-screen-state';
 import { sumByType } from './inbox-accounts';
-import type { Arrivals } from './inbox-arrivals';
+import type { createArrivals } from './inbox-arrivals';
 import type { Muting } from './inbox-mutes';
 import type { createPaging } from './inbox-paging';
 import { createSearch } from './inbox-search';
@@ -57,8 +57,9 @@ function deferredTriage(load: () => Promise<Triage>): Triage {
 }
 
 export interface LiveOptions {
-  /** Paging, whose code loads beside this part's. */
+  /** Paging and arrivals, whose code loads beside this part's. */
   createPaging: typeof createPaging;
+  createArrivals: typeof createArrivals;
   /** Storage as read for the first row, when the page started reading it before it rendered anything. */
   firstRead?: Promise<StoredReader>;
   /** What the cell already shows from it, which `start` then begins from. */
@@ -66,25 +67,17 @@ export interface LiveOptions {
 }
 
 /** The live part of the inbox in `cell`. */
-export function createLiveInbox(cell: StateCell, { createPaging, firstRead, firstScreen }: LiveOptions): LiveInbox {
+export function createLiveInbox(
+  cell: StateCell,
+  { createPaging, createArrivals, firstRead, firstScreen }: LiveOptions,
+): LiveInbox {
   const { get, set } = cell;
   const paging = createPaging(cell, {
     painted: firstScreen?.cached ?? null,
     beforeFailure: () => loadFailureWords().catch(() => null),
   });
   const status = createStatusTracking(cell, paging);
-  // Notifications arriving while the popup is open are offered a moment after it starts.
-  let arrivals: Promise<Arrivals> | null = null;
-  const loadArrivals = () => {
-    arrivals ??= import('./inbox-arrivals').then(
-      (module) => module.createArrivals(cell, paging),
-      (error: unknown) => {
-        arrivals = null;
-        throw error;
-      },
-    );
-    return arrivals;
-  };
+  const arrivals = createArrivals(cell, paging);
   /** Checks every account now; the status of what is on show (one account, or all) is the one that counts here. */
   const refreshStatus = () => {
     const { account } = get();
@@ -214,10 +207,7 @@ export function createLiveInbox(cell: StateCell, { createPaging, firstRead, firs
       refreshByType();
       void readFeatures();
       signal.addEventListener('abort', () => search.cancel(), { once: true });
-      void loadArrivals().then(
-        (loaded) => loaded.listen(signal),
-        () => {},
-      );
+      arrivals.listen(signal);
       void refreshStatus();
       void paging.fetchFirst();
       void triage.offerLastUndo(signal);
@@ -260,6 +250,6 @@ export function createLiveInbox(cell: StateCell, { createPaging, firstRead, firs
     ...triage,
     // Undo takes back the newest action on offer: a mute's toast replaces a triage one and back.
     undo: async () => (get().muteOffer ? (await loadMuting()).undo() : triage.undo()),
-    showArrived: async () => (await loadArrivals()).showArrived(),
+    showArrived: arrivals.showArrived,
   };
 }

@@ -72,9 +72,10 @@ export function createInboxStore(firstRead?: Promise<StoredReader>, firstScreen?
   // action asked for before it is there waits for it, each in the order it was asked.
   let live: Promise<LiveInbox> | null = null;
   const loadLive = () => {
-    // Two parts, loaded side by side.
-    live ??= Promise.all([import('./inbox-live'), import('./inbox-paging')]).then(
-      ([module, { createPaging }]) => module.createLiveInbox(cell, { createPaging, firstRead, firstScreen }),
+    // Three parts, loaded side by side.
+    live ??= Promise.all([import('./inbox-live'), import('./inbox-paging'), import('./inbox-arrivals')]).then(
+      ([module, { createPaging }, { createArrivals }]) =>
+        module.createLiveInbox(cell, { createPaging, createArrivals, firstRead, firstScreen }),
       (error: unknown) => {
         // An extension updated while the popup was open has no old chunk to load; the next action tries again.
         live = null;

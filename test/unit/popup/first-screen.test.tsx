@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { FIRST_ROW_MARK } from '../../../components/popup/first-row-mark';
 import { drawFirstScreen, keepFirstScreen } from '../../../components/popup/first-screen';
-import { holdClicks, paintCopy } from '../../../components/popup/first-screen-copy';
+import { holdInput, paintCopy } from '../../../components/popup/first-screen-copy';
 import { Popup } from '../../../components/popup/popup';
 import { startPopup } from '../../../components/popup/take-over';
 import type { Notification } from '../../../lib/api/contract';
@@ -214,7 +214,7 @@ describe('the popup taking over the first screen', () => {
 
   it('acts on the clicks made on the painted screen once it has taken over', async () => {
     const { app, painted } = await open();
-    const clicks = holdClicks(painted);
+    const clicks = holdInput(painted);
     const rows = painted.querySelectorAll<HTMLElement>('article.unread');
     const marked = rows[0] as HTMLElement;
     const ticked = rows[1] as HTMLElement;
@@ -228,6 +228,23 @@ describe('the popup taking over the first screen', () => {
     await vi.waitFor(() => expect(document.querySelector('.selected-count')?.textContent).toBe('1 selected'));
     expect((now(ticked).querySelector('input.select') as HTMLInputElement).checked).toBe(true);
     await vi.waitFor(() => expect(now(marked).classList.contains('unread')).toBe(false));
+  });
+
+  it('acts on the keys pressed on the painted screen once it has taken over, each after the one before', async () => {
+    const { app, painted } = await open();
+    const held = holdInput(painted);
+    const press = (key: string) =>
+      document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    // Down to the first row, down to the second, and select it.
+    press('j');
+    press('j');
+    press('x');
+    expect(painted.querySelector('.selected-count')).toBeNull();
+    await startPopup(app, undefined, painted, held);
+    await vi.waitFor(() => expect(app.querySelector('.selected-count')?.textContent).toBe('1 selected'));
+    const second = app.querySelectorAll('article')[1] as HTMLElement;
+    expect((second.querySelector('input.select') as HTMLInputElement).checked).toBe(true);
+    expect(document.activeElement).toBe(second);
   });
 
   it('takes input before the code that talks to the background is there, and acts on it once', async () => {
@@ -305,7 +322,7 @@ describe('the kept copy of the first screen', () => {
     await openedBefore();
     const app = appRoot();
     const painted = paintCopy(app) as HTMLElement;
-    const clicks = holdClicks(painted);
+    const clicks = holdInput(painted);
     const [first, second] = [...painted.querySelectorAll<HTMLElement>('article')].map((each) => each.dataset.id);
     const copied = (id: string | undefined) => painted.querySelector(`article[data-id="${id}"]`) as HTMLElement;
     // Since the copy was kept, a notification arrived and the newest one was read elsewhere.
