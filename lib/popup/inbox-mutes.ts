@@ -8,9 +8,9 @@ import { reviveError } from '../api/errors';
 import { t } from '../i18n';
 import { ALL_ACCOUNTS, ask, type InboxItem } from '../messaging';
 import { type MuteTarget, mutedBy } from '../mute-target';
+import { loadFailureWords } from './failure-words';
 import { restored } from './inbox-list';
 import type { Paging } from './inbox-paging';
-import { failureReason } from './inbox-problem';
 import type { MuteOffer, StateCell } from './inbox-state';
 import type { StatusTracking } from './inbox-status';
 import { UNDO_OFFER_MS } from './inbox-triage';
@@ -62,6 +62,7 @@ export function createMuting(cell: StateCell, paging: Paging, status: StatusTrac
         offer({ account, id: result.mute.id, text, originals });
       } catch (error) {
         putBack(originals);
+        const { failureReason } = await loadFailureWords();
         set({ failure: cell.message(t('popup_error_mute', failureReason(reviveError(error), get().online))) });
       }
     },
@@ -77,6 +78,7 @@ export function createMuting(cell: StateCell, paging: Paging, status: StatusTrac
         cell.announce(t('popup_unmuted'));
       } catch (error) {
         offer(null);
+        const { failureReason } = await loadFailureWords();
         set({ failure: cell.message(t('popup_error_undo', failureReason(reviveError(error), get().online))) });
       } finally {
         set({ undoing: false });

@@ -13,10 +13,10 @@ import { openableUrl } from '../links';
 import { ALL_ACCOUNTS, ask, type InboxItem, type TriageResult, type UndoOffer } from '../messaging';
 import { onBroadcast } from '../messaging/on-broadcast';
 import { type TriageAction, triagedItems, triagedPage, withoutIds } from '../triage-patch';
+import { loadFailureWords } from './failure-words';
 import { withGroupMembers } from './inbox-groups';
 import { restored } from './inbox-list';
 import type { Paging } from './inbox-paging';
-import { failureReason } from './inbox-problem';
 import type { StateCell } from './inbox-state';
 import type { StatusTracking } from './inbox-status';
 import type { Selection } from './selection';
@@ -125,8 +125,11 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
     }
   }
 
-  const fail = (action: TriageAction, error: unknown) =>
+  /** Says why `action` failed, in words that load with the first failure. */
+  async function fail(action: TriageAction, error: unknown): Promise<void> {
+    const { failureReason } = await loadFailureWords();
     set({ failure: cell.message(t(WORDS[action].failed, failureReason(reviveError(error), get().online))) });
+  }
 
   /** After a failed change: puts `originals` back, and reselects those that were selected. */
   function rollBack(originals: readonly Notification[], selectionBefore: Selection): void {
@@ -185,7 +188,7 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
           result.undo,
           targets.filter((item) => !failed.includes(item)),
         );
-      fail(action, error);
+      await fail(action, error);
     }
   }
 
@@ -218,7 +221,7 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
       const words =
         revived instanceof UndoExpiredError
           ? t('popup_undo_expired')
-          : t('popup_error_undo', failureReason(revived, get().online));
+          : t('popup_error_undo', (await loadFailureWords()).failureReason(revived, get().online));
       set({ failure: cell.message(words) });
     } finally {
       set({ undoing: false });
@@ -254,7 +257,7 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
         bulkPending: false,
       });
       status.shiftUnreadCount(unread);
-      fail(action, error);
+      await fail(action, error);
     }
     if (!get().fresh) await paging.fetchFirst();
   }
