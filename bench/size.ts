@@ -29,7 +29,7 @@ export const BUDGETS: Record<string, number> = {
  * stands between each and its budget). Lower a ceiling as a part shrinks; remove it once the
  * part is within its budget.
  */
-export const CEILINGS: Record<string, number> = { 'popup to interactive': 21_750 };
+export const CEILINGS: Record<string, number> = { 'popup to interactive': 21_600 };
 
 /** The chunks a chunk imports: statically (loaded with it) or with `import()` (loaded later). */
 function importsOf(dir: string, file: string) {

@@ -8,4 +8,5 @@ const app = document.getElementById('app') as HTMLElement;
 const areas = readStorageAreas();
 const painted = paintCopy(app);
 const held = painted && holdInput(painted);
+void import('../../components/popup/take-over-imports');
 void import('../../components/popup/take-over').then(({ startPopup }) => startPopup(app, areas, painted, held));
