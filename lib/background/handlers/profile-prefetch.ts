@@ -20,17 +20,27 @@ export const profileAnswer = (runtime: AccountRuntime, username: string): Promis
       ),
   );
 
-/** One profile a tab, so they stay few; `key` names the account and the person. */
-export function createPrefetch() {
+/**
+ * One profile a tab, and only those fetched in the last `PREFETCH_MS`, so they stay few where the
+ * background never stops (Firefox) and tabs close before their frame asks; `key` names the account
+ * and the person. `now` is the clock.
+ */
+export function createPrefetch(now: () => number = Date.now) {
   const prefetched = new Map<number | undefined, { key: string; at: number; answer: Promise<ProfileAnswer> }>();
+  const fresh = (at: number) => now() - at <= PREFETCH_MS;
   return {
     put(tabId: number | undefined, key: string, answer: Promise<ProfileAnswer>) {
-      prefetched.set(tabId, { key, at: Date.now(), answer });
+      for (const [tab, entry] of prefetched) if (!fresh(entry.at)) prefetched.delete(tab);
+      prefetched.set(tabId, { key, at: now(), answer });
     },
     take(tabId: number | undefined, key: string): Promise<ProfileAnswer> | null {
       const entry = prefetched.get(tabId);
       prefetched.delete(tabId);
-      return entry?.key === key && Date.now() - entry.at <= PREFETCH_MS ? entry.answer : null;
+      return entry?.key === key && fresh(entry.at) ? entry.answer : null;
+    },
+    /** How many tabs' profiles are kept. */
+    get size() {
+      return prefetched.size;
     },
   };
 }
