@@ -76,15 +76,20 @@ export function popupLoad(extensionDir: string): PopupLoad {
   const entry = named[0] as string;
   const interactive = withStaticImports(extensionDir, importsOf(extensionDir, entry).dynamic);
   for (const file of firstRow) interactive.delete(file);
-  const loaded = new Set([...firstRow, ...interactive]);
+  // A later part may load later parts of its own (triage from the part that talks to the
+  // background): each counts what it adds to what is loaded by then, the popup and its parents.
   const lazy = new Map<string, string[]>();
-  for (const file of loaded) {
-    for (const part of importsOf(extensionDir, file).dynamic) {
-      if (loaded.has(part) || lazy.has(part)) continue;
-      lazy.set(
-        part,
-        [...withStaticImports(extensionDir, [part])].filter((each) => !loaded.has(each)),
-      );
+  const queue = [...new Set([...firstRow, ...interactive])].map((file) => ({
+    file,
+    loaded: new Set([...firstRow, ...interactive]),
+  }));
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    for (const part of importsOf(extensionDir, next.file).dynamic) {
+      if (next.loaded.has(part) || lazy.has(part)) continue;
+      const files = [...withStaticImports(extensionDir, [part])].filter((each) => !next.loaded.has(each));
+      lazy.set(part, files);
+      const loaded = new Set([...next.loaded, ...files]);
+      for (const file of files) queue.push({ file, loaded });
     }
   }
   return {
