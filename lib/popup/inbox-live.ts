@@ -13,7 +13,6 @@ import { loadFailureWords } from './failure-words';
 import { type FirstScreen, readFirstScreen } from './first-screen-state';
 import { sumByType } from './inbox-accounts';
 import type { createArrivals } from './inbox-arrivals';
-import type { Muting } from './inbox-mutes';
 import type { createPaging } from './inbox-paging';
 import { createSearch } from './inbox-search';
 import type { SelectionActions } from './inbox-selection';
@@ -21,6 +20,7 @@ import type { StateCell } from './inbox-state';
 import { createStatusTracking } from './inbox-status';
 import type { InboxStore } from './inbox-store';
 import type { Triage } from './inbox-triage';
+import { laterMethods, loadOnce, TRIAGE_ACTIONS } from './load-later';
 import { loadSearchMarks } from './search-marks';
 
 /** The store's actions that need the background. */
@@ -35,26 +35,6 @@ export type LiveInbox = Omit<
   | 'problem'
   | 'loadMoreFailure'
 >;
-
-/** Triage whose every action first waits for `load`, so the code behind it can load later. */
-function deferredTriage(load: () => Promise<Triage>): Triage {
-  const later =
-    <K extends keyof Triage>(name: K) =>
-    async (...args: Parameters<Triage[K]>) =>
-      ((await load())[name] as (...args: Parameters<Triage[K]>) => Promise<void>)(...args);
-  return {
-    markRead: later('markRead'),
-    markUnread: later('markUnread'),
-    delete: later('delete'),
-    snooze: later('snooze'),
-    undo: later('undo'),
-    offerLastUndo: later('offerLastUndo'),
-    followOutbox: later('followOutbox'),
-    markAllRead: later('markAllRead'),
-    deleteAll: later('deleteAll'),
-    open: later('open'),
-  };
-}
 
 export interface LiveOptions {
   /** Paging and arrivals, whose code loads beside this part's. */
@@ -108,30 +88,13 @@ export function createLiveInbox(
   const statusOf = (account: string) => (account && account !== ALL_ACCOUNTS ? accountStatusKey(account) : STATUS);
   // Triage is not needed for the first row: its code loads once the inbox starts, or when the
   // person acts before that, each action waiting for it in the order it was asked.
-  let loading: Promise<Triage> | null = null;
-  const triage = deferredTriage(() => {
-    loading ??= import('./inbox-triage').then(
-      (module) => module.createTriage(cell, paging, status),
-      (error: unknown) => {
-        // An extension updated while the popup was open has no old chunk to load; the next action tries again.
-        loading = null;
-        throw error;
-      },
-    );
-    return loading;
-  });
-
-  let muting: Promise<Muting> | null = null;
-  const loadMuting = () => {
-    muting ??= import('./inbox-mutes').then(
-      (module) => module.createMuting(cell, paging, status),
-      (error: unknown) => {
-        muting = null;
-        throw error;
-      },
-    );
-    return muting;
-  };
+  const triage: Triage = laterMethods(
+    loadOnce(() => import('./inbox-triage').then((module) => module.createTriage(cell, paging, status))),
+    TRIAGE_ACTIONS,
+  );
+  const loadMuting = loadOnce(() =>
+    import('./inbox-mutes').then((module) => module.createMuting(cell, paging, status)),
+  );
   // The rows of a search mark its words: that code loads as the search is typed, and the list
   // changes once it is there.
   const search = createSearch(

@@ -20,6 +20,7 @@ import { type InboxProblem, inboxProblem, shownProblem } from './inbox-problem-w
 import { createSelectionActions, type SelectionActions } from './inbox-selection';
 import { createStateCell, type InboxState } from './inbox-state';
 import type { Triage } from './inbox-triage';
+import { laterMethods, loadOnce, TRIAGE_ACTIONS } from './load-later';
 
 export { commandTargets } from './inbox-selection';
 export type { InboxState, Message } from './inbox-state';
@@ -70,24 +71,14 @@ export function createInboxStore(firstRead?: Promise<StoredReader>, firstScreen?
   }
   // What needs the background loads behind the first screen (`start` asks for it at once); an
   // action asked for before it is there waits for it, each in the order it was asked.
-  let live: Promise<LiveInbox> | null = null;
-  const loadLive = () => {
+  const loadLive = loadOnce(() =>
     // Three parts, loaded side by side.
-    live ??= Promise.all([import('./inbox-live'), import('./inbox-paging'), import('./inbox-arrivals')]).then(
+    Promise.all([import('./inbox-live'), import('./inbox-paging'), import('./inbox-arrivals')]).then(
       ([module, { createPaging }, { createArrivals }]) =>
         module.createLiveInbox(cell, { createPaging, createArrivals, firstRead, firstScreen }),
-      (error: unknown) => {
-        // An extension updated while the popup was open has no old chunk to load; the next action tries again.
-        live = null;
-        throw error;
-      },
-    );
-    return live;
-  };
-  const later =
-    <K extends keyof LiveInbox>(name: K) =>
-    async (...args: Parameters<LiveInbox[K]>): Promise<void> =>
-      ((await loadLive())[name] as (...args: Parameters<LiveInbox[K]>) => Promise<void> | void)(...args);
+    ),
+  );
+  const later = <K extends keyof LiveInbox>(name: K) => laterMethods(loadLive, [name])[name];
   const loadMore = later('loadMore');
   const retry = later('retry');
 
@@ -115,16 +106,7 @@ export function createInboxStore(firstRead?: Promise<StoredReader>, firstScreen?
     retry,
     loadMore,
     ...createSelectionActions(cell, loadMore),
-    markRead: later('markRead'),
-    markUnread: later('markUnread'),
-    delete: later('delete'),
-    snooze: later('snooze'),
-    undo: later('undo'),
-    offerLastUndo: later('offerLastUndo'),
-    followOutbox: later('followOutbox'),
-    markAllRead: later('markAllRead'),
-    deleteAll: later('deleteAll'),
-    open: later('open'),
+    ...laterMethods(loadLive, TRIAGE_ACTIONS),
     showArrived: later('showArrived'),
     dismissFailure() {
       set({ failure: null });
