@@ -6,7 +6,6 @@ import type { Notification } from '../api/contract';
 import type { CachedFirstPage } from '../inbox-cache';
 import { serviceOrder } from '../inbox-order';
 import { targeted } from '../triage-patch';
-import type { StateCell } from './inbox-state';
 
 /** Changes a page from the service can no longer know about: items deleted or marked read meanwhile. */
 export interface LocalChanges {
@@ -39,8 +38,15 @@ export function reconcilePage(
   return result;
 }
 
+/** What `paintCached` needs of the inbox's state cell (`inbox-state`). */
+interface ListCell {
+  get(): { unreadOnly: boolean };
+  setItems(items: readonly Notification[], change: { cursor: string | null; cachedAt: number }): void;
+  changes: LocalChanges;
+}
+
 /** Shows a cached first page in `cell` until the service's answer arrives. */
-export function paintCached({ get, setItems, changes }: StateCell, cached: CachedFirstPage): void {
+export function paintCached({ get, setItems, changes }: ListCell, cached: CachedFirstPage): void {
   setItems(reconcilePage(cached.page.data, changes, get().unreadOnly), {
     cursor: cached.page.cursor,
     cachedAt: cached.savedAt,

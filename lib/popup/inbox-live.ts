@@ -12,29 +12,15 @@ import { readOne, readStored, type StoredReader, snapshotStored, watchStored } f
 import { loadFailureWords } from './failure-words';
 import { type FirstScreen, readFirstScreen } from './first-screen-state';
 import { sumByType } from './inbox-accounts';
+import type { LiveInbox } from './inbox-actions';
 import type { createArrivals } from './inbox-arrivals';
 import type { createPaging } from './inbox-paging';
 import { createSearch } from './inbox-search';
-import type { SelectionActions } from './inbox-selection';
 import type { StateCell } from './inbox-state';
 import { createStatusTracking } from './inbox-status';
-import type { InboxStore } from './inbox-store';
 import type { Triage } from './inbox-triage';
 import { laterMethods, loadOnce, TRIAGE_ACTIONS } from './load-later';
 import { loadSearchMarks } from './search-marks';
-
-/** The store's actions that need the background. */
-export type LiveInbox = Omit<
-  InboxStore,
-  | keyof SelectionActions
-  | 'getState'
-  | 'subscribe'
-  | 'setExpanded'
-  | 'setOnline'
-  | 'dismissFailure'
-  | 'problem'
-  | 'loadMoreFailure'
->;
 
 export interface LiveOptions {
   /** Paging and arrivals, whose code loads beside this part's. */

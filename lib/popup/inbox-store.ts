@@ -8,53 +8,19 @@
  * This module holds what the first screen needs to take input (its state, selection and the
  * groups shown open); everything that needs the background is in `inbox-live`, loaded behind it.
  */
-import type { NotificationType } from '../api/contract';
 import type { StoredReader } from '../stored';
 import { failureWords } from './failure-words';
 import type { FirstScreen } from './first-screen-state';
-import type { Arrivals } from './inbox-arrivals';
+import type { InboxStore, LiveInbox } from './inbox-actions';
 import { paintCached } from './inbox-list';
-import type { LiveInbox } from './inbox-live';
-import type { Muting } from './inbox-mutes';
-import { type InboxProblem, inboxProblem, shownProblem } from './inbox-problem-words';
-import { createSelectionActions, type SelectionActions } from './inbox-selection';
-import { createStateCell, type InboxState } from './inbox-state';
-import type { Triage } from './inbox-triage';
+import { inboxProblem, shownProblem } from './inbox-problem-words';
+import { createSelectionActions } from './inbox-selection';
+import { createStateCell } from './inbox-state';
 import { laterMethods, loadOnce, TRIAGE_ACTIONS } from './load-later';
 
+export type { InboxStore, LiveInbox } from './inbox-actions';
 export { commandTargets } from './inbox-selection';
 export type { InboxState, Message } from './inbox-state';
-
-export interface InboxStore extends SelectionActions, Triage, Pick<Arrivals, 'showArrived'> {
-  getState(): InboxState;
-  subscribe(listener: (state: InboxState) => void): () => void;
-  /** Paints the cached first page, then revalidates it, watching the status until `signal` aborts. */
-  start(signal: AbortSignal): Promise<void>;
-  setOnline(online: boolean): void;
-  setUnreadOnly(unreadOnly: boolean): Promise<void>;
-  setTypes(types: readonly NotificationType[] | null): Promise<void>;
-  /** The search box now holds `text`: the list follows once typing pauses. */
-  search(text: string): void;
-  /** Mutes the person or thread of row `id`, until `until` (ms since the epoch) or, null, until removed. */
-  mute: Muting['mute'];
-  /** Shows one account's inbox, or all accounts' (`ALL_ACCOUNTS`). */
-  setAccount(account: string): Promise<void>;
-  /** Shows a group's members, or hides them again. */
-  setExpanded(key: string, expanded: boolean): void;
-  /**
-   * Notifications came back to the inbox from elsewhere (unsnoozed): whatever this popup did to
-   * them before no longer holds, and the first page and the status load again.
-   */
-  cameBack(ids: readonly string[]): Promise<void>;
-  /** Loads again what failed: the first page, or the next one. */
-  retry(): Promise<void>;
-  loadMore(): Promise<void>;
-  dismissFailure(): void;
-  /** The problem to show for `state`, or null when the inbox can be shown as it is. */
-  problem(state: InboxState): InboxProblem | null;
-  /** Why the next page of `state` failed to load, in a sentence; null when it did not fail. */
-  loadMoreFailure(state: InboxState): string | null;
-}
 
 /**
  * `firstRead`: storage as read for the first row, when the page started reading it before it
