@@ -29,16 +29,29 @@ const LISTINGS: readonly Listing[] = [
   },
 ];
 
+/**
+ * How a listing's entry names its notification's type: migration 12 copied the text, migration 13
+ * keeps a small code instead (`notification_type_code`).
+ */
+interface EntryType {
+  column: string;
+  /** The entry's value for the row `alias`. */
+  of(alias: string): string;
+}
+
+const TYPE_TEXT: EntryType = { column: 'type', of: (r) => `${r}.type` };
+const TYPE_CODE: EntryType = { column: 'type_code', of: (r) => `notification_type_code(${r}.type)` };
+
 /** Puts the rows of `from` (aliased `n`) that belong in `listing` into it. */
-const enter = (listing: Listing, from: string, also = '') =>
-  `INSERT INTO ${listing.table} (user_id, type, sorted_at, id)
-          SELECT n.user_id, n.type, n.sorted_at, n.id FROM ${from} WHERE ${listing.holds('n')}${also}`;
+const enter = (listing: Listing, from: string, also = '', type = TYPE_TEXT) =>
+  `INSERT INTO ${listing.table} (user_id, ${type.column}, sorted_at, id)
+          SELECT n.user_id, ${type.of('n')}, n.sorted_at, n.id FROM ${from} WHERE ${listing.holds('n')}${also}`;
 
 /** Takes the rows of `from` (aliased `o`) that were in `listing`, and where `also` holds, out of it. */
-const leave = (listing: Listing, from: string, also?: string) =>
+const leave = (listing: Listing, from: string, also?: string, type = TYPE_TEXT) =>
   `DELETE FROM ${listing.table} e USING ${from}
           WHERE ${listing.holds('o')}${also ? ` AND ${also}` : ''}
-            AND e.user_id = o.user_id AND e.type = o.type AND e.sorted_at = o.sorted_at AND e.id = o.id`;
+            AND e.user_id = o.user_id AND e.${type.column} = ${type.of('o')} AND e.sorted_at = o.sorted_at AND e.id = o.id`;
 
 /** The update trigger's tallies of a transition table `r`: rows, rows in each listing, their order's sum. */
 const counted = (r: string) =>
@@ -51,26 +64,55 @@ const counted = (r: string) =>
  * time); a few, one by one. Only a statement that both adds and removes rows joins what rows
  * were with what they became.
  */
-function keep(listing: Listing): string {
+function keep(listing: Listing, type = TYPE_TEXT): string {
   const { tally } = listing;
   return `IF became.${tally} = 0 THEN
           IF was.${tally} > 1000 THEN
             SELECT array_agg(o.user_id) INTO owners FROM (SELECT DISTINCT user_id FROM old_rows) o;
             PERFORM set_config('enable_nestloop', 'off', true);
             EXECUTE $sql$
-              ${leave(listing, 'old_rows o', 'e.user_id = ANY($1)')}
+              ${leave(listing, 'old_rows o', 'e.user_id = ANY($1)', type)}
             $sql$ USING owners;
             PERFORM set_config('enable_nestloop', nestloop, true);
           ELSE
-            ${leave(listing, 'old_rows o')};
+            ${leave(listing, 'old_rows o', undefined, type)};
           END IF;
         ELSIF was.${tally} = 0 THEN
-          ${enter(listing, 'new_rows n')};
+          ${enter(listing, 'new_rows n', '', type)};
         ELSIF NOT (was.${tally} = was.total AND became.${tally} = became.total AND was.at_sum = became.at_sum) THEN
-          ${leave(listing, 'old_rows o JOIN new_rows n ON n.id = o.id', `NOT (${listing.holds('n')} AND n.sorted_at = o.sorted_at)`)};
-          ${enter(listing, 'new_rows n JOIN old_rows o ON o.id = n.id', ` AND NOT (${listing.holds('o')} AND n.sorted_at = o.sorted_at)`)};
+          ${leave(listing, 'old_rows o JOIN new_rows n ON n.id = o.id', `NOT (${listing.holds('n')} AND n.sorted_at = o.sorted_at)`, type)};
+          ${enter(listing, 'new_rows n JOIN old_rows o ON o.id = n.id', ` AND NOT (${listing.holds('o')} AND n.sorted_at = o.sorted_at)`, type)};
         END IF;`;
 }
+
+/** The three trigger functions that keep the listings, their entries' type written as `type` says. */
+const listingTriggerFunctions = (type: EntryType) => [
+  `CREATE OR REPLACE FUNCTION inbox_entries_arrived() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+      BEGIN
+        ${LISTINGS.map((listing) => `${enter(listing, 'new_rows n', '', type)};`).join('\n')}
+        RETURN NULL;
+      END
+      $$`,
+  `CREATE OR REPLACE FUNCTION inbox_entries_gone() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+      BEGIN
+        ${LISTINGS.map((listing) => `${leave(listing, 'old_rows o', undefined, type)};`).join('\n')}
+        RETURN NULL;
+      END
+      $$`,
+  `CREATE OR REPLACE FUNCTION inbox_entries_changed() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+      DECLARE
+        was record;
+        became record;
+        owners integer[];
+        nestloop text := current_setting('enable_nestloop');
+      BEGIN
+        SELECT ${counted('r')} FROM old_rows r INTO was;
+        SELECT ${counted('r')} FROM new_rows r INTO became;
+        ${LISTINGS.map((listing) => keep(listing, type)).join('\n')}
+        RETURN NULL;
+      END
+      $$`,
+];
 
 export const MIGRATIONS: readonly { version: number; name: string; statements: readonly string[] }[] = [
   {
@@ -754,12 +796,45 @@ export const MIGRATIONS: readonly { version: number; name: string; statements: r
       BEGIN
         SELECT ${counted('r')} FROM old_rows r INTO was;
         SELECT ${counted('r')} FROM new_rows r INTO became;
-        ${LISTINGS.map(keep).join('\n')}
+        ${LISTINGS.map((listing) => keep(listing)).join('\n')}
         RETURN NULL;
       END
       $$`,
       `CREATE TRIGGER notifications_entries_update AFTER UPDATE ON notifications
        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION inbox_entries_changed()`,
+    ],
+  },
+  {
+    version: 13,
+    name: 'listing entries name their type by a small code; sorted_at kept by a trigger, not computed at every update',
+    // Bulk triage on PGlite, 100,000 rows: a stored generated column is computed again at every
+    // UPDATE of its row, whatever the UPDATE sets (about 35 ms of each bulk change); a trigger on
+    // the two columns it is made of computes it only when one of them is set, and a statement
+    // that gives it (the service's own inserts) pays nothing. The listings' key loses its text:
+    // a code of two bytes makes an entry 40 bytes instead of 48 and each comparison an integer
+    // one, about 60 ms of each 100,000 entries put back.
+    statements: [
+      'ALTER TABLE notifications ALTER COLUMN sorted_at DROP EXPRESSION',
+      `CREATE FUNCTION notifications_sorted() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        NEW.sorted_at := greatest(NEW.created_at, NEW.woken_at);
+        RETURN NEW;
+      END
+      $$`,
+      `CREATE TRIGGER notifications_sorted_insert BEFORE INSERT ON notifications
+       FOR EACH ROW WHEN (NEW.sorted_at IS NULL) EXECUTE FUNCTION notifications_sorted()`,
+      `CREATE TRIGGER notifications_sorted_update BEFORE UPDATE OF created_at, woken_at ON notifications
+       FOR EACH ROW EXECUTE FUNCTION notifications_sorted()`,
+      // A new type of notification is a new migration that gives it the next code.
+      `CREATE FUNCTION notification_type_code(type text) RETURNS smallint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT CASE type WHEN 'follow' THEN 1 WHEN 'mention' THEN 2 WHEN 'reply' THEN 3 WHEN 'like' THEN 4
+          WHEN 'system' THEN 5 END::smallint
+      $$`,
+      ...LISTINGS.flatMap(({ table }) => [
+        `ALTER TABLE ${table} ALTER COLUMN type TYPE smallint USING notification_type_code(type)`,
+        `ALTER TABLE ${table} RENAME COLUMN type TO type_code`,
+      ]),
+      ...listingTriggerFunctions(TYPE_CODE),
     ],
   },
 ];

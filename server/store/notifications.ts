@@ -127,6 +127,9 @@ const perRequest: Placeholder = (index, type) =>
     ? `ARRAY(SELECT jsonb_array_elements_text(caller.params->${index}))`
     : `(caller.params->>${index})::${type}`;
 
+/** A listing entry's code of the notification type `type` (SQL text); the database folds a literal's at planning. */
+const typeCode = (type: string) => `notification_type_code(${type})`;
+
 /**
  * The statement of a page of `user`'s notifications in its listing's order, with its parameters
  * named by `placeholder`. Each variant walks an index in order instead of filtering. The inbox and
@@ -156,7 +159,7 @@ function pageStatement(user: string, placeholder: Placeholder, options: PageOpti
       ? options.types.map((type) => param(type, 'text'))
       : NOTIFICATION_TYPES.map((type) => `'${type}'`);
     const branches = types.map(
-      (type) => `SELECT e.id, e.sorted_at FROM ${table} e WHERE ${where} AND e.type = ${type}
+      (type) => `SELECT e.id, e.sorted_at FROM ${table} e WHERE ${where} AND e.type_code = ${typeCode(type)}
          ORDER BY e.sorted_at DESC, e.id DESC LIMIT ${limit}`,
     );
     const entries =
@@ -550,8 +553,8 @@ export async function addNotifications(db: Queryable, notifications: readonly Ne
     created_at: n.createdAt ?? null,
   }));
   await db.query(
-    `INSERT INTO notifications (id, user_id, type, actor_id, text, path, read, created_at)
-     SELECT id, user_id, type, actor_id, text, path, read, coalesce(created_at, now())
+    `INSERT INTO notifications (id, user_id, type, actor_id, text, path, read, created_at, sorted_at)
+     SELECT id, user_id, type, actor_id, text, path, read, coalesce(created_at, now()), coalesce(created_at, now())
      FROM jsonb_to_recordset($1::jsonb) AS x(
        id uuid, user_id integer, type text, actor_id integer, text text, path text, read boolean, created_at timestamptz
      )`,
@@ -574,9 +577,10 @@ export async function fillInboxes(
   options: { read?: boolean; newest?: string; text?: string } = {},
 ): Promise<number> {
   const result = await db.query(
-    `INSERT INTO notifications (user_id, type, text, read, created_at)
-     SELECT u, 'system', $3 || ' #' || g, $4, coalesce($5::timestamptz, now()) - make_interval(secs => g)
-     FROM unnest($1::int[]) AS u, generate_series(1, $2) AS g
+    `INSERT INTO notifications (user_id, type, text, read, created_at, sorted_at)
+     SELECT u, 'system', $3 || ' #' || g, $4, at, at
+     FROM unnest($1::int[]) AS u, generate_series(1, $2) AS g,
+       LATERAL (SELECT coalesce($5::timestamptz, now()) - make_interval(secs => g) AS at) AS made
      ORDER BY u, g`,
     [userIds, count, options.text ?? 'Generated notification', options.read ?? false, options.newest ?? null],
   );
