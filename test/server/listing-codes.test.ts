@@ -1,8 +1,14 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { NotificationType } from '../../lib/api';
 import type { Database } from '../../server/db/database';
 import { MIGRATIONS, migrate } from '../../server/db/migrations';
 import { openDatabase } from '../../server/db/open';
+import { openPglite } from '../../server/db/pglite';
 import { listNotifications, wakeDueNotifications } from '../../server/store/notifications';
 import { BACKENDS, databaseFor } from '../support/service';
 
@@ -98,5 +104,54 @@ describe.each(BACKENDS)('an inbox kept by migration 12, migrated now, on %s', (b
     const now = await listing(reader, true, null);
     expect(now.map((n) => n.id)).toEqual((await expected(reader, true, null)).map((n) => n.id));
     expect(now.map((n) => n.id)).toContain(arrived[0]?.id);
+  }, 60_000);
+});
+
+describe('a PGlite data folder whose service was killed', () => {
+  const root = resolve(import.meta.dirname, '../..');
+  const dir = mkdtempSync(join(tmpdir(), 'inbox-crash-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('lists the inbox again at the next start, though a crash empties the unlogged listings', async () => {
+    // A service that fills an inbox and dies without closing its database.
+    const script = join(dir, 'killed.mts');
+    writeFileSync(
+      script,
+      `import { openPglite } from ${JSON.stringify(join(root, 'server/db/pglite.ts'))};
+       import { migrate } from ${JSON.stringify(join(root, 'server/db/migrations.ts'))};
+       const db = await openPglite(${JSON.stringify(join(dir, 'data'))});
+       await migrate(db);
+       const { rows } = await db.query("INSERT INTO users (username, display_name) VALUES ('crash', 'Crash') RETURNING id");
+       await db.query("INSERT INTO notifications (user_id, type, text, read) SELECT $1, 'like', 'n' || g, g % 2 = 0 FROM generate_series(1, 30) g", [rows[0].id]);
+       process.kill(process.pid, 'SIGKILL');`,
+    );
+    // tsx runs the script in a process of its own and answers its death by a signal with 128 + its number.
+    await expect(
+      promisify(execFile)(join(root, 'node_modules/.bin/tsx'), [script], { cwd: root }),
+    ).rejects.toMatchObject({ code: 137 });
+
+    const db = await openPglite(join(dir, 'data'));
+    try {
+      const entries = async () =>
+        (
+          await db.query<{ n: number }>(
+            'SELECT (SELECT count(*) FROM inbox_listed) + (SELECT count(*) FROM inbox_unread) AS n',
+          )
+        ).rows[0]?.n;
+      expect(Number(await entries())).toBe(0);
+      await migrate(db);
+      expect(Number(await entries())).toBe(45);
+      const { rows } = await db.query<{ id: number }>("SELECT id FROM users WHERE username = 'crash'");
+      const page = await listNotifications(db, rows[0]?.id as number, {
+        unreadOnly: true,
+        snoozed: false,
+        types: ['like'],
+        limit: 50,
+        after: null,
+      });
+      expect(page).toHaveLength(15);
+    } finally {
+      await db.close();
+    }
   }, 60_000);
 });
