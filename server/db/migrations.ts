@@ -85,21 +85,24 @@ function keep(listing: Listing, type = TYPE_TEXT): string {
         END IF;`;
 }
 
-/** The three trigger functions that keep the listings, their entries' type written as `type` says. */
-const listingTriggerFunctions = (type: EntryType) => [
-  `CREATE OR REPLACE FUNCTION inbox_entries_arrived() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+/**
+ * The three trigger functions that keep the listings, their entries' type written as `type` says:
+ * created (`create` is "CREATE") or put in place of those there ("CREATE OR REPLACE").
+ */
+const listingTriggerFunctions = (type: EntryType, create = 'CREATE OR REPLACE'): [string, string, string] => [
+  `${create} FUNCTION inbox_entries_arrived() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
       BEGIN
         ${LISTINGS.map((listing) => `${enter(listing, 'new_rows n', '', type)};`).join('\n')}
         RETURN NULL;
       END
       $$`,
-  `CREATE OR REPLACE FUNCTION inbox_entries_gone() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+  `${create} FUNCTION inbox_entries_gone() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
       BEGIN
         ${LISTINGS.map((listing) => `${leave(listing, 'old_rows o', undefined, type)};`).join('\n')}
         RETURN NULL;
       END
       $$`,
-  `CREATE OR REPLACE FUNCTION inbox_entries_changed() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
+  `${create} FUNCTION inbox_entries_changed() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
       DECLARE
         was record;
         became record;
@@ -121,6 +124,9 @@ export interface Migration {
   /** Statements run after `statements` on PGlite alone. */
   pglite?: readonly string[];
 }
+
+/** Migration 12's trigger functions, as it first created them. */
+const [arrived, gone, changed] = listingTriggerFunctions(TYPE_TEXT, 'CREATE');
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -779,35 +785,13 @@ export const MIGRATIONS: readonly Migration[] = [
       // What the undo of an operation on the whole inbox reads.
       'CREATE INDEX notifications_user_idx ON notifications (user_id)',
       'ALTER TABLE triage_operations ADD COLUMN ids uuid[]',
-      `CREATE FUNCTION inbox_entries_arrived() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
-      BEGIN
-        ${LISTINGS.map((listing) => `${enter(listing, 'new_rows n')};`).join('\n')}
-        RETURN NULL;
-      END
-      $$`,
+      arrived,
       `CREATE TRIGGER notifications_entries_insert AFTER INSERT ON notifications
        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION inbox_entries_arrived()`,
-      `CREATE FUNCTION inbox_entries_gone() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
-      BEGIN
-        ${LISTINGS.map((listing) => `${leave(listing, 'old_rows o')};`).join('\n')}
-        RETURN NULL;
-      END
-      $$`,
+      gone,
       `CREATE TRIGGER notifications_entries_delete AFTER DELETE ON notifications
        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION inbox_entries_gone()`,
-      `CREATE FUNCTION inbox_entries_changed() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
-      DECLARE
-        was record;
-        became record;
-        owners integer[];
-        nestloop text := current_setting('enable_nestloop');
-      BEGIN
-        SELECT ${counted('r')} FROM old_rows r INTO was;
-        SELECT ${counted('r')} FROM new_rows r INTO became;
-        ${LISTINGS.map((listing) => keep(listing)).join('\n')}
-        RETURN NULL;
-      END
-      $$`,
+      changed,
       `CREATE TRIGGER notifications_entries_update AFTER UPDATE ON notifications
        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION inbox_entries_changed()`,
     ],
