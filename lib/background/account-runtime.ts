@@ -83,6 +83,7 @@ export function createAccountRuntime(id: string, options: RuntimeOptions = {}): 
       if (status.kind === 'ok') void identify();
     },
     isLive: () => live?.isLive() ?? false,
+    signal,
   });
   live = createLiveUpdates({
     session,

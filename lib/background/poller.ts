@@ -50,6 +50,11 @@ export interface PollerOptions {
   onStatus?: (status: ConnectionStatus) => void;
   /** Whether the live channel carries the count now, so that checks can be rare. */
   isLive?: () => boolean;
+  /**
+   * The account's runtime stops when this aborts (the account removed): a check whose answer
+   * comes after that leaves no status, schedule or count behind.
+   */
+  signal?: AbortSignal;
 }
 
 export function statusKindFor(error: unknown, online: boolean): StatusKind {
@@ -113,6 +118,7 @@ export function createPoller(options: PollerOptions) {
       // to the old one before the next check.
       const vouched = previous.count !== null && previous.count === state.count;
       const answer = await client.inbox.checkCount(conditional && vouched ? state.etag : null);
+      if (options.signal?.aborted) return previous;
       const answered = answer.changed ? answer.count : (previous.count ?? 0);
       const next: PollState = { etag: answer.etag, count: answered, failures: 0, hint: answer.pollInterval };
       const delay = nextPollDelay({
@@ -131,6 +137,7 @@ export function createPoller(options: PollerOptions) {
       await options.onCount?.(previous.count, answered, settings);
       return status;
     } catch (caught) {
+      if (options.signal?.aborted) return previous;
       const error = reviveError(caught);
       // A service that answers with trouble (5xx, 429, a refused token, a timeout) is spared by
       // backing off. A connection that nothing accepts costs no service anything, and checking

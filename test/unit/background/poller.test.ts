@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { createSession } from '../../../lib/background/api-session';
 import { createPoller, pollStateItem } from '../../../lib/background/poller';
@@ -31,6 +31,27 @@ describe('poller', () => {
     expect(wire.requests).toHaveLength(0);
     expect(await pollAlarm()).toBeUndefined();
     expect((await badge()).title).toContain('Signed out');
+  });
+
+  it('leaves nothing behind from a check answered after its account’s runtime stopped', async () => {
+    await signedIn();
+    await createPoller({
+      session: createSession(ACCOUNT, { fetch: recordingFetch(count(3)).fetch, retries: 0 }),
+    }).poll();
+    const stopping = new AbortController();
+    let fail: (error: Error) => void = () => {};
+    const wire = recordingFetch(() => new Promise<Response>((_, reject) => (fail = reject)));
+    const session = createSession(ACCOUNT, { fetch: wire.fetch, retries: 0 });
+    const poller = createPoller({ session, now: () => NOW, random: () => 0, signal: stopping.signal });
+    const checking = poller.poll();
+    await vi.waitFor(() => expect(wire.requests).toHaveLength(1));
+    const before = await statusItem.getValue();
+    stopping.abort();
+    // The service goes away after the stop, so the request fails.
+    fail(new TypeError('fetch failed'));
+    await checking;
+    expect(await statusItem.getValue()).toEqual(before);
+    expect((await badge()).text).toBe('3');
   });
 
   it('makes no request while offline, and checks again later', async () => {
