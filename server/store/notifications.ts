@@ -131,34 +131,46 @@ const perRequest: Placeholder = (index, type) =>
 const typeCode = (type: string) => `notification_type_code(${type})`;
 
 /**
+ * A page's parameters for `options`, and where each is among them: the one order both the
+ * statement's text (`pageStatement`) and the parameters sent with it follow. The limit first,
+ * then the search's words; the snoozed listing then takes its types as one array and then where
+ * the page starts, every other listing where the page starts and then each type.
+ */
+function pageParams(options: PageOptions) {
+  const values: unknown[] = [options.limit];
+  const add = (value: unknown) => values.push(value) - 1;
+  const words = (options.words ?? []).map((word) => add(containing(word)));
+  const typesArray = options.snoozed && options.types ? add(options.types) : null;
+  const after = options.after && { at: add(options.after.at), id: add(options.after.id) };
+  const types = !options.snoozed && options.types ? options.types.map(add) : null;
+  return { values, at: { words, typesArray, after, types } };
+}
+
+/**
  * The statement of a page of `user`'s notifications in its listing's order, with its parameters
- * named by `placeholder`. Each variant walks an index in order instead of filtering. The inbox and
- * its unread part walk `inbox_listed` or `inbox_unread` once per type, merged, and read the page's
- * rows from `notifications` by id; the snoozed and the muted listings walk `notifications` itself.
+ * (`pageParams`) named by `placeholder`. Each variant walks an index in order instead of
+ * filtering. The inbox and its unread part walk `inbox_listed` or `inbox_unread` once per type,
+ * merged, and read the page's rows from `notifications` by id; the snoozed and the muted listings
+ * walk `notifications` itself.
  */
 function pageStatement(user: string, placeholder: Placeholder, options: PageOptions) {
-  const params: unknown[] = [options.limit];
+  const { values: params, at } = pageParams(options);
   const limit = placeholder(0, 'int');
-  const param = (value: unknown, type: ParamType) => {
-    params.push(value);
-    return placeholder(params.length - 1, type);
-  };
   // Folded by the database as it folds what it searches; a word of 3 or more characters is a trigram index lookup.
   const found = (alias: string) => {
-    if (!options.words || options.words.length === 0) return '';
-    const words = options.words.map((word) => `s.words LIKE search_fold(${param(containing(word), 'text')})`);
+    if (at.words.length === 0) return '';
+    const words = at.words.map((index) => `s.words LIKE search_fold(${placeholder(index, 'text')})`);
     return ` AND ${alias}.id IN (SELECT s.id FROM notification_search s WHERE s.user_id = ${user} AND ${words.join(' AND ')})`;
   };
+  const after = (alias: string, column: string, order: '<' | '>') =>
+    at.after
+      ? ` AND (${alias}.${column}, ${alias}.id) ${order} (${placeholder(at.after.at, 'timestamptz')}, ${placeholder(at.after.id, 'uuid')})`
+      : '';
+  const types = at.types?.map((index) => placeholder(index, 'text'));
   if (!options.snoozed && !options.muted) {
-    let where = `e.user_id = ${user}${found('e')}`;
-    if (options.after) {
-      where += ` AND (e.sorted_at, e.id) < (${param(options.after.at, 'timestamptz')}, ${param(options.after.id, 'uuid')})`;
-    }
+    const where = `e.user_id = ${user}${found('e')}${after('e', 'sorted_at', '<')}`;
     const table = options.unreadOnly ? 'inbox_unread' : 'inbox_listed';
-    const types = options.types
-      ? options.types.map((type) => param(type, 'text'))
-      : NOTIFICATION_TYPES.map((type) => `'${type}'`);
-    const branches = types.map(
+    const branches = (types ?? NOTIFICATION_TYPES.map((type) => `'${type}'`)).map(
       (type) => `SELECT e.id, e.sorted_at FROM ${table} e WHERE ${where} AND e.type_code = ${typeCode(type)}
          ORDER BY e.sorted_at DESC, e.id DESC LIMIT ${limit}`,
     );
@@ -180,23 +192,18 @@ function pageStatement(user: string, placeholder: Placeholder, options: PageOpti
   where += found('n');
   if (options.snoozed) {
     where += ' AND n.snoozed_until IS NOT NULL';
-    if (options.types) where += ` AND n.type = ANY(${param(options.types, 'text[]')})`;
-    if (options.after) {
-      where += ` AND (n.snoozed_until, n.id) > (${param(options.after.at, 'timestamptz')}, ${param(options.after.id, 'uuid')})`;
-    }
+    if (at.typesArray !== null) where += ` AND n.type = ANY(${placeholder(at.typesArray, 'text[]')})`;
+    where += after('n', 'snoozed_until', '>');
   } else {
-    where += ' AND n.snoozed_until IS NULL';
-    if (options.after) {
-      where += ` AND (n.sorted_at, n.id) < (${param(options.after.at, 'timestamptz')}, ${param(options.after.id, 'uuid')})`;
-    }
+    where += ` AND n.snoozed_until IS NULL${after('n', 'sorted_at', '<')}`;
   }
   const page = (condition: string) => `SELECT ${NOTIFICATION_COLUMNS}
      FROM notifications n LEFT JOIN users a ON a.id = n.actor_id
      WHERE ${condition}
      ORDER BY ${listingOrder(options, 'n')}
      LIMIT ${limit}`;
-  if (options.snoozed || !options.types) return { sql: page(where), params };
-  const conditions = options.types.map((type) => `${where} AND n.type = ${param(type, 'text')}`);
+  if (!types) return { sql: page(where), params };
+  const conditions = types.map((type) => `${where} AND n.type = ${type}`);
   const [only] = conditions;
   if (only !== undefined && conditions.length === 1) return { sql: page(only), params };
   const branches = conditions.map((condition) => `(${page(condition)})`).join(' UNION ALL ');
@@ -277,15 +284,12 @@ const toWirePage = (row: WirePageRow | undefined): WirePage => ({
  */
 function wirePage(user: string, placeholder: Placeholder, options: PageOptions, origin: string) {
   const page = { ...options, limit: options.limit + 1 };
-  const params = [...pageParams(page), origin];
+  const params = [...pageParams(page).values, origin];
   const shape = `${user} ${placeholder(0, 'int')} ${page.unreadOnly} ${page.snoozed} ${page.muted === true} ${page.words?.length ?? 0} ${page.types?.length ?? -1} ${page.after !== null}`;
   let sql = wireStatements.get(shape);
   if (sql === undefined) {
-    const built = pageStatement(user, placeholder, page);
-    if (JSON.stringify(built.params) !== JSON.stringify(params.slice(0, -1))) {
-      throw new Error(`pageParams does not give the parameters of the page statement ${shape}.`);
-    }
-    sql = wirePageStatement(built.sql, options, placeholder(0, 'int'), placeholder(params.length - 1, 'text'));
+    const { sql: pageSql } = pageStatement(user, placeholder, page);
+    sql = wirePageStatement(pageSql, options, placeholder(0, 'int'), placeholder(params.length - 1, 'text'));
     wireStatements.set(shape, sql);
   }
   return { sql, params };
@@ -297,21 +301,6 @@ function wirePage(user: string, placeholder: Placeholder, options: PageOptions, 
  * The same text each time also lets everything that keys on it find it at once.
  */
 const wireStatements = new Map<string, string>();
-
-/** The parameters of `pageStatement` for `options`, in its order, without building its text. */
-function pageParams(options: PageOptions): unknown[] {
-  const params: unknown[] = [options.limit];
-  if (options.words) for (const word of options.words) params.push(containing(word));
-  const after = options.after ? [options.after.at, options.after.id] : [];
-  if (options.snoozed) {
-    if (options.types) params.push(options.types);
-    params.push(...after);
-  } else {
-    params.push(...after);
-    if (options.types) params.push(...options.types);
-  }
-  return params;
-}
 
 /**
  * A page of `options.limit` notifications of a listing as the contract writes it, after
