@@ -11,23 +11,9 @@ import { openDatabase } from '../../server/db/open';
 import { openPglite } from '../../server/db/pglite';
 import { listNotifications, wakeDueNotifications } from '../../server/store/notifications';
 import { BACKENDS, databaseFor } from '../support/service';
+import { migrateAsReleased } from './support/released-migrations';
 
 const TYPES: NotificationType[] = ['mention', 'like', 'reply', 'follow', 'system'];
-
-/** What a release with migrations up to 12 did at its start. */
-async function migrateTo12(db: Database) {
-  await db.transaction(async (tx) => {
-    await tx.query(`CREATE TABLE schema_migrations (
-      version integer PRIMARY KEY,
-      name text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    for (const { version, name, statements } of MIGRATIONS.filter((migration) => migration.version <= 12)) {
-      for (const statement of statements) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, name]);
-    }
-  });
-}
 
 describe.each(BACKENDS)('an inbox kept by migration 12, migrated now, on %s', (backend) => {
   const opened: Database[] = [];
@@ -42,7 +28,10 @@ describe.each(BACKENDS)('an inbox kept by migration 12, migrated now, on %s', (b
     const db = await openDatabase(option);
     opened.push(db);
     cleanUps.push(cleanUp);
-    await migrateTo12(db);
+    await migrateAsReleased(
+      db,
+      MIGRATIONS.filter((migration) => migration.version <= 12),
+    );
     const { rows: users } = await db.query<{ id: number }>(
       "INSERT INTO users (username, display_name) VALUES ('reader', 'Reader'), ('other', 'Other') RETURNING id",
     );

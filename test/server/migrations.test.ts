@@ -4,6 +4,7 @@ import type { Database, Queryable } from '../../server/db/database';
 import { MIGRATIONS, migrate } from '../../server/db/migrations';
 import { openDatabase } from '../../server/db/open';
 import { BACKENDS, databaseFor } from '../support/service';
+import { migrateAsReleased } from './support/released-migrations';
 
 interface ShippedMigration {
   version: number;
@@ -30,21 +31,6 @@ function shippedMigrations(): ShippedMigration[] {
 }
 
 const SHIPPED = shippedMigrations();
-
-/** What the last release's start did to an empty database: its migrations and their record. */
-async function migrateAsShipped(db: Database) {
-  await db.transaction(async (tx) => {
-    await tx.query(`CREATE TABLE schema_migrations (
-      version integer PRIMARY KEY,
-      name text NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    for (const { version, name, statements } of SHIPPED) {
-      for (const statement of statements) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [version, name]);
-    }
-  });
-}
 
 /**
  * The schema as PostgreSQL's catalog holds it, in the current schema only, with that schema's name
@@ -114,7 +100,7 @@ describe.each(BACKENDS)('a database migrated by the last release, on %s', (backe
 
   it('has, once migrated now, the schema of a database migrated from empty', async () => {
     const upgraded = await open();
-    await migrateAsShipped(upgraded);
+    await migrateAsReleased(upgraded, SHIPPED);
     const applied = await migrate(upgraded);
     expect(applied).toEqual(MIGRATIONS.filter(({ version }) => version > 8).map(({ version }) => version));
 
