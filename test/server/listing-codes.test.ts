@@ -5,29 +5,19 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { NotificationType } from '../../lib/api';
-import type { Database } from '../../server/db/database';
 import { MIGRATIONS, migrate } from '../../server/db/migrations';
-import { openDatabase } from '../../server/db/open';
 import { openPglite } from '../../server/db/pglite';
 import { listNotifications, wakeDueNotifications } from '../../server/store/notifications';
-import { BACKENDS, databaseFor } from '../support/service';
-import { migrateAsReleased } from './support/released-migrations';
+import { BACKENDS } from '../support/service';
+import { emptyDatabases, migrateAsReleased } from './support/released-migrations';
 
 const TYPES: NotificationType[] = ['mention', 'like', 'reply', 'follow', 'system'];
 
 describe.each(BACKENDS)('an inbox kept by migration 12, migrated now, on %s', (backend) => {
-  const opened: Database[] = [];
-  const cleanUps: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    await Promise.all(opened.map((db) => db.close()));
-    await Promise.all(cleanUps.map((cleanUp) => cleanUp()));
-  });
+  const open = emptyDatabases(backend);
 
   it('lists every notification as before, and keeps the order of those that arrive or wake after', async () => {
-    const { option, cleanUp } = await databaseFor(backend, {});
-    const db = await openDatabase(option);
-    opened.push(db);
-    cleanUps.push(cleanUp);
+    const db = await open();
     await migrateAsReleased(
       db,
       MIGRATIONS.filter((migration) => migration.version <= 12),

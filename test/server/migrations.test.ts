@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { Database, Queryable } from '../../server/db/database';
+import { describe, expect, it } from 'vitest';
+import type { Queryable } from '../../server/db/database';
 import { MIGRATIONS, migrate } from '../../server/db/migrations';
-import { openDatabase } from '../../server/db/open';
-import { BACKENDS, databaseFor } from '../support/service';
-import { migrateAsReleased } from './support/released-migrations';
+import { BACKENDS } from '../support/service';
+import { emptyDatabases, migrateAsReleased } from './support/released-migrations';
 
 interface ShippedMigration {
   version: number;
@@ -83,20 +82,7 @@ describe('the shipped migrations', () => {
 });
 
 describe.each(BACKENDS)('a database migrated by the last release, on %s', (backend) => {
-  const opened: Database[] = [];
-  const cleanUps: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    await Promise.all(opened.map((db) => db.close()));
-    await Promise.all(cleanUps.map((cleanUp) => cleanUp()));
-  });
-
-  async function open() {
-    const { option, cleanUp } = await databaseFor(backend, {});
-    const db = await openDatabase(option);
-    opened.push(db);
-    cleanUps.push(cleanUp);
-    return db;
-  }
+  const open = emptyDatabases(backend);
 
   it('has, once migrated now, the schema of a database migrated from empty', async () => {
     const upgraded = await open();
