@@ -1,7 +1,7 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { type MessageKey, t } from '../../lib/i18n';
 import type { MuteTarget } from '../../lib/mute-target';
-import { useMenuPlacement } from './menu-placement';
+import { useMenuKeys, useMenuPlacement } from './menu-placement';
 
 const HOUR = 3_600_000;
 const LENGTHS: [MessageKey, number | null][] = [
@@ -31,24 +31,8 @@ export function MuteMenu({ anchor, actor, url, onChoose, onClose }: Props) {
   const [target, setTarget] = useState<MuteTarget | null>(null);
   const panel = useRef<HTMLDivElement>(null);
   const menu = useRef<HTMLDivElement>(null);
-  const items = () => [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-
   useMenuPlacement(panel, anchor, target);
-  useLayoutEffect(() => {
-    items()[0]?.focus();
-  }, [anchor, target]);
-
-  function onKeyDown(event: KeyboardEvent): void {
-    const all = items();
-    const at = all.indexOf(document.activeElement as HTMLElement);
-    const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: all.length - 1 };
-    const to = moves[event.key];
-    if (to !== undefined) all[(to + all.length) % all.length]?.focus();
-    else if (event.key === 'Escape' || event.key === 'Tab') onClose();
-    else return;
-    event.preventDefault();
-    event.stopPropagation();
-  }
+  const onKeyDown = useMenuKeys(menu, onClose, target);
 
   const item = (key: string, words: string, onClick: () => void) => (
     <button type="button" role="menuitem" tabIndex={-1} key={key} onClick={onClick}>

@@ -9,7 +9,7 @@ import {
   wakeTimeProblem,
 } from '../../lib/snooze-times';
 import { currentTimeZone, wakeLabel } from '../../lib/wake-label';
-import { useMenuPlacement } from './menu-placement';
+import { useMenuKeys, useMenuPlacement } from './menu-placement';
 
 const PRESET_WORDS: Record<SnoozePreset, MessageKey> = {
   laterToday: 'popup_snooze_later_today',
@@ -78,32 +78,7 @@ interface PresetProps {
 
 function PresetMenu({ now, zone, language, onChoose, onPick, onClose }: PresetProps) {
   const menu = useRef<HTMLDivElement>(null);
-  const items = () => [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-
-  useLayoutEffect(() => {
-    items()[0]?.focus();
-  }, []);
-
-  function onKeyDown(event: KeyboardEvent): void {
-    const all = items();
-    const at = all.indexOf(document.activeElement as HTMLElement);
-    const moves: Record<string, number> = {
-      ArrowDown: at + 1,
-      ArrowUp: at - 1,
-      Home: 0,
-      End: all.length - 1,
-    };
-    const to = moves[event.key];
-    if (to !== undefined) {
-      all[(to + all.length) % all.length]?.focus();
-    } else if (event.key === 'Escape' || event.key === 'Tab') {
-      onClose();
-    } else {
-      return;
-    }
-    event.preventDefault();
-    event.stopPropagation();
-  }
+  const onKeyDown = useMenuKeys(menu, onClose);
 
   return (
     <div role="menu" ref={menu} class="snooze-menu" aria-label={t('popup_snooze_menu')} onKeyDown={onKeyDown}>

@@ -128,13 +128,21 @@ describe('snoozing from a row', () => {
 });
 
 describe('snoozing the selection', () => {
-  it('opens the menu with s, moves with the arrow keys, snoozes every selected row with Enter, and undoes with z', async () => {
+  it('opens the menu with s, moves with the arrow keys (round from either end), snoozes every selected row with Enter, and undoes with z', async () => {
     const { background, user } = await openPopup({ inbox: makeInbox(10) });
     await waitForRows(10);
     await user.click(checkbox(9));
     await user.click(checkbox(7));
     await user.keyboard('s');
     await menu();
+    const items = [...document.querySelectorAll('[role="menuitem"]')];
+    expect(document.activeElement).toBe(items[0]);
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(items[1]);
+    await user.keyboard('{ArrowUp}{ArrowUp}');
+    expect(document.activeElement?.textContent).toBe('Pick a date and time…');
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(items[0]);
     await user.keyboard('{End}{ArrowUp}');
     expect(document.activeElement?.textContent).toMatch(/^Next week/);
     const nextWeek = presetUntil('nextWeek')?.until ?? 0;
