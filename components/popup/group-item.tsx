@@ -14,6 +14,8 @@ interface Props {
   active: boolean;
   selected: boolean;
   expanded: boolean;
+  /** A change to one of its members is waiting in the outbox to be sent. */
+  waiting: boolean;
   now: number;
   actions: ItemActions;
 }
@@ -40,7 +42,7 @@ const time = (at: string, now: number) => (
  * Neighbours about the same thing as one row, one item for the keyboard and screen readers, with
  * its count; it expands to its members, and its actions apply to all of them.
  */
-function GroupRow({ group, position, total, active, selected, expanded, now, actions }: Props) {
+function GroupRow({ group, position, total, active, selected, expanded, waiting, now, actions }: Props) {
   const { key, members, unread } = group;
   const [newest] = members;
   if (!newest) return null;
@@ -97,6 +99,7 @@ function GroupRow({ group, position, total, active, selected, expanded, now, act
         </p>
         <p class="meta" id={`meta-${key}`}>
           {unread > 0 && <span class="dot" role="img" aria-label={t('popup_unread')} />}
+          {waiting && <span class="waiting">{t('popup_waiting')}</span>}
           <span class={`type type-${newest.type}`}>{t(typeLabel[newest.type])}</span>
           <span class="count">{tn('popup_group_size', members.length)}</span>
           {time(newest.createdAt, now)}

@@ -98,6 +98,7 @@ export function NotificationFeed(props: Props) {
               active={item.id === active}
               selected={selected.has(item.id)}
               expanded={props.expanded.has(item.id)}
+              waiting={group.members.some((member) => props.waiting.has(member.id))}
               now={now}
               actions={actions}
             />

@@ -44,4 +44,28 @@ describe('changes made while the service cannot be reached', () => {
     expect(screen.queryByText('Waiting to send')).toBeNull();
     expect(background.inbox.filter((item) => !item.read)).toHaveLength(5);
   });
+
+  it('marks a grouped row waiting when its members’ change is, until it is sent', async () => {
+    const post = 'http://127.0.0.1:8787/posts/1';
+    const likes = (n: number) => (n >= 2 && n <= 5 ? ({ type: 'like', url: post } as const) : {});
+    const group = 'User 5, User 4 and 2 others liked your post';
+    const { background, user } = await openPopup({ inbox: makeInbox(7, likes) });
+    await waitForRows(4);
+    background.answerWith(trouble.unreachable);
+
+    await user.click(within(row(group)).getByRole('button', { name: 'Mark read' }));
+    await screen.findByText('1 change will be sent when the service is back');
+    expect(within(row(group)).getByText('Waiting to send')).toBeTruthy();
+    expect(within(row(text(7))).queryByText('Waiting to send')).toBeNull();
+    expect(row(group).classList.contains('unread')).toBe(false);
+
+    background.answerWith(null);
+    await waitFor(async () => {
+      await act(async () => {
+        await background.check();
+      });
+      expect(screen.queryByText('Waiting to send')).toBeNull();
+    });
+    expect(background.inbox.filter((item) => item.type === 'like' && !item.read)).toEqual([]);
+  });
 });
