@@ -128,7 +128,8 @@ export function wakeTimeProblem(until: number, now: number): 'tooSoon' | 'tooFar
  * on the next whole minute, while that is still today), this evening (18:00, while it is far
  * enough ahead), tomorrow morning (09:00 tomorrow) and next week (Monday 09:00 of the coming
  * week, a week ahead on a Monday). On a Sunday next week is tomorrow morning, which is then the
- * one choice for that time.
+ * one choice for that time. Late in the afternoon this evening comes before later today, and is
+ * listed first.
  */
 export function snoozeChoices(now: number, timeZone: string): SnoozeChoice[] {
   const today = wallTime(now, timeZone);
@@ -140,6 +141,7 @@ export function snoozeChoices(now: number, timeZone: string): SnoozeChoice[] {
     { preset: 'tomorrowMorning', until: instantOf(dayAt(today, 1, MORNING_HOUR), timeZone) },
     { preset: 'nextWeek', until: instantOf(dayAt(today, 8 - isoWeekday(today), MORNING_HOUR), timeZone) },
   );
+  candidates.sort((a, b) => a.until - b.until);
   return candidates.filter(
     (choice, index) =>
       wakeTimeProblem(choice.until, now) === null &&

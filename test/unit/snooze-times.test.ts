@@ -29,6 +29,16 @@ describe('preset times', () => {
     });
   });
 
+  it('lists this evening above later today when the evening comes first', () => {
+    // 17:49 in Berlin: 18:00 is eleven minutes ahead, three hours on is 20:49.
+    expect(Object.entries(choices('2026-11-24T16:49:00.000Z', 'Europe/Berlin'))).toEqual([
+      ['thisEvening', '2026-11-24T17:00:00.000Z'],
+      ['laterToday', '2026-11-24T19:49:00.000Z'],
+      ['tomorrowMorning', '2026-11-25T08:00:00.000Z'],
+      ['nextWeek', '2026-11-30T08:00:00.000Z'],
+    ]);
+  });
+
   it('starts later today on the next whole minute, three hours ahead', () => {
     const laterToday = choices('2026-11-24T09:00:20.500Z', 'Europe/Berlin').laterToday;
     expect(laterToday).toBe('2026-11-24T12:01:00.000Z');
