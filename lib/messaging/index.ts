@@ -241,8 +241,14 @@ export interface ProfilePageConfig {
   accounts: ProfileAccount[];
 }
 
+/**
+ * A profile as the in-page buttons show it: with the account's mute of the person, null when
+ * there is none, left out when the account's service has no mutes or they could not be read.
+ */
+export type ShownProfile = Profile & { mute?: Mute | null };
+
 /** The profile a page's URL names, or why the service would not give it (a typed error's fields). */
-export type ProfileAnswer = { ok: true; profile: Profile } | { ok: false; error: ReturnType<ApiError['toJSON']> };
+export type ProfileAnswer = { ok: true; profile: ShownProfile } | { ok: false; error: ReturnType<ApiError['toJSON']> };
 
 /**
  * What the profile content script needs to place the buttons' frame. Asking for it also starts
@@ -276,7 +282,7 @@ export type ProfileFrameStart = {
  * The answer as `profile.get` would give it through `askPlain`: the profile, or its error thrown
  * as an Error with the typed error's fields.
  */
-export function profileFrom(answer: ProfileAnswer): Profile {
+export function profileFrom(answer: ProfileAnswer): ShownProfile {
   if (answer.ok) return answer.profile;
   throw crossedError(answer.error);
 }
@@ -347,7 +353,7 @@ export interface ProtocolMap {
   'profile.start'(request: { url: string; account?: string }): ProfilePageStart;
   /** The profile the sender's tab shows, for the buttons' frame that brings the tab's claim. */
   'profile.frame'(request: { claim: string }): ProfileFrameStart;
-  'profile.get'(request: ProfileRequest): Profile;
+  'profile.get'(request: ProfileRequest): ShownProfile;
   'profile.follow'(request: ProfileRequest): ProfileChange;
   'profile.unfollow'(request: ProfileRequest): ProfileChange;
   'profile.report'(request: ReportRequest): ReportResult;

@@ -1,14 +1,14 @@
 /** The in-page buttons: where they may act, the profile they show, following and reporting. */
 import { accountLabel, DEFAULT_ADDRESSES } from '../../account-addresses';
 import type { Account } from '../../accounts';
-import type { ProfileAccount, ProfileRequest } from '../../messaging';
+import { type ProfileAccount, type ProfileRequest, profileFrom } from '../../messaging';
 import { isSiteUrl, usernameFromUrl } from '../../profile-url';
 import type { AccountRuntime, Runtimes } from '../account-runtime';
 import { accounts } from '../account-store';
 import { type Asker, forbidden, type Handlers } from '../message-gate';
 import { claimFrame, newClaim } from '../profile-frames';
 import { type HandlerContext, runtimeOf, signedIn } from './context';
-import { features } from './mute-messages';
+import { features, knownMutes, muteOf } from './mute-messages';
 import { createPrefetch, profileAnswer } from './profile-prefetch';
 
 type ProfileMessage = Extract<keyof Handlers, `profile.${string}`>;
@@ -93,7 +93,7 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
       };
       if (username !== null && chosen !== null) {
         const key = `${chosen.account.id} ${username.toLowerCase()}`;
-        prefetch.put(sender?.tabId, key, profileAnswer(chosen.runtime, username));
+        prefetch.put(sender?.tabId, key, profileAnswer(chosen.runtime, username, muteOf));
       }
       const tabId = sender?.tabId;
       return { config, claim: tabId === undefined ? '' : newClaim(tabId, config.account) };
@@ -108,14 +108,15 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
       const username = account && isSiteUrl(sender.url, account) ? usernameFromUrl(sender.url, account) : null;
       if (!account || username === null) return null;
       // The profile and the accounts signed in here are read side by side.
-      const answer = prefetch.take(tabId, `${id} ${username.toLowerCase()}`) ?? profileAnswer(runtime, username);
+      const answer =
+        prefetch.take(tabId, `${id} ${username.toLowerCase()}`) ?? profileAnswer(runtime, username, muteOf);
       const here = switchable(await accountsOnSite(runtimes, [sender.url]));
       return { username, answer: await answer, account: id, siteOrigin: account.siteOrigin, accounts: here };
     },
     async 'profile.get'({ account, username }, sender) {
       // A profile reads without a token too: signed out, it shows who the person is, without buttons.
       const runtime = await onAccountSite(runtimes, account, sender, username);
-      return (await runtime.session.client()).client.user(username).get();
+      return profileFrom(await profileAnswer(runtime, username, muteOf));
     },
     'profile.follow': (request, sender) => change('follow', request, sender),
     'profile.unfollow': (request, sender) => change('unfollow', request, sender),
@@ -128,6 +129,7 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
       const { mutes } = await features.of(account, client, (await runtime.session.token()) ?? '');
       if (!mutes) return null;
       const mute = await client.inbox.mutes.add({ actor: username });
+      knownMutes.added(account, mute);
       // The badge drops with the service's count, not a poll interval later.
       await runtime.poller.poll();
       return mute;

@@ -2,6 +2,7 @@
  * The profile fetched when a tab's content script starts, kept until that tab's buttons' frame
  * asks for it: the request is on its way while the page loads the frame.
  */
+import type { Mute } from '../../api/contract';
 import type { ProfileAnswer } from '../../messaging';
 import type { AccountRuntime } from '../account-runtime';
 import { plain } from '../message-gate';
@@ -9,16 +10,26 @@ import { plain } from '../message-gate';
 /** How long a prefetched profile waits for its frame; one older is fetched again. */
 const PREFETCH_MS = 10_000;
 
-export const profileAnswer = (runtime: AccountRuntime, username: string): Promise<ProfileAnswer> =>
-  runtime.session.client().then(({ client }) =>
-    client
-      .user(username)
-      .get()
-      .then(
-        (profile): ProfileAnswer => ({ ok: true, profile }),
-        (error): ProfileAnswer => ({ ok: false, error: plain(error, runtime).toJSON() }),
-      ),
-  );
+/** The account's mute of a person, as `KnownMutes.of` gives it; undefined when not known. */
+export type MuteOf = (runtime: AccountRuntime, username: string) => Promise<Mute | null | undefined>;
+
+/**
+ * The profile, with the account's mute of the person read at the same time: the buttons show
+ * whether the person is muted from their first frame. A mute that cannot be read leaves the
+ * profile as it is.
+ */
+export const profileAnswer = (runtime: AccountRuntime, username: string, muteOf?: MuteOf): Promise<ProfileAnswer> =>
+  runtime.session.client().then(({ client }) => {
+    const profile = client.user(username).get();
+    const mute = muteOf?.(runtime, username).catch(() => undefined);
+    return profile.then(
+      async (profile): Promise<ProfileAnswer> => {
+        const known = profile.self || profile.following === undefined ? undefined : await mute;
+        return { ok: true, profile: known === undefined ? profile : { ...profile, mute: known } };
+      },
+      (error): ProfileAnswer => ({ ok: false, error: plain(error, runtime).toJSON() }),
+    );
+  });
 
 /**
  * One profile a tab, and only those fetched in the last `PREFETCH_MS`, so they stay few where the

