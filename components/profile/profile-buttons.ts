@@ -7,10 +7,10 @@
  */
 import type { Actor } from '../../lib/api/contract';
 import { avatarColour, initialsOf } from '../../lib/avatar';
-import { t } from '../../lib/i18n';
+import { type MessageKey, t, uiLanguage } from '../../lib/i18n';
 import { avatarSource } from '../../lib/links';
 import type { ProfileAccount } from '../../lib/messaging';
-import { FOLLOW_LABELS } from '../../lib/profile/buttons-room';
+import { FOLLOW_LABELS, MUTE_LABELS } from '../../lib/profile/buttons-room';
 import type { ClickGuard } from '../../lib/profile/click-guard';
 import type { FollowState } from '../../lib/profile/follow';
 import { byPerson } from '../../lib/profile/person-input';
@@ -139,16 +139,16 @@ export function profileButtons(mount: HTMLElement, guard: ClickGuard): (props: B
     if (now.kind === 'failed' && !now.retrying) void props.session.load();
   });
 
-  const followText = make('span');
-  const follow = button(
+  /** A label as wide as the widest of `keys`, whichever it shows: the page learns nothing from its size. */
+  const sized = (text: Node, keys: MessageKey[]) =>
     make(
       'span',
       { class: 'label' },
-      followText,
-      ...FOLLOW_LABELS.map((key) => make('span', { class: 'sizer', 'aria-hidden': 'true' }, t(key))),
-    ),
-    () => void props.session.toggleFollow(),
-  );
+      text,
+      ...keys.map((key) => make('span', { class: 'sizer', 'aria-hidden': 'true' }, t(key))),
+    );
+  const followText = make('span');
+  const follow = button(sized(followText, FOLLOW_LABELS), () => void props.session.toggleFollow());
   const report = button(
     t('profile_report'),
     () => {
@@ -165,7 +165,8 @@ export function profileButtons(mount: HTMLElement, guard: ClickGuard): (props: B
     },
     { 'aria-haspopup': 'dialog' },
   );
-  const mute = button(t('profile_mute'), () => void props.session.mute());
+  const muteText = make('span');
+  const mute = button(sized(muteText, MUTE_LABELS), () => void props.session.mute());
   const status = make('p', { role: 'status' });
 
   // The person's face: initials on their colour, their picture over them once it loads, in a
@@ -223,9 +224,21 @@ export function profileButtons(mount: HTMLElement, guard: ClickGuard): (props: B
     setAttribute(follow, 'aria-busy', pending);
     const muting = now.kind === 'ready' ? now : null;
     const mutes = muting?.mute ?? 'off';
-    setText(mute, t(mutes === 'on' ? 'profile_muted' : 'profile_mute'));
+    setText(muteText, t(mutes === 'on' ? 'profile_muted' : 'profile_mute'));
     setAttribute(mute, 'aria-disabled', mutes === 'off' ? undefined : 'true');
     setAttribute(mute, 'aria-busy', mutes === 'pending' ? 'true' : undefined);
+    // A mute made for a while (in the popup) says until when.
+    const until = mutes === 'on' ? muting?.muting?.until : null;
+    setAttribute(
+      mute,
+      'title',
+      until
+        ? t(
+            'popup_mute_until',
+            new Date(until).toLocaleString(uiLanguage(), { dateStyle: 'medium', timeStyle: 'short' }),
+          )
+        : undefined,
+    );
     const trouble = state.problem ?? muting?.muteProblem;
     setAttribute(status, 'class', trouble ? 'message problem' : 'visually-hidden');
     setText(status, trouble ?? muting?.notice ?? '');

@@ -15,6 +15,9 @@ export const FOLLOW_LABELS: MessageKey[] = [
   'profile_unfollow_pending',
 ];
 
+/** Every label the mute button can show, for the same reason. */
+export const MUTE_LABELS: MessageKey[] = ['profile_mute', 'profile_muted'];
+
 export function buttonsRoom(document: Document): HTMLElement {
   const make = (tag: string, className: string, ...children: (Node | string)[]) => {
     const element = document.createElement(tag);
@@ -22,13 +25,13 @@ export function buttonsRoom(document: Document): HTMLElement {
     element.append(...children);
     return element;
   };
-  const follow = make('span', 'label', ...FOLLOW_LABELS.map((key) => make('span', '', t(key))));
+  const label = (keys: MessageKey[]) => make('span', 'label', ...keys.map((key) => make('span', '', t(key))));
   const bar = make(
     'fieldset',
     'bar',
     make('span', 'avatar'),
-    make('button', 'button', follow),
-    make('button', 'button', t('profile_mute')),
+    make('button', 'button', label(FOLLOW_LABELS)),
+    make('button', 'button', label(MUTE_LABELS)),
     make('button', 'button', t('profile_report')),
   );
   return make('div', 'buttons-box room', bar);

@@ -3,10 +3,10 @@
  * background only through `ask`, keeps its state as plain data for the view, and stops
  * changing once its signal aborts (the page moved on to another profile).
  */
-import type { Actor, Profile } from '../api/contract';
+import type { Actor, Mute } from '../api/contract';
 import { failureCode, failureKind } from '../failure';
 import { t } from '../i18n';
-import { type ProfileAnswer, profileFrom } from '../messaging';
+import { type ProfileAnswer, profileFrom, type ShownProfile } from '../messaging';
 import type { askPlain } from '../messaging/ask-plain';
 import { actionFor, type FollowState, followChanged, followFailed, followState, startFollowChange } from './follow';
 import { boundComment, emptyReport, type ReportForm } from './report';
@@ -40,8 +40,10 @@ export type SessionView =
       report: ReportForm | null;
       /** The last outcome, for people who do not see the button change. */
       notice: string;
-      /** Whether the person is muted from here: `gone` when the service has no mutes. */
+      /** Whether the person is muted: `gone` when the service has no mutes. */
       mute: MuteState;
+      /** The mute in force on the person, as the service gave it. */
+      muting: Mute | null;
       /** Why the last mute failed, in words for the person. */
       muteProblem: string | null;
     };
@@ -66,7 +68,7 @@ export interface ProfileSession {
   openOptions(): Promise<void>;
 }
 
-const shown = (profile: Profile): SessionView => {
+const shown = (profile: ShownProfile): SessionView => {
   const { username, displayName, avatarUrl } = profile;
   const person = { username, displayName, avatarUrl };
   if (profile.self) return { kind: 'self', person };
@@ -77,7 +79,8 @@ const shown = (profile: Profile): SessionView => {
     follow: followState(profile.following),
     report: null,
     notice: '',
-    mute: 'off',
+    mute: profile.mute ? 'on' : 'off',
+    muting: profile.mute ?? null,
     muteProblem: null,
   };
 };
@@ -169,10 +172,10 @@ export function createProfileSession(
       const before = ready();
       if (before?.mute !== 'off' || !onPage()) return;
       set({ ...before, mute: 'pending', muteProblem: null, notice: '' });
-      let change: Partial<Pick<typeof before, 'mute' | 'muteProblem' | 'notice'>>;
+      let change: Partial<Pick<typeof before, 'mute' | 'muting' | 'muteProblem' | 'notice'>>;
       try {
         const made = await ask('profile.mute', { account, username });
-        change = made ? { mute: 'on', notice: t('profile_now_muted', username) } : { mute: 'gone' };
+        change = made ? { mute: 'on', muting: made, notice: t('profile_now_muted', username) } : { mute: 'gone' };
       } catch (error) {
         if (signedOutBy(error)) return;
         const { profileFailureText } = await failureWords();

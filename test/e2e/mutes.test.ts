@@ -3,6 +3,20 @@ import { BROWSERS } from './support/browsers';
 import { PopupPage } from './support/popup-page';
 import { type E2EProduct, startProduct } from './support/product';
 import { ProfilePage } from './support/profile-page';
+import { waitUntil } from './support/wait';
+
+/** Loads the page again, as its reload button does, and waits for the buttons of the new load. */
+async function reload(profile: ProfilePage) {
+  type Marked = { loadedBefore?: boolean };
+  await profile.page.evaluate(() => {
+    (window as Marked).loadedBefore = true;
+  });
+  await profile.page.evaluate(() => location.reload()).catch(() => undefined);
+  await waitUntil('the page to load again', 10_000, async () =>
+    profile.page.evaluate(() => (window as Marked).loadedBefore === undefined).catch(() => false),
+  );
+  await profile.waitForControls();
+}
 
 describe.each(BROWSERS)('mutes and search in %s', (browser) => {
   let product: E2EProduct;
@@ -91,6 +105,30 @@ describe.each(BROWSERS)('mutes and search in %s', (browser) => {
 
     await demo().inbox.mutes.remove(mute?.id ?? '');
     await expect.poll(() => product.badgeText()).toBe(String(unread));
+  });
+
+  it('a person muted on their profile page is still shown muted when the page is loaded again', async () => {
+    const text = 'dave says the build is green';
+    await product.service.deliver({ username: 'demo', type: 'mention', text, actor: 'dave' });
+    await product.pollNow();
+    const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@dave`));
+    await profile.waitForControls();
+    await profile.button('Mute').click();
+    await profile.button('Muted').waitFor();
+    const [mute] = await demo().inbox.mutes.list();
+    expect(mute?.actor).toBe('dave');
+
+    await reload(profile);
+    await profile.button('Muted').waitFor();
+    expect(await profile.button('Mute').count()).toBe(0);
+    if (browser === 'chromium') {
+      // A worker started since knows nothing of the mute but what the service says.
+      await product.browser.stopBackground();
+      await reload(profile);
+      await profile.button('Muted').waitFor();
+    }
+    await profile.page.close();
+    await demo().inbox.mutes.remove(mute?.id ?? '');
   });
 
   it('holding back people not followed, on the options page, takes a stranger’s notification away; Show brings it back', async () => {

@@ -47,6 +47,8 @@ export function profileBackground(options: Options = {}) {
     /** Whether the service has mutes (a service of the third wave), and the people muted there. */
     hasMutes: true,
     muted: [] as string[],
+    /** When a mute made elsewhere ends, by the person muted; a mute not named here is until removed. */
+    until: {} as Record<string, string>,
   };
   const settings = {
     ...DEFAULT_SETTINGS,
@@ -123,10 +125,19 @@ export function profileBackground(options: Options = {}) {
     if (path.endsWith('/inbox/mutes') && request.method === 'POST') {
       const { actor } = (await request.json()) as { actor: string };
       state.muted.push(actor);
-      const mute = { id: '0193a2b4-0000-7000-8000-0000000000aa', actor, url: null, until: null };
-      return json({ ...mute, createdAt: '2026-11-25T09:00:00.000Z' }, { status: 201 });
+      return json(muteOf(actor), { status: 201 });
     }
+    if (path.endsWith('/inbox/mutes') && request.method === 'GET') return json({ data: state.muted.map(muteOf) });
     return problem(404, 'not_found');
+  }
+
+  /** The service's mute of `actor`; its id is the same as long as `actor` stays muted. */
+  function muteOf(actor: string) {
+    const id = `0193a2b4-0000-7000-8000-${actor
+      .padStart(12, '0')
+      .slice(-12)
+      .replace(/[^0-9a-f]/g, 'a')}`;
+    return { id, actor, url: null, until: state.until[actor] ?? null, createdAt: '2026-11-25T09:00:00.000Z' };
   }
 
   messaging.removeAllListeners();

@@ -103,6 +103,48 @@ describe('what the buttons show', () => {
     expect(background.sent().filter((type) => type === 'profile.mute')).toHaveLength(1);
   });
 
+  it('says Muted from its first frame on the profile of someone muted before the page loaded', async () => {
+    background.state.muted.push('bob');
+    await open();
+    const muted = await button('Muted');
+    expect(muted.getAttribute('aria-disabled')).toBe('true');
+    // No title: the mute lasts until removed.
+    expect(muted.hasAttribute('title')).toBe(false);
+    expect(background.sent()).toEqual(['profile.frame']);
+    muted.click();
+    await settled();
+    expect(background.sent()).toEqual(['profile.frame']);
+  });
+
+  it('says until when a mute made for a while lasts', async () => {
+    background.state.muted.push('bob');
+    background.state.until.bob = '2099-01-02T03:04:00.000Z';
+    await open();
+    expect((await button('Muted')).title).toMatch(/^until .*2099/);
+  });
+
+  it('holds the same room muted as not, so the page cannot tell from the frame whom the person muted', async () => {
+    const barOn = async (username: string) => {
+      stop.abort();
+      stop = new AbortController();
+      await open(username);
+      await shown();
+      await settled();
+      return (shadow().querySelector('fieldset') as HTMLElement).outerHTML.replace(
+        /<span class="avatar".*?<\/span>/,
+        '',
+      );
+    };
+    background.state.muted.push('alice');
+    const muted = await barOn('alice');
+    const notMuted = await barOn('bob');
+    // Every label the button may show sizes it, whichever it shows: only its word and state differ.
+    expect(muted).not.toBe(notMuted);
+    expect(muted.replace('<span>Muted</span>', '<span>Mute</span>').replace(' aria-disabled="true"', '')).toBe(
+      notMuted,
+    );
+  });
+
   it('takes Mute away, with no error, when the service has no mutes', async () => {
     background.state.hasMutes = false;
     await open();
@@ -508,6 +550,7 @@ describe('the choice of account, with several signed in on the site', () => {
     report: null,
     notice: '',
     mute: 'off',
+    muting: null,
     muteProblem: null,
   } as const;
 
