@@ -259,7 +259,7 @@ describe('background messages', () => {
 
   it('never lets the token out in an answer or an error', async () => {
     const slow = hangUntilAborted;
-    start(
+    const wire = recordingFetch(
       () => Promise.reject(new TypeError(`connect failed with ${TOKEN}`)),
       json({ data: [notification(1)], cursor: null }),
       problem(401, 'unauthenticated'),
@@ -267,6 +267,12 @@ describe('background messages', () => {
       new Response('{"count":', { headers: { 'content-type': 'application/json' } }),
       json({ count: 1 }),
       slow,
+    );
+    // The mutes a profile is shown with fail the same way, whenever they are read.
+    answerMessages((input, init) =>
+      /\/inbox\/(mutes|policy)$/.test(new Request(input, init).url)
+        ? Promise.reject(new TypeError(`connect failed with ${TOKEN}`))
+        : wire.fetch(input, init),
     );
     const answers = [
       await deliver('profile.start', { url: 'http://127.0.0.1:8787/@bob' }, profileTabSender()),
