@@ -324,7 +324,7 @@ export async function pageOfNotificationsAs(
   origin: string,
 ): Promise<{ owner: TokenOwner; page: WirePage } | null> {
   const { sql, params } = wirePage('caller.user_id', perRequest, options, origin);
-  const found = await authenticatedBatch<WirePageRow>(db, token, sql, params, undefined, true);
+  const found = await authenticatedBatch<WirePageRow>(db, token, sql, params, { oneRow: true });
   return found && { owner: found.owner, page: toWirePage(found.rows[0]) };
 }
 
@@ -399,6 +399,7 @@ export async function countUnreadAs(
     token,
     CALLER_UNREAD_COUNTS,
     NO_PARAMS,
+    { inFlight: 1 },
   );
   return found && { owner: found.owner, counts: toUnreadCounts(found.rows[0]) };
 }

@@ -101,6 +101,21 @@ export async function authenticatedStatement<Row>(
  * fewer than the pool's connections, so other statements still find one.
  */
 const BATCHES_IN_FLIGHT = 4;
+
+/** How `authenticatedBatch` reads and sends the rows of its `select`. */
+export interface BatchOptions {
+  /** Orders its rows (`q.column`). */
+  orderBy?: string;
+  /** The select gives exactly one row, always: a request with none is taken for an invalid token. */
+  oneRow?: boolean;
+  /**
+   * Statements of this select in flight at once (`BATCHES_IN_FLIGHT` when not given). One for a
+   * select the database answers in far less time than the service takes to send it: the requests
+   * that wait meanwhile then go in one statement, not in several small ones, each a write, a
+   * wake-up of a database process and an answer to parse.
+   */
+  inFlight?: number;
+}
 /** Requests in one statement at most: far above what waits under any load, far below a statement too large. */
 const BATCH_SIZE = 500;
 
@@ -110,9 +125,7 @@ const batchers = new WeakMap<Queryable, Map<string, (request: BatchRequest) => P
  * The token's owner and the rows of `select`, read in the same statement as the token, so a
  * request costs one round trip to the database; null when the token is not valid (the rows are
  * then dropped unread). `select` names the owner's user id `caller.user_id` and its parameters
- * are `params`, read from the JSON array `caller.params`; `orderBy` orders its rows (`q.column`).
- * `oneRow` says the select gives exactly one row, always: a request with none is taken for an
- * invalid token.
+ * are `params`, read from the JSON array `caller.params`; `options` says how its rows come.
  *
  * The requests that wait at the same moment for the same `select` go in one statement (see
  * `batched`): under load one round trip serves many. Each request still reads its token's row
@@ -123,8 +136,7 @@ export function authenticatedBatch<Row>(
   token: string,
   select: string,
   params: readonly unknown[],
-  orderBy?: string,
-  oneRow = false,
+  { orderBy, oneRow = false, inFlight = BATCHES_IN_FLIGHT }: BatchOptions = {},
 ): Promise<{ owner: TokenOwner; rows: Row[] } | null> {
   const parts = splitToken(token);
   if (!parts) return Promise.resolve(null);
@@ -138,7 +150,7 @@ export function authenticatedBatch<Row>(
   let lookUp = kinds.get(key);
   if (!lookUp) {
     lookUp = batched((requests: BatchRequest[]) => runBatch(db, requests, select, orderBy, oneRow), {
-      maxInFlight: BATCHES_IN_FLIGHT,
+      maxInFlight: inFlight,
       maxSize: BATCH_SIZE,
     });
     kinds.set(key, lookUp);

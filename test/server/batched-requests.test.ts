@@ -9,8 +9,12 @@ import { countUnreadAs, pageOfNotificationsAs } from '../../server/store/notific
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
 import { startTwoInstances, type TwoInstances } from './support/instances';
 
-/** Requests sent at once, well beyond the statements a batcher keeps in flight. */
-const TOGETHER = 60;
+/**
+ * Requests sent at once, well beyond the statements a batcher keeps in flight; with the second
+ * page a quarter of them asks for, fewer than the 64 connections one client address may hold,
+ * however many of the first answers have freed theirs.
+ */
+const TOGETHER = 48;
 
 async function statusOf(service: TestService, path: string, token: string): Promise<number> {
   const response = await service.request(path, { token });
