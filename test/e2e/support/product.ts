@@ -131,19 +131,24 @@ export function startProduct(options?: ProductOptions & { browser?: 'chromium' }
 export function startProduct(options: ProductOptions): Promise<E2EProduct>;
 export async function startProduct(options: ProductOptions = {}): Promise<E2EProduct> {
   const requests: string[] = [];
-  const service = await startTestService({ seed: true, pollIntervalSeconds: 30, log: (line) => requests.push(line) });
+  // The browser needs nothing of the service until signing in, so the two start side by side;
+  // should either fail, the other is closed again.
+  const [started, launched] = await Promise.allSettled([
+    startTestService({ seed: true, pollIntervalSeconds: 30, log: (line) => requests.push(line) }),
+    launchBrowser(options.browser ?? 'chromium', options),
+  ]);
+  if (started.status === 'rejected' || launched.status === 'rejected') {
+    if (started.status === 'fulfilled') await started.value.close();
+    if (launched.status === 'fulfilled') await launched.value.close().catch(() => undefined);
+    throw started.status === 'rejected' ? started.reason : (launched as PromiseRejectedResult).reason;
+  }
+  const service = started.value;
+  const browser = launched.value;
   const sockets = new Set<Socket>();
   service.server.httpServer.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  let browser: E2EBrowser;
-  try {
-    browser = await launchBrowser(options.browser ?? 'chromium', options);
-  } catch (error) {
-    await service.close();
-    throw error;
-  }
   const worker = browser.extension;
   const demoToken = await service.tokenFor('demo');
 
