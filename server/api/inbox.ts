@@ -4,7 +4,6 @@ import { createFactory } from 'hono/factory';
 import * as v from 'valibot';
 import {
   type BulkResult,
-  type CountResult,
   IdsBodySchema,
   type IdsList,
   IdsListBodySchema,
@@ -19,7 +18,7 @@ import {
 } from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
 import {
-  countUnreadAs,
+  countAnswerAs,
   deleteNotifications,
   type Listing,
   markRead,
@@ -28,7 +27,6 @@ import {
   pageOfNotificationsFor,
   snoozeNotifications,
   type TriageStamp,
-  type UnreadCounts,
   unsnoozeNotifications,
 } from '../store/notifications';
 import { runOperation, type TriageKind, undoOperation } from '../store/triage-operations';
@@ -92,18 +90,14 @@ function searchWords(c: Context): string[] | null {
 }
 
 /**
- * The ETag of counts written out as `countTag` writes them, kept: a user polls with the same
- * counts until one changes, so most requests find theirs instead of hashing again. One call
- * rather than a Hash object: a third of the time, on the request polling sends all day.
+ * The ETag of a user's count answer, kept: a user polls with the same counts until one changes,
+ * so most requests find theirs instead of hashing again. One call rather than a Hash object: a
+ * third of the time, on the request polling sends all day.
  */
-const tagOfCounts = kept((counted) => `"${hash('sha256', counted.slice(0, -1), 'base64url').slice(0, 22)}"`);
+const tagOfCounts = kept((counted) => `"${hash('sha256', counted, 'base64url').slice(0, 22)}"`);
 
-/** Strong ETag of the unread counts, bound to the user so a change of account revalidates. */
-function countTag(userId: number, { unread, byType }: UnreadCounts): string {
-  let counted = `${userId}:${unread}:`;
-  for (const type of NOTIFICATION_TYPES) counted += `${byType[type]},`;
-  return tagOfCounts(counted);
-}
+/** Strong ETag of the count answer `counted`, bound to the user so a change of account revalidates. */
+const countTag = (userId: number, counted: string) => tagOfCounts(`${userId}:${counted}`);
 
 function matchesTag(ifNoneMatch: string | undefined, tag: string): boolean {
   if (!ifNoneMatch) return false;
@@ -202,10 +196,10 @@ export function inboxHandlers(deps: ApiDeps) {
   }
 
   async function count(c: Context) {
-    const found = await countUnreadAs(db, bearerToken(c));
+    const found = await countAnswerAs(db, bearerToken(c));
     if (!found) throw invalidToken();
-    const { owner, counts } = found;
-    const tag = countTag(owner.userId, counts);
+    const { owner, counted } = found;
+    const tag = countTag(owner.userId, counted);
     const headers: Record<string, string> = {
       etag: tag,
       'x-poll-interval': pollInterval,
@@ -213,8 +207,8 @@ export function inboxHandlers(deps: ApiDeps) {
       vary: 'Authorization',
     };
     if (matchesTag(c.req.header('if-none-match'), tag)) return plainAnswer(null, 304, headers);
-    const body: CountResult = { count: counts.unread, byType: counts.byType };
-    return jsonAnswer(JSON.stringify(body), headers);
+    // The database wrote the answer (`CountResult`) as JSON.stringify does: it goes out as it came.
+    return jsonAnswer(counted, headers);
   }
 
   /** A triage endpoint: the change as one undoable operation, answered with its undo token. */

@@ -4,8 +4,8 @@
  * cursor, and a token that is revoked, altered or unknown must be refused even beside valid ones.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Notification } from '../../lib/api/contract';
-import { countUnreadAs, pageOfNotificationsAs } from '../../server/store/notifications';
+import type { CountResult, Notification } from '../../lib/api/contract';
+import { countAnswerAs, pageOfNotificationsAs } from '../../server/store/notifications';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
 import { startTwoInstances, type TwoInstances } from './support/instances';
 
@@ -103,7 +103,7 @@ describe.each(BACKENDS)('requests answered together on %s', (backend) => {
     const db = service.server.database;
     const altered = `${(users[1] as (typeof users)[number]).user.token.slice(0, -2)}AB`;
     // Asked in one turn of the event loop, so all of them wait for the same statement.
-    const counts = [...users.map(({ user }) => countUnreadAs(db, user.token)), countUnreadAs(db, altered)];
+    const counts = [...users.map(({ user }) => countAnswerAs(db, user.token)), countAnswerAs(db, altered)];
     const pages = users.map(({ user }, i) =>
       pageOfNotificationsAs(
         db,
@@ -113,7 +113,7 @@ describe.each(BACKENDS)('requests answered together on %s', (backend) => {
       ),
     );
     const answered = await Promise.all(counts);
-    expect(answered.map((found) => found?.counts.unread ?? null)).toEqual([
+    expect(answered.map((found) => (found ? (JSON.parse(found.counted) as CountResult).count : null))).toEqual([
       ...users.map(({ texts }) => texts.length - 1),
       null,
     ]);
