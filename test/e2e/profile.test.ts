@@ -120,6 +120,8 @@ describe.each(BROWSERS)('in-page buttons on profile pages in %s', (browser) => {
     expect(await size(own)).toBe(room);
     expect(await own.button('Follow').isVisible()).toBe(false);
     expect(await own.button('Report').isVisible()).toBe(false);
+    // Muting yourself is refused by the service: there is nothing to mute here.
+    expect(await own.button('Mute').isVisible()).toBe(false);
     await own.page.close();
 
     const unknown = await product.openPage(`${product.service.origin}/@nobody_here`);
