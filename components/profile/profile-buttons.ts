@@ -166,7 +166,7 @@ export function profileButtons(mount: HTMLElement, guard: ClickGuard): (props: B
     { 'aria-haspopup': 'dialog' },
   );
   const muteText = make('span');
-  const mute = button(sized(muteText, MUTE_LABELS), () => void props.session.mute());
+  const mute = button(sized(muteText, MUTE_LABELS), () => void props.session.toggleMute());
   const status = make('p', { role: 'status' });
 
   // The person's face: initials on their colour, their picture over them once it loads, in a
@@ -224,9 +224,11 @@ export function profileButtons(mount: HTMLElement, guard: ClickGuard): (props: B
     setAttribute(follow, 'aria-busy', pending);
     const muting = now.kind === 'ready' ? now : null;
     const mutes = muting?.mute ?? 'off';
-    setText(muteText, t(mutes === 'on' ? 'profile_muted' : 'profile_mute'));
-    setAttribute(mute, 'aria-disabled', mutes === 'off' ? undefined : 'true');
-    setAttribute(mute, 'aria-busy', mutes === 'pending' ? 'true' : undefined);
+    // While it is sent, the button keeps the word of the change it sends.
+    setText(muteText, t(muting?.muting ? 'profile_unmute' : 'profile_mute'));
+    const sending = mutes === 'pending' ? 'true' : undefined;
+    setAttribute(mute, 'aria-disabled', sending);
+    setAttribute(mute, 'aria-busy', sending);
     // A mute made for a while (in the popup) says until when.
     const until = mutes === 'on' ? muting?.muting?.until : null;
     setAttribute(

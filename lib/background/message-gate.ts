@@ -90,6 +90,7 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
     comment: Text,
   }),
   'profile.mute': ProfileRequest,
+  'profile.unmute': ProfileRequest,
 };
 
 export const MESSAGE_TYPES = Object.keys(schemas) as MessageType[];

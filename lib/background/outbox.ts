@@ -32,8 +32,8 @@ export const outboxItem = perAccountKeptItem(perAccountKey<Kept>('outbox', { ent
 
 const NO_WAY = ['offline', 'unreachable', 'timeout'];
 const NOT_NOW = [...NO_WAY, 'serverError', 'rateLimited'];
-/** Answers that say the change was already made: its key was used, or the follow is as wanted. */
-const ALREADY = ['idempotency_key_reused', 'already_following', 'not_following'];
+/** Answers that say the change was already made: its key was used, or the follow or mute is as wanted. */
+const ALREADY = ['idempotency_key_reused', 'already_following', 'not_following', 'mute_not_found'];
 
 const statusOf = (error: unknown) => errorFields(error)?.status ?? 0;
 
@@ -50,8 +50,9 @@ function outcome(error: unknown): 'later' | 'done' | string {
 }
 
 /** Sends a kept change with its own key: an inbox change through the inbox, a follow through the person. */
-function sendEntry(client: Client, { kind, key, ids, until, username }: OutboxEntry): Promise<unknown> {
+function sendEntry(client: Client, { kind, key, ids, until, username, mute }: OutboxEntry): Promise<unknown> {
   const options = { idempotencyKey: key };
+  if (kind === 'unmute') return client.inbox.mutes.remove(mute ?? '', options);
   if (username !== undefined) return client.user(username)[kind as 'follow' | 'unfollow'](options);
   if (kind === 'snooze') return client.inbox.snooze(ids ?? [], until ?? '', options);
   return client.inbox[kind as 'markRead'](ids ?? [], options);

@@ -158,7 +158,7 @@ export interface TriageResult {
 }
 
 /** What a change kept for later does: the client library's name for it. */
-export type OutboxKind = UndoableAction | 'unsnooze' | 'follow' | 'unfollow';
+export type OutboxKind = UndoableAction | 'unsnooze' | 'follow' | 'unfollow' | 'unmute';
 
 /** A change kept until the service can be reached, with the key it is always sent with. */
 export interface OutboxEntry {
@@ -171,6 +171,8 @@ export interface OutboxEntry {
   unread?: number;
   until?: string;
   username?: string;
+  /** The id of the mute an unmute removes. */
+  mute?: string;
 }
 
 /**
@@ -196,7 +198,7 @@ export interface OutboxState {
   dropped: OutboxDropped[];
 }
 
-/** A follow or unfollow: done, or kept to be sent when the service is back. */
+/** A follow, unfollow or unmute: done, or kept to be sent when the service is back. */
 export interface ProfileChange {
   waiting: boolean;
 }
@@ -359,6 +361,8 @@ export interface ProtocolMap {
   'profile.report'(request: ReportRequest): ReportResult;
   /** Mutes the person the tab shows, until removed; null when the account's service has no mutes. */
   'profile.mute'(request: ProfileRequest): Mute | null;
+  /** Removes the account's mute of the person the tab shows: their notifications come back. */
+  'profile.unmute'(request: ProfileRequest): ProfileChange;
 }
 
 export interface NewAccountRequest {
@@ -409,6 +413,7 @@ export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'profile.unfollow': 'profile',
   'profile.report': 'profile',
   'profile.mute': 'profile',
+  'profile.unmute': 'profile',
 };
 
 const quiet = { debug() {}, log() {}, warn: console.warn, error: console.error };

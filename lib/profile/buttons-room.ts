@@ -16,7 +16,7 @@ export const FOLLOW_LABELS: MessageKey[] = [
 ];
 
 /** Every label the mute button can show, for the same reason. */
-export const MUTE_LABELS: MessageKey[] = ['profile_mute', 'profile_muted'];
+export const MUTE_LABELS: MessageKey[] = ['profile_mute', 'profile_unmute'];
 
 export function buttonsRoom(document: Document): HTMLElement {
   const make = (tag: string, className: string, ...children: (Node | string)[]) => {

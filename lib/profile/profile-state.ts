@@ -59,8 +59,8 @@ export interface ProfileSession {
   subscribe(listener: () => void): void;
   load(): Promise<void>;
   toggleFollow(): Promise<void>;
-  /** Mutes the person until removed; following them stays as it is. */
-  mute(): Promise<void>;
+  /** Mutes the person until removed, or removes their mute; following them stays as it is. */
+  toggleMute(): Promise<void>;
   openReport(): void;
   closeReport(): void;
   editReport(change: Partial<Pick<ReportForm, 'reason' | 'comment'>>): void;
@@ -168,18 +168,25 @@ export function createProfileSession(
       set({ ...now, follow, notice });
     },
 
-    async mute() {
+    async toggleMute() {
       const before = ready();
-      if (before?.mute !== 'off' || !onPage()) return;
+      const was = before?.mute;
+      if (!before || (was !== 'off' && was !== 'on') || !onPage()) return;
       set({ ...before, mute: 'pending', muteProblem: null, notice: '' });
       let change: Partial<Pick<typeof before, 'mute' | 'muting' | 'muteProblem' | 'notice'>>;
       try {
-        const made = await ask('profile.mute', { account, username });
-        change = made ? { mute: 'on', muting: made, notice: t('profile_now_muted', username) } : { mute: 'gone' };
+        if (was === 'on') {
+          const { waiting } = await ask('profile.unmute', { account, username });
+          const notice = t(waiting ? 'profile_waiting' : 'profile_now_unmuted', username);
+          change = { mute: 'off', muting: null, notice };
+        } else {
+          const made = await ask('profile.mute', { account, username });
+          change = made ? { mute: 'on', muting: made, notice: t('profile_now_muted', username) } : { mute: 'gone' };
+        }
       } catch (error) {
         if (signedOutBy(error)) return;
         const { profileFailureText } = await failureWords();
-        change = { mute: 'off', muteProblem: profileFailureText(error) };
+        change = { mute: was, muteProblem: profileFailureText(error) };
       }
       const now = ready();
       if (now) set({ ...now, ...change });

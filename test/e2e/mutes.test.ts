@@ -90,7 +90,7 @@ describe.each(BROWSERS)('mutes and search in %s', (browser) => {
     await profile.waitForControls();
     await profile.button('Unfollow').waitFor();
     await profile.button('Mute').click();
-    await profile.button('Muted').waitFor();
+    await profile.button('Unmute').waitFor();
     await expect
       .poll(() => profile.controls.getByRole('status').textContent())
       .toBe("@carol is muted: their notifications wait in the popup's Muted view.");
@@ -107,28 +107,60 @@ describe.each(BROWSERS)('mutes and search in %s', (browser) => {
     await expect.poll(() => product.badgeText()).toBe(String(unread));
   });
 
-  it('a person muted on their profile page is still shown muted when the page is loaded again', async () => {
+  it('a person muted on their profile page is still shown muted when the page is loaded again, and Unmute brings their notifications back', async () => {
     const text = 'dave says the build is green';
     await product.service.deliver({ username: 'demo', type: 'mention', text, actor: 'dave' });
     await product.pollNow();
+    const unread = await demo().inbox.count();
+    await expect.poll(() => product.badgeText()).toBe(String(unread));
     const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@dave`));
     await profile.waitForControls();
     await profile.button('Mute').click();
-    await profile.button('Muted').waitFor();
-    const [mute] = await demo().inbox.mutes.list();
-    expect(mute?.actor).toBe('dave');
+    await profile.button('Unmute').waitFor();
+    expect((await demo().inbox.mutes.list()).map((mute) => mute.actor)).toEqual(['dave']);
+    await expect.poll(() => product.badgeText()).toBe(String(unread - 1));
 
     await reload(profile);
-    await profile.button('Muted').waitFor();
+    await profile.button('Unmute').waitFor();
     expect(await profile.button('Mute').count()).toBe(0);
     if (browser === 'chromium') {
       // A worker started since knows nothing of the mute but what the service says.
       await product.browser.stopBackground();
       await reload(profile);
-      await profile.button('Muted').waitFor();
+      await profile.button('Unmute').waitFor();
     }
+
+    // The pointer left where the reload found it: a person's comes to the button from elsewhere.
+    await profile.page.locator('h1').hover();
+    await profile.button('Unmute').click();
+    await profile.button('Mute').waitFor();
+    await expect
+      .poll(() => profile.controls.getByRole('status').textContent())
+      .toBe('@dave is no longer muted: their notifications are back in the inbox.');
+    expect(await demo().inbox.mutes.list()).toEqual([]);
+    expect((await demo().inbox.fetch({ limit: 100 })).data.map((item) => item.text)).toContain(text);
+    await expect.poll(() => product.badgeText()).toBe(String(unread));
+    await reload(profile);
+    await profile.button('Mute').waitFor();
     await profile.page.close();
-    await demo().inbox.mutes.remove(mute?.id ?? '');
+  });
+
+  it('a mute removed in the popup’s Muted view no longer shows on the person’s profile', async () => {
+    const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@erin`));
+    await profile.waitForControls();
+    await profile.button('Mute').click();
+    await profile.button('Unmute').waitFor();
+    const [mute] = await demo().inbox.mutes.list();
+    expect(mute?.actor).toBe('erin');
+    const muted = new PopupPage(await product.openPage('popup.html'));
+    await muted.page.getByRole('tab', { name: 'Muted' }).click();
+    await muted.page.getByRole('button', { name: 'Remove the mute of @erin' }).click();
+    await expect.poll(async () => (await demo().inbox.mutes.list()).map((each) => each.id)).toEqual([]);
+    await muted.page.close();
+    await reload(profile);
+    await profile.button('Mute').waitFor();
+    expect(await profile.button('Unmute').count()).toBe(0);
+    await profile.page.close();
   });
 
   it('holding back people not followed, on the options page, takes a stranger’s notification away; Show brings it back', async () => {

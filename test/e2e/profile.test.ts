@@ -120,9 +120,23 @@ describe.each(BROWSERS)('in-page buttons on profile pages in %s', (browser) => {
     expect(await size(own)).toBe(room);
     expect(await own.button('Follow').isVisible()).toBe(false);
     expect(await own.button('Report').isVisible()).toBe(false);
-    // Muting yourself is refused by the service: there is nothing to mute here.
+    // Muting yourself is refused by the service: there is nothing to mute or unmute here.
     expect(await own.button('Mute').isVisible()).toBe(false);
+    expect(await own.button('Unmute').isVisible()).toBe(false);
     await own.page.close();
+
+    // A muted person's profile takes the same room: the page cannot learn whom the person muted.
+    const muting = await open('alice');
+    await muting.button('Mute').click();
+    await muting.button('Unmute').waitFor();
+    await muting.page.close();
+    const muted = await open('alice');
+    await muted.button('Unmute').waitFor();
+    await expect.poll(() => size(muted)).toBe(room);
+    await muted.button('Unmute').click();
+    await muted.button('Mute').waitFor();
+    expect(await demo().inbox.mutes.list()).toEqual([]);
+    await muted.page.close();
 
     const unknown = await product.openPage(`${product.service.origin}/@nobody_here`);
     await unknown.waitForLoadState('load');

@@ -1,6 +1,8 @@
 /** The in-page buttons: where they may act, the profile they show, following and reporting. */
 import { accountLabel, DEFAULT_ADDRESSES } from '../../account-addresses';
 import type { Account } from '../../accounts';
+import { MuteNotFoundError } from '../../api';
+import { clearInboxCache } from '../../inbox-cache';
 import { type ProfileAccount, type ProfileRequest, profileFrom } from '../../messaging';
 import { isSiteUrl, usernameFromUrl } from '../../profile-url';
 import type { AccountRuntime, Runtimes } from '../account-runtime';
@@ -133,6 +135,33 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
       // The badge drops with the service's count, not a poll interval later.
       await runtime.poller.poll();
       return mute;
+    },
+    /**
+     * The mute to remove is the one the worker knows of the person the tab shows, never an id a
+     * page could name; a person not muted is as the change wants. Kept in the outbox, as a follow
+     * is, when the service cannot take it now.
+     */
+    async 'profile.unmute'({ account, username }, sender) {
+      const client = await profileAccount(runtimes, account, sender, username);
+      const runtime = await runtimeOf(runtimes, account);
+      const mute = await muteOf(runtime, username);
+      if (!mute) return { waiting: false };
+      const { answer } = await runtime.outbox.attempt({ kind: 'unmute', username, mute: mute.id }, (idempotencyKey) =>
+        client.inbox.mutes.remove(mute.id, { idempotencyKey }).then(
+          () => true,
+          (error: unknown) => {
+            // Removed meanwhile elsewhere: the person is not muted, as wanted.
+            if (error instanceof MuteNotFoundError) return true;
+            throw error;
+          },
+        ),
+      );
+      knownMutes.removed(account, mute.id);
+      if (answer === null) return { waiting: true };
+      // What comes back belongs in pages the cache cannot place: the popup asks the service next time.
+      await clearInboxCache(account);
+      await runtime.poller.poll();
+      return { waiting: false };
     },
   };
 }

@@ -68,6 +68,7 @@ const VALID: Record<MessageType, unknown> = {
   'profile.unfollow': { account: ACCOUNT, username: 'bob' },
   'profile.report': { account: ACCOUNT, username: 'bob', reason: 'spam', comment: '' },
   'profile.mute': { account: ACCOUNT, username: 'bob' },
+  'profile.unmute': { account: ACCOUNT, username: 'bob' },
 };
 
 /** What a request must look like to be one the contract allows; null when it is. */
@@ -200,7 +201,14 @@ const frameUrl = `chrome-extension://${EXTENSION_ID}/profile-frame.html`;
 /** Whether a tab with this address shows the profile the valid messages name. */
 const showsBob = (url: string | undefined) => /^http:\/\/127\.0\.0\.1:8787\/@bob(?:[?#]|$)/.test(url ?? '');
 /** The messages that read or act on a named profile. */
-const TARGETED: MessageType[] = ['profile.get', 'profile.follow', 'profile.unfollow', 'profile.report', 'profile.mute'];
+const TARGETED: MessageType[] = [
+  'profile.get',
+  'profile.follow',
+  'profile.unfollow',
+  'profile.report',
+  'profile.mute',
+  'profile.unmute',
+];
 const anyUrl = fc.option(fc.oneof(foreignUrl, siteUrl, extensionUrl), { nil: undefined });
 const tab = fc.option(fc.record({ id: fc.nat(), url: fc.oneof(foreignUrl, siteUrl) }), { nil: undefined });
 

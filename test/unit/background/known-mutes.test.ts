@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { FRESH_MS } from '../../../lib/background/handlers/known-mutes';
+import { outboxItem } from '../../../lib/background/outbox';
+import { readCachedFirstPage, writeCachedFirstPage } from '../../../lib/inbox-cache';
 import { messaging, type ProfileAnswer } from '../../../lib/messaging';
 import { ACCOUNT, signedIn } from '../../support/background';
 import { profileFixture } from '../../support/fixtures';
@@ -29,7 +31,16 @@ interface Mute {
 
 /** A service that keeps the contract's rules for mutes and answers bob's profile. */
 function service() {
-  const state = { hasMutes: true, mutes: [] as Mute[], requests: [] as string[], made: 0 };
+  const state = {
+    hasMutes: true,
+    mutes: [] as Mute[],
+    requests: [] as string[],
+    made: 0,
+    /** The service cannot be reached for a removal. */
+    unreachable: false,
+    /** The idempotency key of each removal that reached the service. */
+    keys: [] as string[],
+  };
   const mute = (actor: string, until: string | null = null): Mute => {
     state.made += 1;
     const id = `0193a2b4-0000-7000-8000-${String(state.made).padStart(12, '0')}`;
@@ -51,6 +62,9 @@ function service() {
       return json(made, { status: 201 });
     }
     if (path.startsWith('/inbox/mutes/') && request.method === 'DELETE') {
+      if (state.unreachable) throw new TypeError('Failed to fetch');
+      state.keys.push(request.headers.get('idempotency-key') ?? '');
+      if (!state.mutes.some((each) => path.endsWith(each.id))) return problem(404, 'mute_not_found');
       state.mutes = state.mutes.filter((each) => !path.endsWith(each.id));
       return noContent();
     }
@@ -145,5 +159,66 @@ describe('the mute a profile page’s buttons start with', () => {
     const answer = await frameAnswer();
     expect(answer?.ok && answer.profile.mute).toBeUndefined();
     expect(state.requests.filter((request) => request.includes('/inbox/'))).toEqual([]);
+  });
+});
+
+describe('Unmute on a profile page', () => {
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    messaging.removeAllListeners();
+    signIns += 1;
+    await signedIn(`known-mutes-token-${signIns}`);
+  });
+
+  const unmute = () => deliver('profile.unmute', { account: ACCOUNT, username: 'bob' }, profileFrameSender(BOB));
+
+  it('removes the mute the worker knows of the person the tab shows, with a key, and brings back their notifications', async () => {
+    const { state, mute } = service();
+    const theirs = mute('bob');
+    state.mutes = [mute('alice'), theirs];
+    expect(await muteShown()).toEqual(theirs);
+    await writeCachedFirstPage(ACCOUNT, false, { data: [], cursor: null });
+    expect(await readCachedFirstPage(ACCOUNT, false)).not.toBeNull();
+    expect((await unmute()).value).toEqual({ waiting: false });
+    expect(state.requests).toContain(`DELETE /inbox/mutes/${theirs.id}`);
+    expect(state.keys).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    expect(state.mutes.map((each) => each.actor)).toEqual(['alice']);
+    // The popup's kept first page lacked them: it asks the service next time.
+    expect(await readCachedFirstPage(ACCOUNT, false)).toBeNull();
+    expect(await muteShown()).toBeNull();
+    expect(mutesRead(state)).toBe(1);
+  });
+
+  it('asks nothing of the service for someone not muted, or whose mute was removed elsewhere meanwhile', async () => {
+    const { state, mute } = service();
+    expect((await unmute()).value).toEqual({ waiting: false });
+    expect(state.requests.filter((request) => request.startsWith('DELETE'))).toEqual([]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    state.mutes = [mute('bob')];
+    vi.setSystemTime(Date.now() + FRESH_MS + 1);
+    expect(await muteShown()).toEqual(state.mutes[0]);
+    state.mutes = [];
+    expect((await unmute()).value).toEqual({ waiting: false });
+    expect(await muteShown()).toBeNull();
+    vi.useRealTimers();
+  });
+
+  it('keeps an Unmute the service cannot be reached for, and sends it with the same key when it can', async () => {
+    const { state, mute } = service();
+    const theirs = mute('bob');
+    state.mutes = [theirs];
+    expect(await muteShown()).toEqual(theirs);
+    state.unreachable = true;
+    expect((await unmute()).value).toEqual({ waiting: true });
+    expect(await muteShown()).toBeNull();
+    const [kept] = await outboxItem(ACCOUNT)
+      .getValue()
+      .then((value) => value.entries);
+    expect(kept).toMatchObject({ kind: 'unmute', username: 'bob', mute: theirs.id });
+    state.unreachable = false;
+    await deliver('status.refresh', undefined, popupSender);
+    await vi.waitFor(() => expect(state.mutes).toEqual([]));
+    expect(state.keys).toEqual([kept?.key]);
+    expect((await outboxItem(ACCOUNT).getValue()).entries).toEqual([]);
   });
 });

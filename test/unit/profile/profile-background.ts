@@ -49,6 +49,8 @@ export function profileBackground(options: Options = {}) {
     muted: [] as string[],
     /** When a mute made elsewhere ends, by the person muted; a mute not named here is until removed. */
     until: {} as Record<string, string>,
+    /** How the service answers the removal of a mute: as it should, not at all, or with a failure. */
+    unmutes: 'answered' as 'answered' | 'unreachable' | 'failing',
   };
   const settings = {
     ...DEFAULT_SETTINGS,
@@ -128,6 +130,14 @@ export function profileBackground(options: Options = {}) {
       return json(muteOf(actor), { status: 201 });
     }
     if (path.endsWith('/inbox/mutes') && request.method === 'GET') return json({ data: state.muted.map(muteOf) });
+    if (path.includes('/inbox/mutes/') && request.method === 'DELETE') {
+      if (state.unmutes === 'unreachable') throw new TypeError('Failed to fetch');
+      if (state.unmutes === 'failing') return problem(500, 'internal_error');
+      const muted = state.muted.find((actor) => path.endsWith(muteOf(actor).id));
+      if (!muted) return problem(404, 'mute_not_found');
+      state.muted = state.muted.filter((actor) => actor !== muted);
+      return noContent();
+    }
     return problem(404, 'not_found');
   }
 

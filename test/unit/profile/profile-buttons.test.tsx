@@ -10,6 +10,7 @@ import { NetworkError } from '../../../lib/api/errors';
 import type { ClickGuard } from '../../../lib/profile/click-guard';
 import type { FrameLayout } from '../../../lib/profile/frame-messages';
 import type { ProfileSession } from '../../../lib/profile/profile-state';
+import { deliver, popupSender } from '../../support/messages';
 import { asScript, trustPersonEvents } from './person-input';
 import { type ProfileBackground, profileBackground } from './profile-background';
 
@@ -90,29 +91,74 @@ describe('what the buttons show', () => {
     background.state.following.add('bob');
     await open();
     (await button('Mute')).click();
-    const muted = await button('Muted');
-    expect(muted.getAttribute('aria-disabled')).toBe('true');
+    const unmute = await button('Unmute');
+    expect(unmute.hasAttribute('aria-disabled')).toBe(false);
     expect(background.state.muted).toEqual(['bob']);
     expect(background.state.following.has('bob')).toBe(true);
     expect(ui().getByRole('button', { name: 'Unfollow' })).toBeTruthy();
     expect(ui().getByRole('status').textContent).toBe(
       "@bob is muted: their notifications wait in the popup's Muted view.",
     );
-    muted.click();
-    await settled();
     expect(background.sent().filter((type) => type === 'profile.mute')).toHaveLength(1);
   });
 
-  it('says Muted from its first frame on the profile of someone muted before the page loaded', async () => {
+  it('unmutes, and says the person’s notifications are back; following them stays as it was', async () => {
+    background.state.following.add('bob');
+    background.state.muted.push('bob', 'alice');
+    await open();
+    const unmute = await button('Unmute');
+    unmute.click();
+    expect(unmute.getAttribute('aria-busy')).toBe('true');
+    await button('Mute');
+    expect(background.state.muted).toEqual(['alice']);
+    expect(background.state.following.has('bob')).toBe(true);
+    expect(ui().getByRole('status').textContent).toBe(
+      '@bob is no longer muted: their notifications are back in the inbox.',
+    );
+    // The same button, where the person's focus may be: Mute again works as before.
+    expect(await button('Mute')).toBe(unmute);
+    unmute.click();
+    await button('Unmute');
+    expect(background.state.muted).toEqual(['alice', 'bob']);
+  });
+
+  it('keeps an Unmute the service cannot be reached for, says it will be sent, and sends it when it can', async () => {
+    background.state.muted.push('bob');
+    background.state.unmutes = 'unreachable';
+    await open();
+    (await button('Unmute')).click();
+    await button('Mute');
+    expect(ui().getByRole('status').textContent).toBe("Will be sent when you're back online");
+    expect(ui().queryByRole('alert')).toBeNull();
+    // A new page meanwhile shows the change the person made, not the mute the service still has.
+    stop.abort();
+    stop = new AbortController();
+    await open();
+    expect(await button('Mute')).toBeTruthy();
+    expect(background.state.muted).toEqual(['bob']);
+    background.state.unmutes = 'answered';
+    await deliver('status.refresh', undefined, popupSender);
+    await waitFor(() => expect(background.state.muted).toEqual([]));
+  });
+
+  it('says why an Unmute failed, and still offers it', async () => {
+    background.state.muted.push('bob');
+    background.state.unmutes = 'failing';
+    await open();
+    (await button('Unmute')).click();
+    await waitFor(() => expect(ui().getByRole('status').className).toContain('problem'));
+    expect(ui().getByRole('status').textContent).not.toBe('');
+    expect((await button('Unmute')).hasAttribute('aria-disabled')).toBe(false);
+    expect(background.state.muted).toEqual(['bob']);
+  });
+
+  it('offers Unmute from its first frame on the profile of someone muted before the page loaded', async () => {
     background.state.muted.push('bob');
     await open();
-    const muted = await button('Muted');
-    expect(muted.getAttribute('aria-disabled')).toBe('true');
+    const unmute = await button('Unmute');
+    expect(ui().queryByRole('button', { name: 'Mute' })).toBeNull();
     // No title: the mute lasts until removed.
-    expect(muted.hasAttribute('title')).toBe(false);
-    expect(background.sent()).toEqual(['profile.frame']);
-    muted.click();
-    await settled();
+    expect(unmute.hasAttribute('title')).toBe(false);
     expect(background.sent()).toEqual(['profile.frame']);
   });
 
@@ -120,7 +166,7 @@ describe('what the buttons show', () => {
     background.state.muted.push('bob');
     background.state.until.bob = '2099-01-02T03:04:00.000Z';
     await open();
-    expect((await button('Muted')).title).toMatch(/^until .*2099/);
+    expect((await button('Unmute')).title).toMatch(/^until .*2099/);
   });
 
   it('holds the same room muted as not, so the page cannot tell from the frame whom the person muted', async () => {
@@ -138,11 +184,9 @@ describe('what the buttons show', () => {
     background.state.muted.push('alice');
     const muted = await barOn('alice');
     const notMuted = await barOn('bob');
-    // Every label the button may show sizes it, whichever it shows: only its word and state differ.
+    // Every label the button may show sizes it, whichever it shows: only its word differs.
     expect(muted).not.toBe(notMuted);
-    expect(muted.replace('<span>Muted</span>', '<span>Mute</span>').replace(' aria-disabled="true"', '')).toBe(
-      notMuted,
-    );
+    expect(muted.replace('<span>Unmute</span>', '<span>Mute</span>')).toBe(notMuted);
   });
 
   it('takes Mute away, with no error, when the service has no mutes', async () => {
