@@ -54,6 +54,10 @@ export function guardClicks({ document, now = () => performance.now(), signal }:
   };
   root.addEventListener('pointerenter', over, { signal });
   document.addEventListener('pointermove', over, { signal });
+  // A frame placed under a pointer that has not moved since (the page loaded or reloaded beneath
+  // it) hears of the pointer first from a press: that click asks for another, which acts once
+  // the pointer has rested as long.
+  document.addEventListener('pointerdown', over, { signal });
   root.addEventListener(
     'pointerleave',
     () => {

@@ -51,8 +51,8 @@ const wait = (ms: number) => {
 };
 const pointerClick = () => new MouseEvent('click', { detail: 1 });
 const keyboardClick = () => new MouseEvent('click', { detail: 0 });
-const pointer = (type: 'pointerenter' | 'pointermove' | 'pointerleave', target: EventTarget) =>
-  target.dispatchEvent(new Event(type, { bubbles: type === 'pointermove' }));
+const pointer = (type: 'pointerenter' | 'pointermove' | 'pointerdown' | 'pointerleave', target: EventTarget) =>
+  target.dispatchEvent(new Event(type, { bubbles: type === 'pointermove' || type === 'pointerdown' }));
 
 let stop: AbortController;
 let observer: ReturnType<typeof fakeObserver> | null = null;
@@ -147,6 +147,20 @@ describe('where the browser cannot tell (Firefox)', () => {
     wait(RESTED_MS / 5);
     expect(guard.allows(pointerClick())).toBe(false);
     wait(RESTED_MS);
+    expect(guard.allows(pointerClick())).toBe(true);
+  });
+
+  it('takes the second click on a frame placed under a pointer that has not moved, once it rested', () => {
+    const guard = guardClicks({ document, now, signal: stop.signal });
+    const button = document.querySelector('button') as Element;
+    wait(RESTED_MS * 4);
+    pointer('pointerdown', button);
+    expect(guard.allows(pointerClick())).toBe(false);
+    wait(RESTED_MS / 5);
+    pointer('pointerdown', button);
+    expect(guard.allows(pointerClick())).toBe(false);
+    wait(RESTED_MS);
+    pointer('pointerdown', button);
     expect(guard.allows(pointerClick())).toBe(true);
   });
 
