@@ -84,12 +84,24 @@ const NOTIFICATION_COLUMNS = `n.id, n.read, n.type, n.created_at, n.text, n.path
   a.username AS actor_username, a.display_name AS actor_display_name, a.avatar_url AS actor_avatar_url,
   n.snoozed_until, n.sorted_at`;
 
-/** `NOTIFICATION_COLUMNS` of a listing entry `e` and its notification `n`, as `pageStatement` reads them. */
+/**
+ * `created_at` as the contract writes it, once per row of a page: `sortedAt` is the same text for
+ * a notification that never woke, which `wireObject` then writes without formatting it again.
+ */
+const CREATED_TEXT = `${isoText('n.created_at')} AS created_text`;
+
+/** The columns of a page statement (`pageStatement`): `NOTIFICATION_COLUMNS` and `CREATED_TEXT`. */
+const PAGE_COLUMNS = `${NOTIFICATION_COLUMNS}, ${CREATED_TEXT}`;
+
+/** `PAGE_COLUMNS` of a listing entry `e` and its notification `n`. */
 const LISTED_COLUMNS = `e.id, n.read, n.type, n.created_at, n.text, n.path,
   a.username AS actor_username, a.display_name AS actor_display_name, a.avatar_url AS actor_avatar_url,
-  n.snoozed_until, e.sorted_at`;
-/** The columns of `notifications` a listed entry's notification gives `LISTED_COLUMNS`. */
-const LISTED_NOTIFICATION = 'n.read, n.type, n.created_at, n.text, n.path, n.actor_id, n.snoozed_until';
+  n.snoozed_until, e.sorted_at, n.created_text`;
+/**
+ * The columns of `notifications` a listed entry's notification gives `LISTED_COLUMNS`, made in a
+ * subquery of its own, so the statements around it read `created_text` rather than make it again.
+ */
+const LISTED_NOTIFICATION = `n.read, n.type, n.created_at, n.text, n.path, n.actor_id, n.snoozed_until, ${CREATED_TEXT}`;
 
 /** Which notifications a listing shows: the inbox (or its unread part), or the snoozed ones; of some types only. */
 export interface Listing {
@@ -208,7 +220,7 @@ function pageStatement(user: string, placeholder: Placeholder, options: PageOpti
   } else {
     where += ` AND n.snoozed_until IS NULL${after('n', 'sorted_at', '<')}`;
   }
-  const page = (condition: string) => `SELECT ${NOTIFICATION_COLUMNS}
+  const page = (condition: string) => `SELECT ${PAGE_COLUMNS}
      FROM notifications n LEFT JOIN users a ON a.id = n.actor_id
      WHERE ${condition}
      ORDER BY ${listingOrder(options, 'n')}
@@ -255,10 +267,11 @@ function wireObject(origin: string): string {
   const actor = `CASE WHEN p.actor_username IS NULL THEN 'null' ELSE '{"username":' || to_json(p.actor_username)::text
       || ',"displayName":' || to_json(coalesce(p.actor_display_name, ''))::text || ',"avatarUrl":' || to_json(${avatar})::text || '}' END`;
   const url = `CASE WHEN left(p.path, 1) = '/' THEN ${origin} || p.path ELSE p.path END`;
+  const sorted = `CASE WHEN p.sorted_at = p.created_at THEN p.created_text ELSE ${isoText('p.sorted_at')} END`;
   return `'{"id":"' || p.id || '","read":' || p.read || ',"type":"' || p.type || '"'
-    || ',"createdAt":' || ${jsonTime('p.created_at')} || ',"actor":' || ${actor} || ',"text":' || to_json(p.text)::text
+    || ',"createdAt":"' || p.created_text || '","actor":' || ${actor} || ',"text":' || to_json(p.text)::text
     || ',"url":' || ${jsonText(url)} || ',"snoozedUntil":' || ${jsonTime('p.snoozed_until')}
-    || ',"sortedAt":' || ${jsonTime('p.sorted_at')} || '}'`;
+    || ',"sortedAt":"' || ${sorted} || '"}'`;
 }
 
 /**
