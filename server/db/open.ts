@@ -6,8 +6,11 @@ import type { Database } from './database';
 
 /** Where the service keeps its data. */
 export type DatabaseOption =
-  /** PGlite in memory: gone when the service stops. */
-  | { memory: true }
+  /**
+   * PGlite in memory: gone when the service stops. `from` starts it as a copy of a data folder
+   * another PGlite wrote out (`dumpDataDir`), rather than an empty cluster made afresh.
+   */
+  | { memory: true; from?: Blob }
   /** PGlite with its files in a folder, created when missing. One process at a time. */
   | { dataDir: string }
   /**
@@ -24,7 +27,7 @@ export async function openDatabase(option: DatabaseOption): Promise<Database> {
     return openPostgres(option);
   }
   const { openPglite } = await import('./pglite');
-  return openPglite('dataDir' in option ? option.dataDir : null);
+  return 'dataDir' in option ? openPglite(option.dataDir) : openPglite(null, option.from);
 }
 
 /** The wording of a database option for logs, without a password. */

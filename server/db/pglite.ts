@@ -64,10 +64,20 @@ function lockDataDir(dir: string): () => void {
   return () => rmSync(lockFile, { force: true });
 }
 
+/** PGlite's database, which can also write its data folder out whole. */
+export interface PgliteDatabase extends Database {
+  /** The data folder as one archive, which `openPglite(null, archive)` starts a copy from. */
+  dumpDataDir(): Promise<Blob>;
+}
+
 /** The contrib extensions the schema uses (search's trigram index); PGlite loads each only when created. */
 const extensions = { pg_trgm };
 
-export async function openPglite(dataDir: string | null): Promise<Database> {
+/**
+ * PGlite in `dataDir`, or in memory when it is null: an empty cluster, or a copy of the data folder
+ * `from` holds (as `dumpDataDir` writes one).
+ */
+export async function openPglite(dataDir: string | null, from?: Blob): Promise<PgliteDatabase> {
   let unlock = () => {};
   let db: PGlite;
   if (dataDir) {
@@ -81,7 +91,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
       throw error;
     }
   } else {
-    db = await PGlite.create({ extensions });
+    db = await PGlite.create({ extensions, loadDataDir: from });
   }
   const root = wrap(db);
   let closing: Promise<void> | undefined;
@@ -105,6 +115,10 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
       // PGlite lives in this process: its notifications cannot be lost while it is open.
       const unlisten = await db.listen(channel, onPayload);
       return () => unlisten().catch(() => {});
+    },
+    async dumpDataDir() {
+      await db.query('CHECKPOINT');
+      return db.dumpDataDir('none');
     },
     close() {
       closing ??= db.close().finally(unlock);
