@@ -95,7 +95,7 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
       };
       if (username !== null && chosen !== null) {
         const key = `${chosen.account.id} ${username.toLowerCase()}`;
-        prefetch.put(sender?.tabId, key, profileAnswer(chosen.runtime, username, muteOf));
+        prefetch.put(sender?.tabId, key, profileAnswer(chosen.runtime, username));
       }
       const tabId = sender?.tabId;
       return { config, claim: tabId === undefined ? '' : newClaim(tabId, config.account) };
@@ -110,15 +110,14 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
       const username = account && isSiteUrl(sender.url, account) ? usernameFromUrl(sender.url, account) : null;
       if (!account || username === null) return null;
       // The profile and the accounts signed in here are read side by side.
-      const answer =
-        prefetch.take(tabId, `${id} ${username.toLowerCase()}`) ?? profileAnswer(runtime, username, muteOf);
+      const answer = prefetch.take(tabId, `${id} ${username.toLowerCase()}`) ?? profileAnswer(runtime, username);
       const here = switchable(await accountsOnSite(runtimes, [sender.url]));
       return { username, answer: await answer, account: id, siteOrigin: account.siteOrigin, accounts: here };
     },
     async 'profile.get'({ account, username }, sender) {
       // A profile reads without a token too: signed out, it shows who the person is, without buttons.
       const runtime = await onAccountSite(runtimes, account, sender, username);
-      return profileFrom(await profileAnswer(runtime, username, muteOf));
+      return profileFrom(await profileAnswer(runtime, username));
     },
     'profile.follow': (request, sender) => change('follow', request, sender),
     'profile.unfollow': (request, sender) => change('unfollow', request, sender),

@@ -2,26 +2,23 @@
  * The profile fetched when a tab's content script starts, kept until that tab's buttons' frame
  * asks for it: the request is on its way while the page loads the frame.
  */
-import type { Mute } from '../../api/contract';
 import type { ProfileAnswer } from '../../messaging';
 import type { AccountRuntime } from '../account-runtime';
 import { plain } from '../message-gate';
+import { muteOf } from './mute-messages';
 
 /** How long a prefetched profile waits for its frame; one older is fetched again. */
 const PREFETCH_MS = 10_000;
-
-/** The account's mute of a person, as `KnownMutes.of` gives it; undefined when not known. */
-export type MuteOf = (runtime: AccountRuntime, username: string) => Promise<Mute | null | undefined>;
 
 /**
  * The profile, with the account's mute of the person read at the same time: the buttons show
  * whether the person is muted from their first frame. A mute that cannot be read leaves the
  * profile as it is.
  */
-export const profileAnswer = (runtime: AccountRuntime, username: string, muteOf?: MuteOf): Promise<ProfileAnswer> =>
+export const profileAnswer = (runtime: AccountRuntime, username: string): Promise<ProfileAnswer> =>
   runtime.session.client().then(({ client }) => {
     const profile = client.user(username).get();
-    const mute = muteOf?.(runtime, username).catch(() => undefined);
+    const mute = muteOf(runtime, username).catch(() => undefined);
     return profile.then(
       async (profile): Promise<ProfileAnswer> => {
         const known = profile.self || profile.following === undefined ? undefined : await mute;
