@@ -403,11 +403,15 @@ describe.each(BROWSERS)('the in-page buttons on a site that fights them, in %s',
   });
 
   it('leaves the page responsive, with at most one copy, when the page removes it every time it appears', async () => {
+    // The buttons may be in place before this script runs (they come as soon as the anchor is
+    // parsed): it removes any copy already there as well as every later one.
     const fighter = `<script>
       window.removals = 0;
-      new MutationObserver(() => {
+      const removeAll = () => {
         for (const host of document.querySelectorAll('inbox-companion-profile')) { host.remove(); window.removals++; }
-      }).observe(document.documentElement, { childList: true, subtree: true });
+      };
+      removeAll();
+      new MutationObserver(removeAll).observe(document.documentElement, { childList: true, subtree: true });
     </script>`;
     hostile.page('/@carol', profileHtml('carol', fighter));
     const page = await product.openPage(`${hostile.origin}/@carol`);
