@@ -840,6 +840,29 @@ export const MIGRATIONS: readonly Migration[] = [
     statements: [],
     pglite: LISTINGS.map(({ table }) => `ALTER TABLE ${table} SET UNLOGGED`),
   },
+  {
+    version: 15,
+    name: 'arrival events name their transaction, so a live channel leaves out what its first count held',
+    // A live channel registers for events, then reads its first count. An arrival committed just
+    // before that read can reach the listening connection after it: the channel would announce a
+    // notification its count already held. The transaction's id lets it tell, against the
+    // snapshot of its read (see server/live/snapshot.ts).
+    statements: [
+      `CREATE OR REPLACE FUNCTION live_notifications_arrived() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE arrival record;
+      BEGIN
+        IF (SELECT count(*) FROM (SELECT 1 FROM new_rows WHERE NOT read AND NOT muted LIMIT 21) AS few) <= 20 THEN
+          FOR arrival IN SELECT id, user_id FROM new_rows WHERE NOT read AND NOT muted ORDER BY created_at, id LOOP
+            PERFORM pg_notify(live_channel(TG_TABLE_SCHEMA),
+              json_build_object('kind', 'notification', 'user', arrival.user_id, 'id', arrival.id,
+                'xid', pg_current_xact_id()::text)::text);
+          END LOOP;
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+    ],
+  },
 ];
 
 /**

@@ -1,16 +1,20 @@
 /**
  * What the database tells live channels, through LISTEN/NOTIFY: the triggers of migration 4 send
  * a small JSON payload when a user's unread count changes, a notification arrives, or a token
- * ends. One listening connection per service instance; when it drops (a PostgreSQL restart),
- * the instance says so and listens again until the database is back.
+ * ends. An arrival names the transaction that made it (migration 15), so a channel can tell
+ * whether its first count already held it. One listening connection per service instance; when
+ * it drops (a PostgreSQL restart), the instance says so and listens again until the database is
+ * back.
  */
 import * as v from 'valibot';
 import { type ByType, ByTypeSchema } from '../../lib/api/contract';
 import type { Database, Unlisten } from '../db/database';
+import { parseXid } from './snapshot';
 
 export type LiveEvent =
   | { kind: 'count'; user: number; count: number; byType: ByType }
-  | { kind: 'notification'; user: number; id: string }
+  /** `xid` is the arriving transaction's; none from a trigger older than migration 15. */
+  | { kind: 'notification'; user: number; id: string; xid: bigint | null }
   | { kind: 'revoked'; user: number; token: string }
   /** A snooze was made that wakes at `at`: the wake loops look whether it is their soonest. */
   | { kind: 'snoozed'; at: string };
@@ -25,7 +29,8 @@ export interface LiveEventHandlers {
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 5_000;
 
-function parseEvent(payload: string): LiveEvent | null {
+/** A payload as the triggers send it, or null when it is none of theirs. */
+export function parseEvent(payload: string): LiveEvent | null {
   try {
     const event = JSON.parse(payload) as Record<string, unknown>;
     if (event.kind === 'snoozed' && typeof event.at === 'string') return { kind: 'snoozed', at: event.at };
@@ -33,8 +38,9 @@ function parseEvent(payload: string): LiveEvent | null {
     const user = event.user as number;
     if (event.kind === 'count' && Number.isInteger(event.count) && v.is(ByTypeSchema, event.byType))
       return { kind: 'count', user, count: event.count as number, byType: event.byType };
+    // A malformed xid is read as none: an alert sent twice is better than one lost.
     if (event.kind === 'notification' && typeof event.id === 'string')
-      return { kind: 'notification', user, id: event.id };
+      return { kind: 'notification', user, id: event.id, xid: parseXid(event.xid) };
     if (event.kind === 'revoked' && typeof event.token === 'string')
       return { kind: 'revoked', user, token: event.token };
   } catch {}

@@ -1,9 +1,9 @@
 /**
  * The live channels open on this service instance, by user. The database's events (see
  * `events.ts`) arrive here and become frames: counts, coalesced to one per user per 100 ms with
- * the last value always sent; notifications, fetched once per arrival; and closes for tokens
- * that ended. Client frames are pings; anything else, too large or too frequent closes that
- * channel only.
+ * the last value always sent; notifications, fetched once per arrival, to the channels whose
+ * first count did not hold them already; and closes for tokens that ended. Client frames are
+ * pings; anything else, too large or too frequent closes that channel only.
  */
 import * as v from 'valibot';
 import type { WebSocket } from 'ws';
@@ -13,6 +13,7 @@ import type { Database } from '../db/database';
 import { type LiveTicketOwner, liveChannelState } from '../store/live-tickets';
 import { findNotification, NO_UNREAD, type UnreadCounts } from '../store/notifications';
 import type { LiveEvent } from './events';
+import { parseSnapshot, type Snapshot, sawTransaction } from './snapshot';
 
 /** Count frames for one user are at most this often; the last change still goes out after it. */
 export const COUNT_COALESCE_MS = 100;
@@ -26,6 +27,8 @@ const FRAME_WINDOW_MS = 10_000;
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** A close handshake the client does not finish in this time ends with the socket cut. */
 const CLOSE_GRACE_MS = 2_000;
+/** What a snapshot that could not be read counts as: it saw nothing, so every arrival is news. */
+const SAW_NOTHING: Snapshot = { xmin: 0n, xmax: 0n, running: new Set() };
 
 interface Channel {
   ws: WebSocket;
@@ -34,6 +37,10 @@ interface Channel {
   windowStart: number;
   framesInWindow: number;
   countSent: boolean;
+  /** The snapshot of the channel's first count; null until it is read. */
+  counted: Snapshot | null;
+  /** Arrivals heard before then, with their transaction, kept until it is known whether it held them. */
+  held: { xid: bigint; frame: LiveServerFrame }[];
 }
 
 interface UserChannels {
@@ -106,8 +113,16 @@ export function createLiveHub(options: LiveHubOptions) {
     entry.timer = setTimeout(tick, COUNT_COALESCE_MS);
   }
 
-  async function notificationArrived(userId: number, id: string) {
-    if (!users.has(userId)) return;
+  /**
+   * Whether a channel's first count held the arrival of transaction `xid`. An arrival committed
+   * before that count was read can still reach this instance after the channel registered.
+   */
+  const countHeld = (channel: Channel, xid: bigint | null) =>
+    xid !== null && channel.counted !== null && sawTransaction(channel.counted, xid);
+
+  async function notificationArrived(userId: number, id: string, xid: bigint | null) {
+    const before = users.get(userId);
+    if (!before || [...before.channels].every((channel) => countHeld(channel, xid))) return;
     const notification = await findNotification(db, userId, id).catch(() => null);
     const entry = users.get(userId);
     if (!notification || !entry) return;
@@ -115,7 +130,10 @@ export function createLiveHub(options: LiveHubOptions) {
       type: 'notification',
       notification: toWireNotification(notification, options.origin()),
     };
-    for (const channel of entry.channels) send(channel, frame);
+    for (const channel of entry.channels) {
+      if (xid !== null && channel.counted === null) channel.held.push({ xid, frame });
+      else if (!countHeld(channel, xid)) send(channel, frame);
+    }
   }
 
   function tokenEnded(userId: number, tokenId: string) {
@@ -128,7 +146,7 @@ export function createLiveHub(options: LiveHubOptions) {
 
   function onEvent(event: LiveEvent) {
     if (event.kind === 'count') countChanged(event.user, { unread: event.count, byType: event.byType });
-    else if (event.kind === 'notification') void notificationArrived(event.user, event.id);
+    else if (event.kind === 'notification') void notificationArrived(event.user, event.id, event.xid);
     else if (event.kind === 'revoked') tokenEnded(event.user, event.token);
   }
 
@@ -168,7 +186,16 @@ export function createLiveHub(options: LiveHubOptions) {
   /** Takes an upgraded socket for a redeemed ticket: the count at once, then every change. */
   function open(ws: WebSocket, owner: LiveTicketOwner) {
     const at = now();
-    const channel: Channel = { ws, owner, lastHeard: at, windowStart: at, framesInWindow: 0, countSent: false };
+    const channel: Channel = {
+      ws,
+      owner,
+      lastHeard: at,
+      windowStart: at,
+      framesInWindow: 0,
+      countSent: false,
+      counted: null,
+      held: [],
+    };
     let entry = users.get(owner.userId);
     if (!entry) {
       entry = { channels: new Set(), latest: NO_UNREAD, dirty: false, timer: null };
@@ -181,16 +208,25 @@ export function createLiveHub(options: LiveHubOptions) {
     // Oversize frames: ws closes with 1009 itself and reports the error here.
     ws.on('error', () => {});
     // Registered before this read, so a change committed meanwhile is heard as an event, and a
-    // token revoked meanwhile is seen here.
+    // token revoked meanwhile is seen here. Arrivals heard until the read is back wait for it.
     liveChannelState(db, owner).then(
-      ({ counts, tokenValid }) => {
-        if (!tokenValid) close(channel, LIVE_CLOSE_CODES.unauthenticated, 'The token was revoked.');
-        else if (!channel.countSent) {
+      ({ counts, tokenValid, snapshot }) => {
+        const held = channel.held.splice(0);
+        if (!tokenValid) {
+          close(channel, LIVE_CLOSE_CODES.unauthenticated, 'The token was revoked.');
+          return;
+        }
+        channel.counted = parseSnapshot(snapshot) ?? SAW_NOTHING;
+        if (!channel.countSent) {
           channel.countSent = true;
           send(channel, countFrame(counts));
         }
+        for (const { xid, frame } of held) if (!countHeld(channel, xid)) send(channel, frame);
       },
-      () => close(channel, LIVE_CLOSE_CODES.tryAgainLater, 'The service cannot reach its database.'),
+      () => {
+        channel.held = [];
+        close(channel, LIVE_CLOSE_CODES.tryAgainLater, 'The service cannot reach its database.');
+      },
     );
   }
 

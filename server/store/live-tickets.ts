@@ -48,14 +48,24 @@ export async function redeemLiveTicket(db: Queryable, ticket: string): Promise<L
   return row?.valid ? { userId: row.user_id, tokenId: row.token_id } : null;
 }
 
-/** The unread counts, and whether the token is still good: what a channel checks once it is open. */
+/**
+ * The unread counts, and whether the token is still good: what a channel checks once it is open.
+ * With them, the snapshot they were read in (`pg_current_snapshot()` as text, read in the same
+ * statement): which transactions' arrivals the counts already hold.
+ */
 export async function liveChannelState(
   db: Queryable,
   owner: LiveTicketOwner,
-): Promise<{ counts: UnreadCounts; tokenValid: boolean }> {
-  const result = await db.query<{ unread: number | null; by_type: ByType | null; token_valid: boolean }>(
+): Promise<{ counts: UnreadCounts; tokenValid: boolean; snapshot: string }> {
+  const result = await db.query<{
+    unread: number | null;
+    by_type: ByType | null;
+    token_valid: boolean;
+    snapshot: string;
+  }>(
     `SELECT counts.unread, counts.by_type,
-       EXISTS (SELECT 1 FROM tokens WHERE id = $2 AND user_id = $1 AND revoked_at IS NULL) AS token_valid
+       EXISTS (SELECT 1 FROM tokens WHERE id = $2 AND user_id = $1 AND revoked_at IS NULL) AS token_valid,
+       pg_current_snapshot()::text AS snapshot
      FROM (SELECT 1) AS one LEFT JOIN (${UNREAD_COUNTS('$1')}) AS counts ON true`,
     [owner.userId, owner.tokenId],
   );
@@ -64,5 +74,5 @@ export async function liveChannelState(
     row && row.unread !== null && row.by_type !== null
       ? toUnreadCounts({ unread: row.unread, by_type: row.by_type })
       : NO_UNREAD;
-  return { counts, tokenValid: row?.token_valid === true };
+  return { counts, tokenValid: row?.token_valid === true, snapshot: row?.snapshot ?? '' };
 }
