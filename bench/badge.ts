@@ -53,7 +53,7 @@ async function markAllReadLatency(product: Product, unread: number): Promise<num
     const button = popup.button('Mark all read');
     // The screen painted at once is the popup's last one, where the previous run left nothing
     // unread and the button disabled; a click there does nothing, as it would for a person.
-    await waitUntil('"Mark all read" to be enabled', 10_000, () => button.isEnabled());
+    await waitUntil('"Mark all read" to be enabled', 10_000, async () => !(await button.isDisabled()));
     await watchBadge(product);
     const answered = product.requests.length;
     const clickedAt = await button.evaluate((element: HTMLElement) => {
