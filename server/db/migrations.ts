@@ -863,6 +863,26 @@ export const MIGRATIONS: readonly Migration[] = [
       $$`,
     ],
   },
+  {
+    version: 16,
+    name: 'count events name their transaction, so a live channel sends no count older than its first',
+    // As migration 15 for arrivals: a count committed just before a channel's first count was read
+    // can reach the listening connection after it, and is then older than what the channel has.
+    statements: [
+      `CREATE OR REPLACE FUNCTION live_count_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE now_counts unread_counts;
+      BEGIN
+        SELECT * INTO now_counts FROM unread_counts WHERE user_id = NEW.user_id;
+        IF FOUND THEN
+          PERFORM pg_notify(live_channel(TG_TABLE_SCHEMA), json_build_object('kind', 'count', 'user', NEW.user_id,
+            'count', now_counts.unread, 'byType', json_build_object('follow', now_counts.unread_follow, 'mention', now_counts.unread_mention, 'reply', now_counts.unread_reply, 'like', now_counts.unread_like, 'system', now_counts.unread_system),
+            'xid', pg_current_xact_id()::text)::text);
+        END IF;
+        RETURN NULL;
+      END
+      $$`,
+    ],
+  },
 ];
 
 /**

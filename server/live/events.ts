@@ -12,7 +12,8 @@ import type { Database, Unlisten } from '../db/database';
 import { parseXid } from './snapshot';
 
 export type LiveEvent =
-  | { kind: 'count'; user: number; count: number; byType: ByType }
+  /** `xid` is the transaction that committed the count; none from a trigger older than migration 16. */
+  | { kind: 'count'; user: number; count: number; byType: ByType; xid: bigint | null }
   /** `xid` is the arriving transaction's; none from a trigger older than migration 15. */
   | { kind: 'notification'; user: number; id: string; xid: bigint | null }
   | { kind: 'revoked'; user: number; token: string }
@@ -36,9 +37,9 @@ export function parseEvent(payload: string): LiveEvent | null {
     if (event.kind === 'snoozed' && typeof event.at === 'string') return { kind: 'snoozed', at: event.at };
     if (!Number.isInteger(event.user)) return null;
     const user = event.user as number;
+    // A malformed xid is read as none: a count or an alert sent twice is better than one lost.
     if (event.kind === 'count' && Number.isInteger(event.count) && v.is(ByTypeSchema, event.byType))
-      return { kind: 'count', user, count: event.count as number, byType: event.byType };
-    // A malformed xid is read as none: an alert sent twice is better than one lost.
+      return { kind: 'count', user, count: event.count as number, byType: event.byType, xid: parseXid(event.xid) };
     if (event.kind === 'notification' && typeof event.id === 'string')
       return { kind: 'notification', user, id: event.id, xid: parseXid(event.xid) };
     if (event.kind === 'revoked' && typeof event.token === 'string')

@@ -7,7 +7,13 @@
  */
 import * as v from 'valibot';
 import type { WebSocket } from 'ws';
-import { LIMITS, LIVE_CLOSE_CODES, LiveClientFrameSchema, type LiveServerFrame } from '../../lib/api/contract';
+import {
+  type ByType,
+  LIMITS,
+  LIVE_CLOSE_CODES,
+  LiveClientFrameSchema,
+  type LiveServerFrame,
+} from '../../lib/api/contract';
 import { toWireNotification } from '../api/wire';
 import type { Database } from '../db/database';
 import { type LiveTicketOwner, liveChannelState } from '../store/live-tickets';
@@ -36,9 +42,10 @@ interface Channel {
   lastHeard: number;
   windowStart: number;
   framesInWindow: number;
-  countSent: boolean;
   /** The snapshot of the channel's first count; null until it is read. */
   counted: Snapshot | null;
+  /** A count event was heard before then: the first count may be older than the user's latest. */
+  countHeard: boolean;
   /** Arrivals heard before then, with their transaction, kept until it is known whether it held them. */
   held: { xid: bigint; frame: LiveServerFrame }[];
 }
@@ -46,6 +53,8 @@ interface Channel {
 interface UserChannels {
   channels: Set<Channel>;
   latest: UnreadCounts;
+  /** The transaction that committed `latest`; null when its event named none. */
+  latestXid: bigint | null;
   dirty: boolean;
   timer: NodeJS.Timeout | null;
 }
@@ -85,40 +94,51 @@ export function createLiveHub(options: LiveHubOptions) {
 
   const countFrame = ({ unread, byType }: UnreadCounts): LiveServerFrame => ({ type: 'count', count: unread, byType });
 
-  function sendCount(entry: UserChannels, counts: UnreadCounts) {
+  /**
+   * Whether a channel's first count held what transaction `xid` committed. The news of a change
+   * committed before that count was read can still reach this instance after the channel
+   * registered. An event naming no transaction is news.
+   */
+  const countHeld = (channel: Channel, xid: bigint | null) =>
+    xid !== null && channel.counted !== null && sawTransaction(channel.counted, xid);
+
+  const sameCounts = (a: UnreadCounts, b: UnreadCounts) =>
+    a.unread === b.unread &&
+    (Object.keys(a.byType) as (keyof ByType)[]).every((type) => a.byType[type] === b.byType[type]);
+
+  /**
+   * The user's latest count, to each channel whose first count is out and did not already hold
+   * it. Events come in the order their transactions committed, so once one is news to a channel
+   * every later one is too.
+   */
+  function sendCount(entry: UserChannels) {
     for (const channel of entry.channels) {
-      channel.countSent = true;
-      send(channel, countFrame(counts));
+      if (channel.counted !== null && !countHeld(channel, entry.latestXid)) send(channel, countFrame(entry.latest));
     }
   }
 
-  function countChanged(userId: number, counts: UnreadCounts) {
+  function countChanged(userId: number, counts: UnreadCounts, xid: bigint | null) {
     const entry = users.get(userId);
     if (!entry) return;
     entry.latest = counts;
+    entry.latestXid = xid;
+    for (const channel of entry.channels) if (channel.counted === null) channel.countHeard = true;
     if (entry.timer) {
       entry.dirty = true;
       return;
     }
-    sendCount(entry, counts);
+    sendCount(entry);
     const tick = () => {
       if (!entry.dirty) {
         entry.timer = null;
         return;
       }
       entry.dirty = false;
-      sendCount(entry, entry.latest);
+      sendCount(entry);
       entry.timer = setTimeout(tick, COUNT_COALESCE_MS);
     };
     entry.timer = setTimeout(tick, COUNT_COALESCE_MS);
   }
-
-  /**
-   * Whether a channel's first count held the arrival of transaction `xid`. An arrival committed
-   * before that count was read can still reach this instance after the channel registered.
-   */
-  const countHeld = (channel: Channel, xid: bigint | null) =>
-    xid !== null && channel.counted !== null && sawTransaction(channel.counted, xid);
 
   async function notificationArrived(userId: number, id: string, xid: bigint | null) {
     const before = users.get(userId);
@@ -145,7 +165,7 @@ export function createLiveHub(options: LiveHubOptions) {
   }
 
   function onEvent(event: LiveEvent) {
-    if (event.kind === 'count') countChanged(event.user, { unread: event.count, byType: event.byType });
+    if (event.kind === 'count') countChanged(event.user, { unread: event.count, byType: event.byType }, event.xid);
     else if (event.kind === 'notification') void notificationArrived(event.user, event.id, event.xid);
     else if (event.kind === 'revoked') tokenEnded(event.user, event.token);
   }
@@ -192,13 +212,13 @@ export function createLiveHub(options: LiveHubOptions) {
       lastHeard: at,
       windowStart: at,
       framesInWindow: 0,
-      countSent: false,
       counted: null,
+      countHeard: false,
       held: [],
     };
     let entry = users.get(owner.userId);
     if (!entry) {
-      entry = { channels: new Set(), latest: NO_UNREAD, dirty: false, timer: null };
+      entry = { channels: new Set(), latest: NO_UNREAD, latestXid: null, dirty: false, timer: null };
       users.set(owner.userId, entry);
     }
     entry.channels.add(channel);
@@ -217,10 +237,11 @@ export function createLiveHub(options: LiveHubOptions) {
           return;
         }
         channel.counted = parseSnapshot(snapshot) ?? SAW_NOTHING;
-        if (!channel.countSent) {
-          channel.countSent = true;
-          send(channel, countFrame(counts));
-        }
+        send(channel, countFrame(counts));
+        // A count committed after this read was heard meanwhile: it is the newer one.
+        const latest = users.get(owner.userId);
+        if (channel.countHeard && latest && !countHeld(channel, latest.latestXid) && !sameCounts(latest.latest, counts))
+          send(channel, countFrame(latest.latest));
         for (const { xid, frame } of held) if (!countHeld(channel, xid)) send(channel, frame);
       },
       () => {

@@ -73,6 +73,14 @@ describe.each(BACKENDS)('the live hub on %s', (backend) => {
     xid,
   });
 
+  const count = (of: LiveTicketOwner, unread: number, xid: bigint | null): LiveEvent => ({
+    kind: 'count',
+    user: of.userId,
+    count: unread,
+    byType: { follow: 0, mention: unread, reply: 0, like: 0, system: 0 },
+    xid,
+  });
+
   const mention = (user: TestUser, text: string) => service.deliver({ username: user.username, type: 'mention', text });
 
   it('leaves out an arrival its first count held, though the news of it comes after the channel opened', async () => {
@@ -117,7 +125,43 @@ describe.each(BACKENDS)('the live hub on %s', (backend) => {
     channel.close();
   });
 
-  it('hears from the database which transaction an arrival committed in: one later reads see, earlier ones do not', async () => {
+  it('sends no count its first count was already newer than, and every later one', async () => {
+    const user = await service.newUser('recount');
+    const of = await owner(user);
+    await mention(user, 'one');
+    await mention(user, 'two');
+    const before = await transaction();
+    const channel = await openChannel(of);
+    expect((await channel.framesUpTo(1))[0]).toMatchObject({ type: 'count', count: 2 });
+
+    // The news of the first mention's count, late: one, where the channel already said two.
+    hub.onEvent(count(of, 1, before));
+    hub.onEvent(count(of, 3, before + 1_000_000_000n));
+    expect((await channel.framesUpTo(2))[1]).toMatchObject({ type: 'count', count: 3 });
+    expect(channel.frames).toHaveLength(2);
+    channel.close();
+  });
+
+  it('follows its first count with a newer one heard while it was being read, and with no older one', async () => {
+    const user = await service.newUser('early2');
+    const of = await owner(user);
+    await mention(user, 'one');
+    const before = await transaction();
+    const stale = await openChannel(of, () => hub.onEvent(count(of, 0, before)));
+    expect((await stale.framesUpTo(1))[0]).toMatchObject({ type: 'count', count: 1 });
+    const fresh = await openChannel(of, () => hub.onEvent(count(of, 4, before + 1_000_000_000n)));
+    expect(await fresh.framesUpTo(2)).toEqual([
+      expect.objectContaining({ type: 'count', count: 1 }),
+      expect.objectContaining({ type: 'count', count: 4 }),
+    ]);
+    // The older channel hears the newer count too, once the user's counts may go out again.
+    expect((await stale.framesUpTo(2))[1]).toMatchObject({ type: 'count', count: 4 });
+    expect(stale.frames).toHaveLength(2);
+    stale.close();
+    fresh.close();
+  });
+
+  it('hears from the database which transaction an arrival and its count committed in: one later reads see, earlier ones do not', async () => {
     const db = service.server.database;
     const user = await service.newUser('xid');
     const channelName = (await db.query<{ name: string }>('SELECT live_channel(current_schema()) AS name')).rows[0]
@@ -128,9 +172,9 @@ describe.each(BACKENDS)('the live hub on %s', (backend) => {
       channelName,
       (payload) => {
         const event = parseEvent(payload);
-        if (event?.kind === 'notification') {
+        if (event?.kind === 'notification' || event?.kind === 'count') {
           events.push(event);
-          heard();
+          if (events.length === 2) heard();
         }
       },
       () => {},
@@ -149,9 +193,11 @@ describe.each(BACKENDS)('the live hub on %s', (backend) => {
       await arrived;
       const later = await snapshot();
 
-      const [event] = events;
+      const event = events.find((each) => each.kind === 'notification');
       expect(event).toMatchObject({ kind: 'notification', id: delivered.id, xid: expect.any(BigInt) });
       const xid = (event as Extract<LiveEvent, { kind: 'notification' }>).xid as bigint;
+      // The count the arrival moved names the same transaction.
+      expect(events.find((each) => each.kind === 'count')).toMatchObject({ kind: 'count', count: 1, xid });
       expect(earlier && sawTransaction(earlier, xid)).toBe(false);
       expect(later && sawTransaction(later, xid)).toBe(true);
     } finally {
