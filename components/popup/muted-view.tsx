@@ -68,9 +68,11 @@ export function MutedView({ account, title = null, online, now, onUnmuted }: Pro
   async function unmute(mute: Mute): Promise<void> {
     setProblem(null);
     try {
-      await ask('inbox.unmute', { account, id: mute.id });
+      const { waiting } = await ask('inbox.unmute', { account, id: mute.id });
       onUnmuted();
-      await load(null);
+      // Kept to be sent: the mute is gone as far as the person is concerned, and the service cannot be asked.
+      if (waiting) setListing((before) => before && { ...before, mutes: before.mutes.filter((each) => each !== mute) });
+      else await load(null);
     } catch (error) {
       const { failureReason } = await loadFailureWords();
       setProblem(t('popup_error_undo', failureReason(reviveError(error), online)));

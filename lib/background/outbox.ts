@@ -10,7 +10,7 @@ import { perAccountKey } from '../accounts';
 import type { Client } from '../api';
 import { errorFields } from '../api/errors';
 import { failureKind } from '../failure';
-import { broadcast, type OutboxDropped, type OutboxEntry, type OutboxState } from '../messaging';
+import { broadcast, type OutboxDropped, type OutboxEntry, type OutboxKind, type OutboxState } from '../messaging';
 import { oneAtATime } from '../one-at-a-time';
 import type { Clock } from './clock';
 import { accountStatusItem, perAccountKeptItem } from './stored-items';
@@ -49,10 +49,29 @@ function outcome(error: unknown): 'later' | 'done' | string {
   return kind === 'notFound' ? 'gone' : kind === 'unauthorized' ? kind : 'refused';
 }
 
+const MUTES: OutboxKind[] = ['mute', 'muteThread'];
+const UNMUTES: OutboxKind[] = ['unmute', 'removeMute'];
+
+/** The id the service gave each mute that waited here, by its change's key, for unmutes made meanwhile. */
+const sentMutes = new Map<string, string>();
+
+/** The mute an unmute removes: the service's id once a mute that waited here has been sent. */
+export const muteIdOf = (idOrKey: string) => sentMutes.get(idOrKey) ?? idOrKey;
+
+type SentListener = (account: string, entry: OutboxEntry, answer: unknown) => void;
+const sentListeners = new Set<SentListener>();
+
+/** Hears of every kept change that was sent after all, with the service's answer. */
+export function whenSent(listener: SentListener): void {
+  sentListeners.add(listener);
+}
+
 /** Sends a kept change with its own key: an inbox change through the inbox, a follow through the person. */
-function sendEntry(client: Client, { kind, key, ids, until, username, mute }: OutboxEntry): Promise<unknown> {
+function sendEntry(client: Client, entry: OutboxEntry): Promise<unknown> {
+  const { kind, key, ids, until, username, mute, target } = entry;
   const options = { idempotencyKey: key };
-  if (kind === 'unmute') return client.inbox.mutes.remove(mute ?? '', options);
+  if (MUTES.includes(kind)) return client.inbox.mutes.add(target ?? { actor: '' }, until ?? null, options);
+  if (UNMUTES.includes(kind)) return client.inbox.mutes.remove(muteIdOf(mute ?? ''), options);
   if (username !== undefined) return client.user(username)[kind as 'follow' | 'unfollow'](options);
   if (kind === 'snooze') return client.inbox.snooze(ids ?? [], until ?? '', options);
   return client.inbox[kind as 'markRead'](ids ?? [], options);
@@ -62,8 +81,8 @@ function sendEntry(client: Client, { kind, key, ids, until, username, mute }: Ou
  * Why a waiting change is not sent at all, or nothing when it still may be. The service keeps a
  * key's answer a day: past that only what is harmless to repeat goes.
  */
-function stale({ until, madeAt, username }: OutboxEntry, now: number): string | undefined {
-  if (Date.parse(until ?? '') <= now) return 'woke';
+function stale({ kind, until, madeAt, username }: OutboxEntry, now: number): string | undefined {
+  if (Date.parse(until ?? '') <= now) return MUTES.includes(kind) ? 'over' : 'woke';
   if (username !== undefined && now - madeAt > 86_400_000) return 'expired';
 }
 
@@ -119,16 +138,35 @@ export function createOutbox(account: string, { clock, client, origin, onSent, s
     return next;
   }
 
-  const remove = (key: string, why?: string) =>
-    edit(({ entries, dropped }) => {
+  /**
+   * Takes a change out: sent (`answer`), or not sent at all, with a line for the popup when `why`
+   * says so. The unmutes waiting behind a mute that waited learn its id once it is sent; a mute
+   * that will never be made leaves nothing for them to remove, so they go too, without a line.
+   */
+  const remove = (key: string, why?: string, answer?: unknown) =>
+    edit((value) => {
+      const { entries, dropped } = value;
       const at = entries.findIndex((entry) => entry.key === key);
       const [entry = null] = at < 0 ? [] : entries.splice(at, 1);
-      if (entry && why) {
+      if (entry && why && why !== 'over') {
         const { kind, ids = [1], username } = entry;
         dropped.push({ kind, why, count: ids.length, username, at: clock.now() });
       }
+      if (entry && MUTES.includes(entry.kind)) {
+        const id = (answer as { id?: string } | undefined)?.id;
+        if (id) sentMutes.set(key, id);
+        if (why) value.entries = entries.filter((each) => !UNMUTES.includes(each.kind) || each.mute !== key);
+        for (const each of value.entries) if (id && each.mute === key) each.mute = id;
+      }
       return entry;
     });
+
+  /** A kept change the service took: out of the outbox, and those who wait on its answer told. */
+  const sent = async (key: string, answer: unknown) => {
+    const entry = await remove(key, undefined, answer);
+    onSent?.(key, answer);
+    if (entry) for (const listener of sentListeners) listener(account, entry, answer);
+  };
 
   const settle = async (key: string, error: unknown) => {
     const result = outcome(error);
@@ -171,9 +209,7 @@ export function createOutbox(account: string, { clock, client, origin, onSent, s
         try {
           const api = await client();
           if (signal?.aborted) return;
-          const answer = await sendEntry(api, entry);
-          await remove(entry.key);
-          onSent?.(entry.key, answer);
+          await sent(entry.key, await sendEntry(api, entry));
         } catch (error) {
           if ((await settle(entry.key, error)) === 'later') return;
         }
@@ -188,6 +224,8 @@ export function createOutbox(account: string, { clock, client, origin, onSent, s
       signal?.aborted ||
       edit((value) => {
         const { entries, dropped } = value;
+        // An unmute of a mute sent since it was asked for removes what the service made.
+        if (entry.mute) entry.mute = muteIdOf(entry.mute);
         if (entries.length === 0) value.origin = at;
         else dropMoved(value, at);
         const over = entries.push(entry) - OUTBOX_LIMIT;
@@ -242,8 +280,9 @@ export function createOutbox(account: string, { clock, client, origin, onSent, s
       sending.then(
         async (answer) => {
           firstAttempts.delete(key);
-          await remove(key);
-          onSent?.(key, answer);
+          await sent(key, answer);
+          // What was kept behind it may go now.
+          void flush();
         },
         async (error: unknown) => {
           firstAttempts.delete(key);

@@ -94,9 +94,12 @@ export interface MuteRequest extends AccountRequest {
 }
 
 export interface MuteResult {
+  /** While the mute waits in the outbox, its id is its change's key. */
   mute: Mute;
   /** The unread count after the mute, as the service reports it. */
   unreadCount: number | null;
+  /** The service could not be reached: the mute is kept and will be sent when it is back. */
+  waiting?: boolean;
 }
 
 export interface SnoozeRequest extends AccountRequest {
@@ -158,7 +161,15 @@ export interface TriageResult {
 }
 
 /** What a change kept for later does: the client library's name for it. */
-export type OutboxKind = UndoableAction | 'unsnooze' | 'follow' | 'unfollow' | 'unmute';
+export type OutboxKind =
+  | UndoableAction
+  | 'unsnooze'
+  | 'follow'
+  | 'unfollow'
+  | 'mute'
+  | 'muteThread'
+  | 'unmute'
+  | 'removeMute';
 
 /** A change kept until the service can be reached, with the key it is always sent with. */
 export interface OutboxEntry {
@@ -171,8 +182,13 @@ export interface OutboxEntry {
   unread?: number;
   until?: string;
   username?: string;
-  /** The id of the mute an unmute removes. */
+  /**
+   * The id of the mute an unmute removes; while that mute itself waits here, the key of its
+   * change, which becomes the id the service gives it once it is sent.
+   */
   mute?: string;
+  /** What a mute holds back: a person (`username` too) or a thread. */
+  target?: MuteRequest['target'];
 }
 
 /**
@@ -324,7 +340,7 @@ export interface ProtocolMap {
   /** Mutes a person or a thread: their notifications leave the inbox, the count and the alerts. */
   'inbox.mute'(request: MuteRequest): MuteResult;
   /** Removes a mute: what it held back comes back as it was. */
-  'inbox.unmute'(request: AccountRequest & { id: string }): { unreadCount: number | null };
+  'inbox.unmute'(request: AccountRequest & { id: string }): { unreadCount: number | null; waiting?: boolean };
   /** Holds back notifications from people the account does not follow, or shows them. */
   'inbox.setPolicy'(request: AccountRequest & Policy): Policy;
   /** Undoes the last triage action, once, while the service takes it. */
@@ -359,8 +375,11 @@ export interface ProtocolMap {
   'profile.follow'(request: ProfileRequest): ProfileChange;
   'profile.unfollow'(request: ProfileRequest): ProfileChange;
   'profile.report'(request: ReportRequest): ReportResult;
-  /** Mutes the person the tab shows, until removed; null when the account's service has no mutes. */
-  'profile.mute'(request: ProfileRequest): Mute | null;
+  /**
+   * Mutes the person the tab shows, until removed (`waiting` while it is kept in the outbox);
+   * null when the account's service has no mutes.
+   */
+  'profile.mute'(request: ProfileRequest): (Mute & { waiting?: boolean }) | null;
   /** Removes the account's mute of the person the tab shows: their notifications come back. */
   'profile.unmute'(request: ProfileRequest): ProfileChange;
 }

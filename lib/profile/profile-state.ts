@@ -181,7 +181,8 @@ export function createProfileSession(
           change = { mute: 'off', muting: null, notice };
         } else {
           const made = await ask('profile.mute', { account, username });
-          change = made ? { mute: 'on', muting: made, notice: t('profile_now_muted', username) } : { mute: 'gone' };
+          const notice = t(made?.waiting ? 'profile_waiting' : 'profile_now_muted', username);
+          change = made ? { mute: 'on', muting: made, notice } : { mute: 'gone' };
         }
       } catch (error) {
         if (signedOutBy(error)) return;

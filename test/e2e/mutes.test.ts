@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS } from './support/browsers';
+import { received, restartService, waitingChanges } from './support/offline';
 import { PopupPage } from './support/popup-page';
 import { type E2EProduct, startProduct } from './support/product';
 import { ProfilePage } from './support/profile-page';
@@ -142,6 +143,31 @@ describe.each(BROWSERS)('mutes and search in %s', (browser) => {
     await expect.poll(() => product.badgeText()).toBe(String(unread));
     await reload(profile);
     await profile.button('Mute').waitFor();
+    await profile.page.close();
+  });
+
+  it('Mute on a profile page while the service cannot be reached shows the person muted, and is made once when it is back', async () => {
+    const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@grace`));
+    await profile.waitForControls();
+    const mutesBefore = received(product, 'POST', '/api/inbox/mutes').length;
+    await product.stopService();
+    await profile.button('Mute').click();
+    await profile.button('Unmute').waitFor();
+    await expect
+      .poll(() => profile.controls.getByRole('status').textContent())
+      .toBe("Will be sent when you're back online");
+    expect((await waitingChanges(product.worker)).map((change) => change.kind)).toEqual(['mute']);
+
+    await restartService(product);
+    await product.pollNow();
+    await waitUntil('the outbox to be sent', 20_000, async () => (await waitingChanges(product.worker)).length === 0);
+    expect(received(product, 'POST', '/api/inbox/mutes')).toHaveLength(mutesBefore + 1);
+    const mutes = await demo().inbox.mutes.list();
+    expect(mutes.map((mute) => mute.actor)).toEqual(['grace']);
+    // Unmute removes the mute the service made, which the worker now knows.
+    await profile.button('Unmute').click();
+    await profile.button('Mute').waitFor();
+    await expect.poll(async () => (await demo().inbox.mutes.list()).length).toBe(0);
     await profile.page.close();
   });
 

@@ -7,7 +7,9 @@
  */
 import type { Client } from '../../api';
 import type { Mute } from '../../api/contract';
-import type { InboxFeatures } from '../../messaging';
+import type { InboxFeatures, OutboxEntry } from '../../messaging';
+import type { MuteTarget } from '../../mute-target';
+import { outboxItem } from '../outbox';
 
 /** How long a reading of the mutes is trusted for changes made outside this background. */
 export const FRESH_MS = 60_000;
@@ -39,6 +41,32 @@ export interface KnownMutes {
   forget(account: string): void;
 }
 
+/**
+ * The mutes as they will be once the outbox has sent what waits, in order: a waiting mute is in
+ * force already (its id its change's key), and a waiting unmute has removed its mute.
+ */
+export function withWaiting(mutes: readonly Mute[], entries: readonly OutboxEntry[]): Mute[] {
+  let shown = [...mutes];
+  for (const entry of entries) {
+    const { kind, target, mute } = entry;
+    if (target && (kind === 'mute' || kind === 'muteThread')) {
+      const made = waitingMute(entry, target);
+      shown = [made, ...shown.filter((each) => !sameTarget(each, made))];
+    }
+    if (kind === 'unmute' || kind === 'removeMute') shown = shown.filter((each) => each.id !== mute);
+  }
+  return shown;
+}
+
+/** A mute as it is shown while it waits in the outbox: its id is its change's key. */
+export const waitingMute = ({ key, madeAt, until }: OutboxEntry, target: MuteTarget): Mute => ({
+  id: key,
+  actor: 'actor' in target ? target.actor : null,
+  url: 'url' in target ? target.url : null,
+  until: until ?? null,
+  createdAt: new Date(madeAt).toISOString(),
+});
+
 const sameTarget = (a: Mute, b: Mute) =>
   a.url === b.url && (a.actor ?? '').toLowerCase() === (b.actor ?? '').toLowerCase();
 
@@ -67,8 +95,9 @@ export function createKnownMutes(now: () => number = () => Date.now()): KnownMut
           if (known.get(account) === made) known.delete(account);
         });
       }
-      const mutes = await entry.mutes;
-      if (mutes === null) return undefined;
+      const read = await entry.mutes;
+      if (read === null) return undefined;
+      const mutes = withWaiting(read, (await outboxItem(account).getValue()).entries);
       const name = username.toLowerCase();
       const at = now();
       return (

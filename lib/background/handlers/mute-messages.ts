@@ -1,11 +1,14 @@
 /** Mutes and the strangers policy, for the popup and the options page. */
+import { type Client, MuteNotFoundError } from '../../api';
+import type { Mute } from '../../api/contract';
 import { clearInboxCache, updateCachedPages } from '../../inbox-cache';
-import { mutedBy } from '../../mute-target';
+import { type MuteTarget, mutedBy } from '../../mute-target';
 import type { AccountRuntime } from '../account-runtime';
 import type { Handlers } from '../message-gate';
+import { muteIdOf, whenSent } from '../outbox';
 import { createFeatureCache, type FeatureCache } from '../service-features';
 import { type HandlerContext, signedIn } from './context';
-import { createKnownMutes } from './known-mutes';
+import { createKnownMutes, waitingMute, withWaiting } from './known-mutes';
 
 export type MuteMessage = 'inbox.features' | 'inbox.mutes' | 'inbox.mute' | 'inbox.unmute' | 'inbox.setPolicy';
 
@@ -14,6 +17,53 @@ export const features: FeatureCache = createFeatureCache();
 
 /** What this worker knows of each account's mutes, kept true by every mute made or removed here. */
 export const knownMutes = createKnownMutes();
+
+/**
+ * A mute or unmute that waited is sent: the worker knows the mute by the service's id from now
+ * on, or knows it gone, and the popup's cache, which cannot place what comes back, is dropped.
+ */
+whenSent((account, { kind, mute }, answer) => {
+  if (kind === 'mute' || kind === 'muteThread') knownMutes.added(account, answer as Mute);
+  else if (mute) {
+    knownMutes.removed(account, mute);
+    void clearInboxCache(account);
+  }
+});
+
+/**
+ * Mutes `target` with one key for the change's life, kept in the outbox when the service cannot
+ * take it now, as a follow is: then the mute is shown as made, its id its change's key.
+ */
+export async function muteThrough(runtime: AccountRuntime, client: Client, target: MuteTarget, until: string | null) {
+  const username = 'actor' in target ? target.actor : undefined;
+  const change = { kind: username === undefined ? 'muteThread' : 'mute', target, username } as const;
+  const { key, answer } = await runtime.outbox.attempt({ ...change, until: until ?? undefined }, (idempotencyKey) =>
+    client.inbox.mutes.add(target, until, { idempotencyKey }),
+  );
+  if (answer) knownMutes.added(runtime.id, answer);
+  const waiting = { ...change, key, madeAt: Date.now(), until: until ?? undefined };
+  return { mute: answer ?? waitingMute(waiting, target), waiting: answer === null };
+}
+
+/**
+ * Removes the mute `id` (or the one a waiting mute's key becomes) as `muteThrough` mutes: kept
+ * behind that mute while it waits; a mute already gone is as the change wants. Whether it waits.
+ */
+export async function unmuteThrough(runtime: AccountRuntime, client: Client, id: string, username?: string) {
+  const change = { kind: username === undefined ? 'removeMute' : 'unmute', username, mute: id } as const;
+  const { answer } = await runtime.outbox.attempt(change, (idempotencyKey) =>
+    client.inbox.mutes.remove(muteIdOf(id), { idempotencyKey }).then(
+      () => true,
+      (error: unknown) => {
+        // Removed meanwhile elsewhere: nothing is muted, as wanted.
+        if (error instanceof MuteNotFoundError) return true;
+        throw error;
+      },
+    ),
+  );
+  knownMutes.removed(runtime.id, muteIdOf(id));
+  return answer === null;
+}
 
 /** The account's mute of `username`: null when none, undefined when signed out or the service has none. */
 export async function muteOf(runtime: AccountRuntime, username: string) {
@@ -42,23 +92,23 @@ export function muteHandlers(ctx: HandlerContext): Pick<Handlers, MuteMessage> {
       return (await withFeatures(ctx, account)).features;
     },
     async 'inbox.mutes'({ account }) {
-      const { client, features } = await withFeatures(ctx, account);
-      return features.mutes ? client.inbox.mutes.list() : [];
+      const { runtime, client, features } = await withFeatures(ctx, account);
+      // As they will be once what waits is sent.
+      return features.mutes ? withWaiting(await client.inbox.mutes.list(), await runtime.outbox.entries()) : [];
     },
     async 'inbox.mute'({ account, target, until }) {
       const { runtime, client } = await signedIn(ctx.runtimes, account);
-      const mute = await client.inbox.mutes.add(target, until);
-      knownMutes.added(account, mute);
+      const { mute, waiting } = await muteThrough(runtime, client, target, until);
       await updateCachedPages(account, (page) => ({
         ...page,
         data: page.data.filter((item) => !mutedBy(item, target)),
       }));
+      if (waiting) return { mute, unreadCount: null, waiting };
       return { mute, unreadCount: await countAfter(runtime) };
     },
     async 'inbox.unmute'({ account, id }) {
       const { runtime, client } = await signedIn(ctx.runtimes, account);
-      await client.inbox.mutes.remove(id);
-      knownMutes.removed(account, id);
+      if (await unmuteThrough(runtime, client, id)) return { unreadCount: null, waiting: true };
       // What comes back belongs somewhere in pages the cache cannot place: the next popup asks the service.
       await clearInboxCache(account);
       return { unreadCount: await countAfter(runtime) };

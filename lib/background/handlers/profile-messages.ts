@@ -1,7 +1,6 @@
 /** The in-page buttons: where they may act, the profile they show, following and reporting. */
 import { accountLabel, DEFAULT_ADDRESSES } from '../../account-addresses';
 import type { Account } from '../../accounts';
-import { MuteNotFoundError } from '../../api';
 import { clearInboxCache } from '../../inbox-cache';
 import { type ProfileAccount, type ProfileRequest, profileFrom } from '../../messaging';
 import { isSiteUrl, usernameFromUrl } from '../../profile-url';
@@ -10,7 +9,7 @@ import { accounts } from '../account-store';
 import { type Asker, forbidden, type Handlers } from '../message-gate';
 import { claimFrame, newClaim } from '../profile-frames';
 import { type HandlerContext, runtimeOf, signedIn } from './context';
-import { features, knownMutes, muteOf } from './mute-messages';
+import { features, muteOf, muteThrough, unmuteThrough } from './mute-messages';
 import { createPrefetch, profileAnswer } from './profile-prefetch';
 
 type ProfileMessage = Extract<keyof Handlers, `profile.${string}`>;
@@ -129,8 +128,8 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
       const runtime = await runtimeOf(runtimes, account);
       const { mutes } = await features.of(account, client, (await runtime.session.token()) ?? '');
       if (!mutes) return null;
-      const mute = await client.inbox.mutes.add({ actor: username });
-      knownMutes.added(account, mute);
+      const { mute, waiting } = await muteThrough(runtime, client, { actor: username }, null);
+      if (waiting) return { ...mute, waiting };
       // The badge drops with the service's count, not a poll interval later.
       await runtime.poller.poll();
       return mute;
@@ -145,18 +144,7 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
       const runtime = await runtimeOf(runtimes, account);
       const mute = await muteOf(runtime, username);
       if (!mute) return { waiting: false };
-      const { answer } = await runtime.outbox.attempt({ kind: 'unmute', username, mute: mute.id }, (idempotencyKey) =>
-        client.inbox.mutes.remove(mute.id, { idempotencyKey }).then(
-          () => true,
-          (error: unknown) => {
-            // Removed meanwhile elsewhere: the person is not muted, as wanted.
-            if (error instanceof MuteNotFoundError) return true;
-            throw error;
-          },
-        ),
-      );
-      knownMutes.removed(account, mute.id);
-      if (answer === null) return { waiting: true };
+      if (await unmuteThrough(runtime, client, mute.id, username)) return { waiting: true };
       // What comes back belongs in pages the cache cannot place: the popup asks the service next time.
       await clearInboxCache(account);
       await runtime.poller.poll();

@@ -51,6 +51,10 @@ export function profileBackground(options: Options = {}) {
     until: {} as Record<string, string>,
     /** How the service answers the removal of a mute: as it should, not at all, or with a failure. */
     unmutes: 'answered' as 'answered' | 'unreachable' | 'failing',
+    /** How the service answers a new mute: as it should, or not at all. */
+    mutes: 'answered' as 'answered' | 'unreachable',
+    /** The idempotency key of each new mute that reached the service. */
+    muteKeys: [] as string[],
   };
   const settings = {
     ...DEFAULT_SETTINGS,
@@ -125,6 +129,8 @@ export function profileBackground(options: Options = {}) {
     if (!state.hasMutes) return problem(404, 'not_found');
     if (path.endsWith('/inbox/policy')) return json({ strangers: 'accept' });
     if (path.endsWith('/inbox/mutes') && request.method === 'POST') {
+      if (state.mutes === 'unreachable') throw new TypeError('Failed to fetch');
+      state.muteKeys.push(request.headers.get('idempotency-key') ?? '');
       const { actor } = (await request.json()) as { actor: string };
       state.muted.push(actor);
       return json(muteOf(actor), { status: 201 });

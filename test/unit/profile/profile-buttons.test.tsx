@@ -141,6 +141,25 @@ describe('what the buttons show', () => {
     await waitFor(() => expect(background.state.muted).toEqual([]));
   });
 
+  it('keeps a Mute the service cannot be reached for, shows the person muted, and sends it once when it can', async () => {
+    background.state.mutes = 'unreachable';
+    await open();
+    (await button('Mute')).click();
+    await button('Unmute');
+    expect(ui().getByRole('status').textContent).toBe("Will be sent when you're back online");
+    expect(ui().queryByRole('alert')).toBeNull();
+    // A new page meanwhile shows the person muted, as the person made them.
+    stop.abort();
+    stop = new AbortController();
+    await open();
+    expect(await button('Unmute')).toBeTruthy();
+    expect(background.state.muted).toEqual([]);
+    background.state.mutes = 'answered';
+    await deliver('status.refresh', undefined, popupSender);
+    await waitFor(() => expect(background.state.muted).toEqual(['bob']));
+    expect(background.state.muteKeys).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+  });
+
   it('says why an Unmute failed, and still offers it', async () => {
     background.state.muted.push('bob');
     background.state.unmutes = 'failing';
