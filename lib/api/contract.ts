@@ -362,12 +362,17 @@ export const LiveNotificationFrameSchema = v.object({
 });
 export const LivePongFrameSchema = v.object({ type: v.literal('pong') });
 
+const LIVE_SERVER_FRAMES = [LiveCountFrameSchema, LiveNotificationFrameSchema, LivePongFrameSchema] as const;
+
 /** A text frame the service sends on the live channel, one JSON object each. */
-export const LiveServerFrameSchema = v.variant('type', [
-  LiveCountFrameSchema,
-  LiveNotificationFrameSchema,
-  LivePongFrameSchema,
-]);
+export const LiveServerFrameSchema = v.variant('type', LIVE_SERVER_FRAMES);
+
+/**
+ * The same frames as the client reads them: a union takes what the variant takes and refuses what
+ * it refuses, and spares the background valibot's variant (273 B gzip); the variant, which the
+ * OpenAPI document gives as `oneOf`, stays the contract's word.
+ */
+export const LiveServerFrameUnion = v.union(LIVE_SERVER_FRAMES);
 export type LiveServerFrame = v.InferOutput<typeof LiveServerFrameSchema>;
 
 /** The one frame a client sends: a ping every 20–25 s keeps the channel open. */

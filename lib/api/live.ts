@@ -9,7 +9,7 @@ import {
   type ByType,
   type LiveClientFrame,
   type LiveServerFrame,
-  LiveServerFrameSchema,
+  LiveServerFrameUnion,
   LiveTicketSchema,
   type Notification,
 } from './contract';
@@ -90,7 +90,7 @@ export function parseFrame(data: unknown): LiveServerFrame | InvalidResponseErro
   } catch {
     return frameError('not JSON.');
   }
-  const frame = v.safeParse(LiveServerFrameSchema, json);
+  const frame = v.safeParse(LiveServerFrameUnion, json);
   return frame.success ? frame.output : frameError(frame.issues[0].message);
 }
 
