@@ -7,10 +7,12 @@
  */
 
 import { perAccountKey } from '../accounts';
-import type { Client } from '../api';
+import type { ChangeOptions, Client } from '../api';
+import type { Mute } from '../api/contract';
 import { errorFields } from '../api/errors';
 import { failureKind } from '../failure';
 import { broadcast, type OutboxDropped, type OutboxEntry, type OutboxKind, type OutboxState } from '../messaging';
+import type { MuteTarget } from '../mute-target';
 import { oneAtATime } from '../one-at-a-time';
 import type { Clock } from './clock';
 import { accountStatusItem, perAccountKeptItem } from './stored-items';
@@ -58,6 +60,30 @@ const sentMutes = new Map<string, string>();
 /** The mute an unmute removes: the service's id once a mute that waited here has been sent. */
 export const muteIdOf = (idOrKey: string) => sentMutes.get(idOrKey) ?? idOrKey;
 
+/**
+ * What each mute that waited here holds back, by its change's key, when the service took it
+ * without saying its id: its key was used already, so the service made the mute and replayed no answer.
+ */
+const madeUnseen = new Map<string, MuteTarget>();
+
+const holdsBack = (mute: Mute, target: MuteTarget) =>
+  'actor' in target ? mute.actor?.toLowerCase() === target.actor.toLowerCase() : mute.url === target.url;
+
+/**
+ * Removes the mute `idOrKey` names: its id, or the key of a mute that waited here. One whose id
+ * the service never said is looked up among the mutes in force, by what it holds back; none
+ * there is nothing to remove.
+ */
+export async function removeMute(
+  client: Client,
+  idOrKey: string,
+  options: ChangeOptions,
+  target = madeUnseen.get(idOrKey),
+): Promise<void> {
+  const id = target ? (await client.inbox.mutes.list()).find((mute) => holdsBack(mute, target))?.id : muteIdOf(idOrKey);
+  if (id) await client.inbox.mutes.remove(id, options);
+}
+
 type SentListener = (account: string, entry: OutboxEntry, answer: unknown) => void;
 const sentListeners = new Set<SentListener>();
 
@@ -71,7 +97,7 @@ function sendEntry(client: Client, entry: OutboxEntry): Promise<unknown> {
   const { kind, key, ids, until, username, mute, target } = entry;
   const options = { idempotencyKey: key };
   if (MUTES.includes(kind)) return client.inbox.mutes.add(target ?? { actor: '' }, until ?? null, options);
-  if (UNMUTES.includes(kind)) return client.inbox.mutes.remove(muteIdOf(mute ?? ''), options);
+  if (UNMUTES.includes(kind)) return removeMute(client, mute ?? '', options, target);
   if (username !== undefined) return client.user(username)[kind as 'follow' | 'unfollow'](options);
   if (kind === 'snooze') return client.inbox.snooze(ids ?? [], until ?? '', options);
   return client.inbox[kind as 'markRead'](ids ?? [], options);
@@ -140,8 +166,9 @@ export function createOutbox(account: string, { clock, client, origin, onSent, s
 
   /**
    * Takes a change out: sent (`answer`), or not sent at all, with a line for the popup when `why`
-   * says so. The unmutes waiting behind a mute that waited learn its id once it is sent; a mute
-   * that will never be made leaves nothing for them to remove, so they go too, without a line.
+   * says so. The unmutes waiting behind a mute that waited learn its id once it is sent, or what
+   * it holds back when the service made it without saying its id; a mute that will never be made
+   * leaves nothing for them to remove, so they go too, without a line.
    */
   const remove = (key: string, why?: string, answer?: unknown) =>
     edit((value) => {
@@ -153,10 +180,16 @@ export function createOutbox(account: string, { clock, client, origin, onSent, s
         dropped.push({ kind, why, count: ids.length, username, at: clock.now() });
       }
       if (entry && MUTES.includes(entry.kind)) {
+        const { target } = entry;
         const id = (answer as { id?: string } | undefined)?.id;
         if (id) sentMutes.set(key, id);
+        else if (!why && target) madeUnseen.set(key, target);
         if (why) value.entries = entries.filter((each) => !UNMUTES.includes(each.kind) || each.mute !== key);
-        for (const each of value.entries) if (id && each.mute === key) each.mute = id;
+        for (const each of value.entries) {
+          if (each.mute !== key) continue;
+          if (id) each.mute = id;
+          else each.target = target;
+        }
       }
       return entry;
     });
@@ -170,7 +203,9 @@ export function createOutbox(account: string, { clock, client, origin, onSent, s
 
   const settle = async (key: string, error: unknown) => {
     const result = outcome(error);
-    if (result !== 'later') await remove(key, result === 'done' ? undefined : result);
+    // Done already: as sent, with no answer to tell.
+    if (result === 'done') await sent(key, undefined);
+    else if (result !== 'later') await remove(key, result);
     return result;
   };
 

@@ -5,7 +5,7 @@ import { clearInboxCache, updateCachedPages } from '../../inbox-cache';
 import { type MuteTarget, mutedBy } from '../../mute-target';
 import type { AccountRuntime } from '../account-runtime';
 import type { Handlers } from '../message-gate';
-import { muteIdOf, whenSent } from '../outbox';
+import { muteIdOf, removeMute, whenSent } from '../outbox';
 import { createFeatureCache, type FeatureCache } from '../service-features';
 import { type HandlerContext, signedIn } from './context';
 import { createKnownMutes, waitingMute, withWaiting } from './known-mutes';
@@ -20,11 +20,14 @@ export const knownMutes = createKnownMutes();
 
 /**
  * A mute or unmute that waited is sent: the worker knows the mute by the service's id from now
- * on, or knows it gone, and the popup's cache, which cannot place what comes back, is dropped.
+ * on (or reads the mutes again, when the service made it without saying its id), or knows it
+ * gone, and the popup's cache, which cannot place what comes back, is dropped.
  */
 whenSent((account, { kind, mute }, answer) => {
-  if (kind === 'mute' || kind === 'muteThread') knownMutes.added(account, answer as Mute);
-  else if (mute) {
+  if (kind === 'mute' || kind === 'muteThread') {
+    if (answer) knownMutes.added(account, answer as Mute);
+    else knownMutes.forget(account);
+  } else if (mute) {
     knownMutes.removed(account, mute);
     void clearInboxCache(account);
   }
@@ -52,7 +55,7 @@ export async function muteThrough(runtime: AccountRuntime, client: Client, targe
 export async function unmuteThrough(runtime: AccountRuntime, client: Client, id: string, username?: string) {
   const change = { kind: username === undefined ? 'removeMute' : 'unmute', username, mute: id } as const;
   const { answer } = await runtime.outbox.attempt(change, (idempotencyKey) =>
-    client.inbox.mutes.remove(muteIdOf(id), { idempotencyKey }).then(
+    removeMute(client, id, { idempotencyKey }).then(
       () => true,
       (error: unknown) => {
         // Removed meanwhile elsewhere: nothing is muted, as wanted.

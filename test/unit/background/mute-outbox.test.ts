@@ -32,6 +32,8 @@ function service() {
     made: 0,
     unreachable: false,
     refusing: false,
+    /** A mute's key is one the service has used already, and it does not say the mute again. */
+    replaying: false,
   };
   const answered = new Map<string, Mute>();
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
@@ -46,6 +48,7 @@ function service() {
     const key = request.headers.get('idempotency-key') ?? '';
     state.changes.push({ request: `${request.method} ${path}`, key });
     if (state.refusing) return problem(422, 'invalid_parameter');
+    if (state.replaying && request.method === 'POST') return problem(422, 'idempotency_key_reused');
     if (request.method === 'POST') {
       const seen = answered.get(key);
       if (seen) return json(seen, { status: 201 });
@@ -144,6 +147,33 @@ describe('mutes made while the service cannot be reached', () => {
     expect(state.changes.map((change) => change.request)).toEqual(['POST /inbox/mutes']);
     expect(await dropped()).toEqual([expect.objectContaining({ kind: 'mute', why: 'refused', username: 'bob' })]);
     expect(await muteShown()).toBeNull();
+  });
+
+  it('finds the mute to remove when the service made it without saying its id', async () => {
+    const state = service();
+    state.unreachable = true;
+    await deliver('profile.mute', onPage, pageSender);
+    await deliver('profile.unmute', onPage, pageSender);
+    const [mute] = await kept();
+    // The first try reached the service after all, its answer lost: the mute is in force, and its key used.
+    const made = {
+      id: '0193a2b4-0000-7000-8000-00000000000b',
+      actor: 'bob',
+      url: null,
+      until: null,
+      createdAt: '2026-11-27T12:00:00.000Z',
+    };
+    state.mutes = [made];
+    state.replaying = true;
+    await back(state);
+    expect(state.changes.map((change) => change.request)).toEqual([
+      'POST /inbox/mutes',
+      `DELETE /inbox/mutes/${made.id}`,
+    ]);
+    expect(state.changes[0]?.key).toBe(mute?.key);
+    expect(state.mutes).toEqual([]);
+    expect(await muteShown()).toBeNull();
+    expect(await dropped()).toEqual([]);
   });
 
   it('keeps the popup’s mute and its Undo, each with one key, in order', async () => {
