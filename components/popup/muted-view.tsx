@@ -68,14 +68,14 @@ export function MutedView({ account, title = null, online, now, onUnmuted }: Pro
   async function unmute(mute: Mute): Promise<void> {
     setProblem(null);
     try {
-      const { waiting } = await ask('inbox.unmute', { account, id: mute.id });
+      const { waiting } = await ask('inbox.unmute', { account, id: mute.id, username: mute.actor ?? undefined });
       onUnmuted();
       // Kept to be sent: the mute is gone as far as the person is concerned, and the service cannot be asked.
       if (waiting) setListing((before) => before && { ...before, mutes: before.mutes.filter((each) => each !== mute) });
       else await load(null);
     } catch (error) {
       const { failureReason } = await loadFailureWords();
-      setProblem(t('popup_error_undo', failureReason(reviveError(error), online)));
+      setProblem(t('popup_unmute_failed', muteName(mute), failureReason(reviveError(error), online)));
     }
   }
 

@@ -50,7 +50,7 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
   'inbox.features': v.object({ account: AccountId }),
   'inbox.mutes': v.object({ account: AccountId }),
   'inbox.mute': v.object({ account: AccountId, target: MuteTarget, until: v.nullable(Text) }),
-  'inbox.unmute': v.object({ account: AccountId, id: Text }),
+  'inbox.unmute': v.object({ account: AccountId, id: Text, username: v.optional(Text) }),
   'inbox.setPolicy': v.object({ account: AccountId, strangers: v.picklist(STRANGERS_POLICIES) }),
   'inbox.countByType': v.object({ account: AccountId }),
   'inbox.markRead': Triage,

@@ -93,6 +93,12 @@ export interface MuteRequest extends AccountRequest {
   until: string | null;
 }
 
+export interface UnmuteRequest extends AccountRequest {
+  id: string;
+  /** The person a mute of a person holds back: a line about it waiting names them. */
+  username?: string;
+}
+
 export interface MuteResult {
   /** While the mute waits in the outbox, its id is its change's key. */
   mute: Mute;
@@ -340,7 +346,7 @@ export interface ProtocolMap {
   /** Mutes a person or a thread: their notifications leave the inbox, the count and the alerts. */
   'inbox.mute'(request: MuteRequest): MuteResult;
   /** Removes a mute: what it held back comes back as it was. */
-  'inbox.unmute'(request: AccountRequest & { id: string }): { unreadCount: number | null; waiting?: boolean };
+  'inbox.unmute'(request: UnmuteRequest): { unreadCount: number | null; waiting?: boolean };
   /** Holds back notifications from people the account does not follow, or shows them. */
   'inbox.setPolicy'(request: AccountRequest & Policy): Policy;
   /** Undoes the last triage action, once, while the service takes it. */

@@ -109,9 +109,9 @@ export function muteHandlers(ctx: HandlerContext): Pick<Handlers, MuteMessage> {
       if (waiting) return { mute, unreadCount: null, waiting };
       return { mute, unreadCount: await countAfter(runtime) };
     },
-    async 'inbox.unmute'({ account, id }) {
+    async 'inbox.unmute'({ account, id, username }) {
       const { runtime, client } = await signedIn(ctx.runtimes, account);
-      if (await unmuteThrough(runtime, client, id)) return { unreadCount: null, waiting: true };
+      if (await unmuteThrough(runtime, client, id, username)) return { unreadCount: null, waiting: true };
       // What comes back belongs somewhere in pages the cache cannot place: the next popup asks the service.
       await clearInboxCache(account);
       return { unreadCount: await countAfter(runtime) };

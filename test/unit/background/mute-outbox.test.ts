@@ -192,6 +192,21 @@ describe('mutes made while the service cannot be reached', () => {
     expect(state.mutes).toEqual([]);
   });
 
+  it('names the person in the line about a Remove from the Muted view that was not sent', async () => {
+    const state = service();
+    const request = { account: ACCOUNT, target: { actor: 'bob' }, until: null };
+    const made = (await deliver('inbox.mute', request, popupSender)).value;
+    state.unreachable = true;
+    const id = made?.mute.id ?? '';
+    await deliver('inbox.unmute', { account: ACCOUNT, id, username: 'bob' }, popupSender);
+    expect(await kept()).toEqual([expect.objectContaining({ kind: 'unmute', username: 'bob', mute: id })]);
+
+    // Refused when it is sent: the popup's line says whose mute it was ("Unmuting @bob was not sent").
+    state.refusing = true;
+    await back(state);
+    expect(await dropped()).toEqual([expect.objectContaining({ kind: 'unmute', username: 'bob', why: 'refused' })]);
+  });
+
   it('keeps a Remove from the Muted view, which lists the mute as gone meanwhile', async () => {
     const state = service();
     const made = (
