@@ -34,6 +34,7 @@ export interface BackgroundOptions {
   now?: () => number;
   random?: () => number;
   isOnline?: () => boolean;
+  /** What a first install signs in with, instead of the build's; a production build applies none. */
   preset?: Preset;
   /** Aborting it stops the background: every listener it added is removed. */
   signal?: AbortSignal;
@@ -116,7 +117,8 @@ export function startBackground(options: BackgroundOptions = {}) {
   listen(browser.runtime.onInstalled, ({ reason }) => {
     void (async () => {
       if (reason === 'install') {
-        const signedIn = await applyPreset(options.preset ?? buildPreset);
+        // A production build carries no preset (`buildPreset`), so it has no code to apply one either.
+        const signedIn = import.meta.env.MODE !== 'production' && (await applyPreset(options.preset ?? buildPreset));
         if (!signedIn) await browser.runtime.openOptionsPage();
       }
       await refresh();
