@@ -31,9 +31,10 @@ const ListTriage = v.object({ account: AccountId, ids: v.array(v.string()), unre
 const ProfileRequest = v.object({ account: AccountId, username: Text });
 const Token = v.pipe(Text, v.trim(), v.minLength(1));
 const Search = v.optional(v.nullable(v.pipe(v.string(), v.maxLength(LIMITS.searchMax * 2))));
+const Absent = v.optional(v.undefined());
 const MuteTarget = v.union([
-  v.strictObject({ actor: v.pipe(v.string(), v.maxLength(100)) }),
-  v.strictObject({ url: v.pipe(v.string(), v.maxLength(LIMITS.muteUrlMax)) }),
+  v.object({ actor: v.pipe(v.string(), v.maxLength(100)), url: Absent }),
+  v.object({ url: v.pipe(v.string(), v.maxLength(LIMITS.muteUrlMax)), actor: Absent }),
 ]);
 
 const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } = {

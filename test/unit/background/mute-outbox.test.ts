@@ -176,6 +176,17 @@ describe('mutes made while the service cannot be reached', () => {
     expect(await dropped()).toEqual([]);
   });
 
+  it('refuses a mute of a person and a link at once, and sends nothing', async () => {
+    const state = service();
+    const both = { actor: 'bob', url: 'http://127.0.0.1:8787/posts/1' };
+    for (const target of [both, { ...both, url: undefined }, { url: both.url, actor: undefined }]) {
+      const { error } = await deliver('inbox.mute', { account: ACCOUNT, target, until: null }, popupSender);
+      expect(error?.code, JSON.stringify(target)).toMatch(/^invalid_/);
+    }
+    expect(state.changes).toEqual([]);
+    expect(await kept()).toEqual([]);
+  });
+
   it('keeps the popup’s mute and its Undo, each with one key, in order', async () => {
     const state = service();
     state.unreachable = true;
