@@ -319,7 +319,6 @@ export function createInbox(transport: Transport) {
 
   /** Every page of the inbox, newest first, following each answer's cursor until it is null. */
   async function* pages(options: WalkOptions = {}): AsyncGenerator<Page, void, undefined> {
-    checkLimit(options.limit);
     const seen = new Set<string>();
     let cursor: string | null = null;
     do {
