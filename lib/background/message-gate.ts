@@ -29,7 +29,8 @@ const Seen = v.optional(v.array(v.string()));
 const Triage = v.object({ account: AccountId, ids: Ids, unread: Unread, join: Join, seen: Seen });
 const ListTriage = v.object({ account: AccountId, ids: v.array(v.string()), unread: Unread, join: Join });
 const ProfileRequest = v.object({ account: AccountId, username: Text });
-const Token = v.pipe(Text, v.trim(), v.minLength(1));
+/** Not only spaces: the accounts store a token without the spaces around it. */
+const Token = v.pipe(Text, v.regex(/\S/));
 const Search = v.optional(v.nullable(v.pipe(v.string(), v.maxLength(LIMITS.searchMax * 2))));
 const Absent = v.optional(v.undefined());
 const MuteTarget = v.union([

@@ -10,7 +10,7 @@ export async function checkToken(
   token: string,
   fetch?: typeof globalThis.fetch,
 ): Promise<Profile | null> {
-  const client = createClient({ baseUrl: apiBaseUrl, token, fetch, timeout: 8_000, retries: 0 });
+  const client = createClient({ baseUrl: apiBaseUrl, token: token.trim(), fetch, timeout: 8_000, retries: 0 });
   return whoIs(client);
 }
 

@@ -305,6 +305,21 @@ describe('background messages', () => {
     expect(await readCachedFirstPage(ACCOUNT, false)).toBeNull();
   });
 
+  it('adds an account with the token it was given, without the spaces around it', async () => {
+    const wire = start(json(profileFixture({ username: 'carol' })), json({ count: 0 }));
+    const address = {
+      apiBaseUrl: 'http://localhost:8787/api',
+      siteOrigin: 'http://localhost:8787',
+      profilePath: '/@:username',
+      profileAnchor: '[data-profile-actions]',
+    };
+    const { value } = await deliver('accounts.add', { ...address, token: '  added-token  ' }, optionsSender);
+    expect(value).toMatchObject({ username: 'carol' });
+    expect(wire.requests[0]?.url.pathname).toBe('/api/me');
+    expect(wire.requests[0]?.headers.get('authorization')).toBe('Bearer added-token');
+    expect(await storedToken(value?.id)).toEqual({ token: 'added-token', apiOrigin: 'http://localhost:8787' });
+  });
+
   it('opens the options page for a content script that offers it', async () => {
     start();
     await deliver('options.open', undefined, profileTabSender());
