@@ -1,5 +1,5 @@
 import { createTransport, type TransportOptions } from './http';
-import { createInbox } from './inbox';
+import { createInbox, inboxWalks } from './inbox';
 import { createLive, type WebSocketConstructor } from './live';
 import { createUserHandle, fetchMe } from './user';
 
@@ -20,6 +20,17 @@ export interface ClientOptions extends TransportOptions {
  * ```
  */
 export function createClient(options: ClientOptions) {
+  const client = createCoreClient(options);
+  return { ...client, inbox: { ...client.inbox, ...inboxWalks(client.inbox.fetch) } };
+}
+
+export type Client = ReturnType<typeof createClient>;
+
+/**
+ * The client without the walks through every page of the inbox (`pages`, `items`): what the
+ * extension's background uses, which never walks the whole inbox and so carries none of it.
+ */
+export function createCoreClient(options: ClientOptions) {
   const transport = createTransport(options);
   return {
     baseUrl: transport.baseUrl,
@@ -30,4 +41,4 @@ export function createClient(options: ClientOptions) {
   };
 }
 
-export type Client = ReturnType<typeof createClient>;
+export type CoreClient = ReturnType<typeof createCoreClient>;

@@ -317,6 +317,28 @@ export function createInbox(transport: Transport) {
     return parseAnswer(PolicySchema, answer);
   }
 
+  return {
+    fetch,
+    count,
+    countByType,
+    checkCount,
+    markRead: bulk('inbox/read', checkSelection),
+    markUnread: bulk('inbox/unread', checkIdList),
+    delete: bulk('inbox/delete', checkSelection),
+    snooze,
+    unsnooze,
+    undo,
+    mutes: { list: listMutes, add: addMute, remove: removeMute },
+    policy,
+    setPolicy,
+  };
+}
+
+/**
+ * Walks through every page of an inbox with `fetch`: kept apart from `createInbox`, so that a
+ * client that never walks (the extension's background) carries none of it.
+ */
+export function inboxWalks(fetch: (options: FetchOptions) => Promise<Page>) {
   /** Every page of the inbox, newest first, following each answer's cursor until it is null. */
   async function* pages(options: WalkOptions = {}): AsyncGenerator<Page, void, undefined> {
     const seen = new Set<string>();
@@ -337,23 +359,7 @@ export function createInbox(transport: Transport) {
     for await (const page of pages(options)) yield* page.data;
   }
 
-  return {
-    fetch,
-    count,
-    countByType,
-    checkCount,
-    markRead: bulk('inbox/read', checkSelection),
-    markUnread: bulk('inbox/unread', checkIdList),
-    delete: bulk('inbox/delete', checkSelection),
-    snooze,
-    unsnooze,
-    undo,
-    pages,
-    items,
-    mutes: { list: listMutes, add: addMute, remove: removeMute },
-    policy,
-    setPolicy,
-  };
+  return { pages, items };
 }
 
-export type Inbox = ReturnType<typeof createInbox>;
+export type Inbox = ReturnType<typeof createInbox> & ReturnType<typeof inboxWalks>;

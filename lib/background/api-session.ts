@@ -3,7 +3,7 @@
  * request and only for the origin it was given for, and one client per API address.
  */
 import type { Account } from '../accounts';
-import { type Client, type ClientOptions, createClient } from '../api';
+import { type ClientOptions, type CoreClient, createCoreClient } from '../api';
 import type { Settings } from '../settings';
 import { accounts, accountToken, forgetToken, storeToken } from './account-store';
 import { workerSettings } from './stored-items';
@@ -13,7 +13,7 @@ export interface Session {
   /** The account as stored now; undefined once it is removed. */
   account(): Promise<Account | undefined>;
   /** The client for the account's API address, and the settings as they apply to this account. */
-  client(): Promise<{ client: Client; settings: Settings }>;
+  client(): Promise<{ client: CoreClient; settings: Settings }>;
   /** The account's token, or null when signed out (or removed). */
   token(): Promise<string | null>;
   signIn(token: string): Promise<void>;
@@ -31,7 +31,7 @@ export async function accountSettings(account: Account | undefined): Promise<Set
 }
 
 export function createSession(accountId: string, options: SessionOptions = {}): Session {
-  let cached: { baseUrl: string; client: Client } | null = null;
+  let cached: { baseUrl: string; client: CoreClient } | null = null;
 
   async function account() {
     return (await accounts()).find((each) => each.id === accountId);
@@ -53,7 +53,7 @@ export function createSession(accountId: string, options: SessionOptions = {}): 
       if (cached?.baseUrl !== apiBaseUrl) {
         cached = {
           baseUrl: apiBaseUrl,
-          client: createClient({
+          client: createCoreClient({
             baseUrl: apiBaseUrl,
             // Bound to this client's own address: a token is never sent to another origin.
             token: () => tokenFor(apiBaseUrl),

@@ -1,5 +1,5 @@
 import { browser } from 'wxt/browser';
-import { createClient } from '../api';
+import { createCoreClient } from '../api';
 import { FAILURES, failureCode, failureKind } from '../failure';
 import type { ConnectionTest } from '../messaging';
 import { originPattern } from '../permissions';
@@ -16,7 +16,7 @@ export interface ConnectionTestOptions {
  */
 export async function testConnection({ apiBaseUrl, token, fetch }: ConnectionTestOptions): Promise<ConnectionTest> {
   try {
-    const client = createClient({ baseUrl: apiBaseUrl, token, fetch, timeout: 8_000, retries: 0 });
+    const client = createCoreClient({ baseUrl: apiBaseUrl, token, fetch, timeout: 8_000, retries: 0 });
     if (!(await browser.permissions.contains({ origins: [originPattern(apiBaseUrl)] }))) {
       return { ok: false, problem: 'permissionDenied', detail: new URL(apiBaseUrl).origin };
     }

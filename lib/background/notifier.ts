@@ -15,7 +15,7 @@
  */
 import { browser } from 'wxt/browser';
 import { perAccountKey } from '../accounts';
-import type { Client, Notification, NotificationType } from '../api';
+import type { CoreClient, Notification, NotificationType } from '../api';
 import { toolbarButton } from '../browser-api';
 import { t, tn } from '../i18n';
 import { setInboxFilter } from '../inbox-filter';
@@ -294,7 +294,7 @@ export interface NotifierOptions {
 
 export function createNotifier(
   accountId: string,
-  getClient: () => Promise<Client>,
+  getClient: () => Promise<CoreClient>,
   { clock = realClock, signal }: NotifierOptions = {},
 ): Notifier {
   const stateItem = notifierStateItem(accountId);

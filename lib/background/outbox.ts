@@ -7,7 +7,7 @@
  */
 
 import { perAccountKey } from '../accounts';
-import type { ChangeOptions, Client } from '../api';
+import type { ChangeOptions, CoreClient } from '../api';
 import type { Mute } from '../api/contract';
 import { errorFields } from '../api/errors';
 import { failureKind } from '../failure';
@@ -75,7 +75,7 @@ const holdsBack = (mute: Mute, target: MuteTarget) =>
  * there is nothing to remove.
  */
 export async function removeMute(
-  client: Client,
+  client: CoreClient,
   idOrKey: string,
   options: ChangeOptions,
   target = madeUnseen.get(idOrKey),
@@ -93,7 +93,7 @@ export function whenSent(listener: SentListener): void {
 }
 
 /** Sends a kept change with its own key: an inbox change through the inbox, a follow through the person. */
-function sendEntry(client: Client, entry: OutboxEntry): Promise<unknown> {
+function sendEntry(client: CoreClient, entry: OutboxEntry): Promise<unknown> {
   const { kind, key, ids, until, username, mute, target } = entry;
   const options = { idempotencyKey: key };
   if (MUTES.includes(kind)) return client.inbox.mutes.add(target ?? { actor: '' }, until ?? null, options);
@@ -134,7 +134,7 @@ export interface Outbox {
 
 export interface OutboxOptions {
   clock: Clock;
-  client(): Promise<Client>;
+  client(): Promise<CoreClient>;
   /** The origin of the account's API now; undefined once the account is gone. */
   origin(): Promise<string | undefined>;
   /** A kept change was sent after all, and answered. */

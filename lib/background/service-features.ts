@@ -4,26 +4,26 @@
  * strangers setting and no search, and never an error for it. Asked once per account, address
  * and sign-in.
  */
-import type { Client } from '../api';
+import type { CoreClient } from '../api';
 import { ApiError } from '../api/errors';
 import type { InboxFeatures } from '../messaging';
 
 const OLDER_SERVICE: InboxFeatures = { mutes: false, policy: null };
 
 interface Known {
-  client: Client;
+  client: CoreClient;
   token: string;
   features: Promise<InboxFeatures>;
 }
 
 export interface FeatureCache {
   /** What the service behind `client` can do, signed in with `token`; asked again when either changes. */
-  of(account: string, client: Client, token: string): Promise<InboxFeatures>;
+  of(account: string, client: CoreClient, token: string): Promise<InboxFeatures>;
   /** Forgets what was learnt, as after a change of the policy. */
   forget(account: string): void;
 }
 
-export async function serviceFeatures(client: Client): Promise<InboxFeatures> {
+export async function serviceFeatures(client: CoreClient): Promise<InboxFeatures> {
   try {
     return { mutes: true, policy: await client.inbox.policy() };
   } catch (error) {

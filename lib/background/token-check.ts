@@ -1,4 +1,4 @@
-import { createClient, NotFoundError, type Profile } from '../api';
+import { type CoreClient, createCoreClient, NotFoundError, type Profile } from '../api';
 
 /**
  * Checks a token before an account is added with it: a token the service refuses is refused
@@ -10,12 +10,12 @@ export async function checkToken(
   token: string,
   fetch?: typeof globalThis.fetch,
 ): Promise<Profile | null> {
-  const client = createClient({ baseUrl: apiBaseUrl, token: token.trim(), fetch, timeout: 8_000, retries: 0 });
+  const client = createCoreClient({ baseUrl: apiBaseUrl, token: token.trim(), fetch, timeout: 8_000, retries: 0 });
   return whoIs(client);
 }
 
 /** Who the client's token belongs to; null when its service has no `GET /me`, which then checks the count. */
-export async function whoIs(client: ReturnType<typeof createClient>): Promise<Profile | null> {
+export async function whoIs(client: CoreClient): Promise<Profile | null> {
   try {
     return await client.me();
   } catch (error) {

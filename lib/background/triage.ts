@@ -5,7 +5,7 @@
  * the live channel's count frame confirms it, or a check when the channel is down. The undo tokens of the last action stay here, in session storage, so the
  * popup can close and open again and still offer Undo while the service takes it.
  */
-import type { Client, IdsSelection } from '../api';
+import type { CoreClient, IdsSelection } from '../api';
 import { InvalidArgumentError, LIMITS, UndoExpiredError } from '../api';
 import { clearInboxCache, updateCachedPages } from '../inbox-cache';
 import type {
@@ -36,7 +36,7 @@ interface LastUndo extends UndoOffer {
 /** The account a triage action acts on: its id, its client and its status. */
 export interface TriageAccount {
   id: string;
-  client: Client;
+  client: CoreClient;
   status: StatusWriter;
   /** Where a change the service cannot take now is kept; without one, such a change fails. */
   outbox?: Outbox;
@@ -329,7 +329,7 @@ export async function lastUndo(now = Date.now()): Promise<UndoOffer | null> {
  * to undo.
  */
 export async function undoLast(
-  clientOf: (account: string) => Promise<Client>,
+  clientOf: (account: string) => Promise<CoreClient>,
   now = Date.now(),
   outboxOf: (account: string) => Outbox | undefined = () => undefined,
 ): Promise<{ accounts: string[]; count: number }> {

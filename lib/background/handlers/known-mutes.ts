@@ -5,7 +5,7 @@
  * buttons) changes what is known at once; one made elsewhere (another browser) is seen when
  * what is known is older than `FRESH_MS` and read again; a mute past its `until` is over.
  */
-import type { Client } from '../../api';
+import type { CoreClient } from '../../api';
 import type { Mute } from '../../api/contract';
 import type { InboxFeatures, OutboxEntry } from '../../messaging';
 import type { MuteTarget } from '../../mute-target';
@@ -15,7 +15,7 @@ import { outboxItem } from '../outbox';
 export const FRESH_MS = 60_000;
 
 interface Known {
-  client: Client;
+  client: CoreClient;
   token: string;
   at: number;
   /** Null: the account's service has no mutes. */
@@ -30,7 +30,7 @@ export interface KnownMutes {
    */
   of(
     account: string,
-    client: Client,
+    client: CoreClient,
     token: string,
     features: () => Promise<InboxFeatures>,
     username: string,

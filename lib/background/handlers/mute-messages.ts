@@ -1,5 +1,5 @@
 /** Mutes and the strangers policy, for the popup and the options page. */
-import { type Client, MuteNotFoundError } from '../../api';
+import { type CoreClient, MuteNotFoundError } from '../../api';
 import type { Mute } from '../../api/contract';
 import { clearInboxCache, updateCachedPages } from '../../inbox-cache';
 import { type MuteTarget, mutedBy } from '../../mute-target';
@@ -37,7 +37,12 @@ whenSent((account, { kind, mute }, answer) => {
  * Mutes `target` with one key for the change's life, kept in the outbox when the service cannot
  * take it now, as a follow is: then the mute is shown as made, its id its change's key.
  */
-export async function muteThrough(runtime: AccountRuntime, client: Client, target: MuteTarget, until: string | null) {
+export async function muteThrough(
+  runtime: AccountRuntime,
+  client: CoreClient,
+  target: MuteTarget,
+  until: string | null,
+) {
   const username = 'actor' in target ? target.actor : undefined;
   const change = { kind: username === undefined ? 'muteThread' : 'mute', target, username } as const;
   const { key, answer } = await runtime.outbox.attempt({ ...change, until: until ?? undefined }, (idempotencyKey) =>
@@ -52,7 +57,7 @@ export async function muteThrough(runtime: AccountRuntime, client: Client, targe
  * Removes the mute `id` (or the one a waiting mute's key becomes) as `muteThrough` mutes: kept
  * behind that mute while it waits; a mute already gone is as the change wants. Whether it waits.
  */
-export async function unmuteThrough(runtime: AccountRuntime, client: Client, id: string, username?: string) {
+export async function unmuteThrough(runtime: AccountRuntime, client: CoreClient, id: string, username?: string) {
   const change = { kind: username === undefined ? 'removeMute' : 'unmute', username, mute: id } as const;
   const { answer } = await runtime.outbox.attempt(change, (idempotencyKey) =>
     removeMute(client, id, { idempotencyKey }).then(
