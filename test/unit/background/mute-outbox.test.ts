@@ -1,83 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { outboxItem } from '../../../lib/background/outbox';
-import { messaging, type ProfileAnswer } from '../../../lib/messaging';
+import { messaging } from '../../../lib/messaging';
 import { ACCOUNT, signedIn } from '../../support/background';
-import { profileFixture } from '../../support/fixtures';
-import { answerMessages, deliver, popupSender, profileFrameSender, profileTabSender } from '../../support/messages';
-import { json, noContent, problem } from '../../support/recording-fetch';
+import { BOB, bobsMuteShown, fakeMutesService } from '../../support/fake-mutes-service';
+import { deliver, popupSender, profileFrameSender } from '../../support/messages';
 
 /** A token of its own for each test: what the worker knows of mutes is kept per sign-in. */
 let signIns = 0;
-const BOB = 'http://127.0.0.1:8787/@bob';
-const profile = profileFixture({ followedBy: false });
 
-interface Mute {
-  id: string;
-  actor: string | null;
-  url: string | null;
-  until: string | null;
-  createdAt: string;
-}
-
-/**
- * A service that keeps the contract's rules for mutes, answers bob's profile, and replays a
- * mute's answer for a key it has seen; it can be cut off for changes to mutes, or refuse them.
- */
-function service() {
-  const state = {
-    mutes: [] as Mute[],
-    /** Each change to mutes that reached the service: method, path and idempotency key. */
-    changes: [] as { request: string; key: string }[],
-    made: 0,
-    unreachable: false,
-    refusing: false,
-    /** A mute's key is one the service has used already, and it does not say the mute again. */
-    replaying: false,
-  };
-  const answered = new Map<string, Mute>();
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, init);
-    const path = new URL(request.url).pathname.replace('/api/', '/');
-    if (path === '/user/bob') return json(profile);
-    if (path === '/inbox/count') return json({ count: 0 });
-    if (path === '/inbox/policy') return json({ strangers: 'accept' });
-    if (path === '/inbox/mutes' && request.method === 'GET') return json({ data: state.mutes });
-    if (!path.startsWith('/inbox/mutes')) return problem(404, 'not_found');
-    if (state.unreachable) throw new TypeError('Failed to fetch');
-    const key = request.headers.get('idempotency-key') ?? '';
-    state.changes.push({ request: `${request.method} ${path}`, key });
-    if (state.refusing) return problem(422, 'invalid_parameter');
-    if (state.replaying && request.method === 'POST') return problem(422, 'idempotency_key_reused');
-    if (request.method === 'POST') {
-      const seen = answered.get(key);
-      if (seen) return json(seen, { status: 201 });
-      const { actor, url = null, until = null } = (await request.json()) as Partial<Mute>;
-      state.made += 1;
-      const id = `0193a2b4-0000-7000-8000-${String(state.made).padStart(12, '0')}`;
-      const made: Mute = { id, actor: actor ?? null, url, until, createdAt: '2026-11-27T12:00:00.000Z' };
-      answered.set(key, made);
-      state.mutes = [made, ...state.mutes.filter((each) => each.actor !== actor || each.url !== url)];
-      return json(made, { status: 201 });
-    }
-    if (!state.mutes.some((each) => path.endsWith(each.id))) return problem(404, 'mute_not_found');
-    state.mutes = state.mutes.filter((each) => !path.endsWith(each.id));
-    return noContent();
-  };
-  answerMessages(fetch as typeof globalThis.fetch);
-  return state;
-}
-
-async function frameAnswer(): Promise<ProfileAnswer | undefined> {
-  const started = await deliver('profile.start', { url: BOB }, profileTabSender(BOB));
-  const claim = started.value?.claim ?? '';
-  return (await deliver('profile.frame', { claim }, profileFrameSender(BOB))).value?.answer;
-}
-/** The mute bob's profile page starts with, as a new page would be given it. */
-const muteShown = async () => {
-  const answer = await frameAnswer();
-  return answer?.ok ? answer.profile.mute : 'failed';
-};
 const onPage = { account: ACCOUNT, username: 'bob' };
 const pageSender = profileFrameSender(BOB);
 const kept = async () => (await outboxItem(ACCOUNT).getValue()).entries;
@@ -98,34 +29,34 @@ describe('mutes made while the service cannot be reached', () => {
   });
 
   it('keeps an in-page Mute, shows the person muted meanwhile, and sends it once with its key when back', async () => {
-    const state = service();
-    expect(await muteShown()).toBeNull();
+    const { state } = fakeMutesService();
+    expect(await bobsMuteShown()).toBeNull();
     state.unreachable = true;
     const made = (await deliver('profile.mute', onPage, pageSender)).value;
     expect(made).toMatchObject({ actor: 'bob', waiting: true });
     const [entry] = await kept();
     expect(entry).toMatchObject({ kind: 'mute', target: { actor: 'bob' }, username: 'bob' });
     // A page opened meanwhile starts muted.
-    expect(await muteShown()).toMatchObject({ actor: 'bob' });
+    expect(await bobsMuteShown()).toMatchObject({ actor: 'bob' });
 
     await back(state);
     expect(state.changes).toEqual([{ request: 'POST /inbox/mutes', key: entry?.key }]);
     // The worker now knows the service's mute, whose id an Unmute removes.
     const [real] = state.mutes;
-    expect(await muteShown()).toEqual(real);
+    expect(await bobsMuteShown()).toEqual(real);
     expect((await deliver('profile.unmute', onPage, pageSender)).value).toEqual({ waiting: false });
     expect(state.changes.at(-1)?.request).toBe(`DELETE /inbox/mutes/${real?.id}`);
     expect(state.mutes).toEqual([]);
   });
 
   it('sends an Unmute made while its Mute waits after it, removing the mute the service made', async () => {
-    const state = service();
+    const { state } = fakeMutesService();
     state.unreachable = true;
     await deliver('profile.mute', onPage, pageSender);
     expect((await deliver('profile.unmute', onPage, pageSender)).value).toEqual({ waiting: true });
     const [mute, unmute] = await kept();
     expect(unmute).toMatchObject({ kind: 'unmute', mute: mute?.key });
-    expect(await muteShown()).toBeNull();
+    expect(await bobsMuteShown()).toBeNull();
 
     await back(state);
     expect(state.changes).toEqual([
@@ -133,12 +64,12 @@ describe('mutes made while the service cannot be reached', () => {
       { request: 'DELETE /inbox/mutes/0193a2b4-0000-7000-8000-000000000001', key: unmute?.key },
     ]);
     expect(state.mutes).toEqual([]);
-    expect(await muteShown()).toBeNull();
+    expect(await bobsMuteShown()).toBeNull();
     expect(await dropped()).toEqual([]);
   });
 
   it('drops a mute the service refuses when it is sent, with a line for the popup, and the unmute behind it', async () => {
-    const state = service();
+    const { state } = fakeMutesService();
     state.unreachable = true;
     await deliver('profile.mute', onPage, pageSender);
     await deliver('profile.unmute', onPage, pageSender);
@@ -146,11 +77,11 @@ describe('mutes made while the service cannot be reached', () => {
     await back(state);
     expect(state.changes.map((change) => change.request)).toEqual(['POST /inbox/mutes']);
     expect(await dropped()).toEqual([expect.objectContaining({ kind: 'mute', why: 'refused', username: 'bob' })]);
-    expect(await muteShown()).toBeNull();
+    expect(await bobsMuteShown()).toBeNull();
   });
 
   it('finds the mute to remove when the service made it without saying its id', async () => {
-    const state = service();
+    const { state } = fakeMutesService();
     state.unreachable = true;
     await deliver('profile.mute', onPage, pageSender);
     await deliver('profile.unmute', onPage, pageSender);
@@ -172,12 +103,12 @@ describe('mutes made while the service cannot be reached', () => {
     ]);
     expect(state.changes[0]?.key).toBe(mute?.key);
     expect(state.mutes).toEqual([]);
-    expect(await muteShown()).toBeNull();
+    expect(await bobsMuteShown()).toBeNull();
     expect(await dropped()).toEqual([]);
   });
 
   it('refuses a mute of a person and a link at once, and sends nothing', async () => {
-    const state = service();
+    const { state } = fakeMutesService();
     const both = { actor: 'bob', url: 'http://127.0.0.1:8787/posts/1' };
     for (const target of [both, { ...both, url: undefined }, { url: both.url, actor: undefined }]) {
       const { error } = await deliver('inbox.mute', { account: ACCOUNT, target, until: null }, popupSender);
@@ -188,7 +119,7 @@ describe('mutes made while the service cannot be reached', () => {
   });
 
   it('keeps the popup’s mute and its Undo, each with one key, in order', async () => {
-    const state = service();
+    const { state } = fakeMutesService();
     state.unreachable = true;
     const request = { account: ACCOUNT, target: { actor: 'bob' }, until: null };
     const made = (await deliver('inbox.mute', request, popupSender)).value;
@@ -204,7 +135,7 @@ describe('mutes made while the service cannot be reached', () => {
   });
 
   it('names the person in the line about a Remove from the Muted view that was not sent', async () => {
-    const state = service();
+    const { state } = fakeMutesService();
     const request = { account: ACCOUNT, target: { actor: 'bob' }, until: null };
     const made = (await deliver('inbox.mute', request, popupSender)).value;
     state.unreachable = true;
@@ -219,7 +150,7 @@ describe('mutes made while the service cannot be reached', () => {
   });
 
   it('keeps a Remove from the Muted view, which lists the mute as gone meanwhile', async () => {
-    const state = service();
+    const { state } = fakeMutesService();
     const made = (
       await deliver(
         'inbox.mute',
