@@ -261,7 +261,7 @@ export interface WirePage {
    * (`withDrawnAvatars` in `server/api/wire.ts` puts it there).
    */
   data: string;
-  /** Whether an `avatarUrl` of `data` is such a marker. */
+  /** Whether an `avatarUrl` of `data` may be such a marker: false when none is. */
   drawn: boolean;
   /** The last notification of the page in its listing's order, when another page follows. */
   next: PagePosition | null;
@@ -317,8 +317,13 @@ interface WirePageRow {
  * its quotes written `\"`, so the text cannot occur inside one: where it occurs, an object starts.
  */
 const OBJECT_START = '{"id":"';
-/** A drawn picture's marker as `avatarUrl` (see `WirePage.data`); no escaped text can contain it either. */
-const DRAWN_MARKER = '"avatarUrl":"\\u0001';
+/**
+ * How a U+0001 is written in the JSON, as every drawn picture's marker starts (see `WirePage.data`).
+ * A text may hold one too; where none occurs, no picture is drawn, and a page with one goes through
+ * `withDrawnAvatars`, which finds the markers themselves. Short, it is looked for by its backslash,
+ * which pages seldom hold: the whole marker takes a page about ten times as long (1.6 against 0.16 µs).
+ */
+const ESCAPED_U0001 = '\\u0001';
 
 /**
  * The page of `options.limit` from `row`, which holds one more when another page follows: that
@@ -327,6 +332,7 @@ const DRAWN_MARKER = '"avatarUrl":"\\u0001';
  */
 function toWirePage(row: WirePageRow | undefined, options: Pick<PageOptions, 'limit' | 'snoozed'>): WirePage {
   let data = row?.data ?? '[]';
+  const drawn = data.includes(ESCAPED_U0001);
   let next: PagePosition | null = null;
   if (row && row.listed > options.limit) {
     data = `${data.slice(0, data.lastIndexOf(`,${OBJECT_START}`))}]`;
@@ -335,7 +341,7 @@ function toWirePage(row: WirePageRow | undefined, options: Pick<PageOptions, 'li
     const at = data.lastIndexOf(key) + key.length;
     next = { at: data.slice(at, data.indexOf('"', at)), id: data.slice(idAt, data.indexOf('"', idAt)) };
   }
-  return { data, drawn: data.includes(DRAWN_MARKER), next };
+  return { data, drawn, next };
 }
 
 /**
