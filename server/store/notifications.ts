@@ -85,10 +85,11 @@ const NOTIFICATION_COLUMNS = `n.id, n.read, n.type, n.created_at, n.text, n.path
   n.snoozed_until, n.sorted_at`;
 
 /**
- * `created_at` as the contract writes it, once per row of a page: `sortedAt` is the same text for
- * a notification that never woke, which `wireObject` then writes without formatting it again.
+ * `created_at` as the contract writes it (`isoText`), kept beside it since it was stored
+ * (migration 17): `sortedAt` is the same text for a notification that never woke, which
+ * `wireObject` then writes without formatting it.
  */
-const CREATED_TEXT = `${isoText('n.created_at')} AS created_text`;
+const CREATED_TEXT = 'n.created_text';
 
 /** The columns of a page statement (`pageStatement`): `NOTIFICATION_COLUMNS` and `CREATED_TEXT`. */
 const PAGE_COLUMNS = `${NOTIFICATION_COLUMNS}, ${CREATED_TEXT}`;
@@ -98,8 +99,8 @@ const LISTED_COLUMNS = `e.id, n.read, n.type, n.created_at, n.text, n.path,
   a.username AS actor_username, a.display_name AS actor_display_name, a.avatar_url AS actor_avatar_url,
   n.snoozed_until, e.sorted_at, n.created_text`;
 /**
- * The columns of `notifications` a listed entry's notification gives `LISTED_COLUMNS`, made in a
- * subquery of its own, so the statements around it read `created_text` rather than make it again.
+ * The columns of `notifications` a listed entry's notification gives `LISTED_COLUMNS`, read in a
+ * subquery of its own.
  */
 const LISTED_NOTIFICATION = `n.read, n.type, n.created_at, n.text, n.path, n.actor_id, n.snoozed_until, ${CREATED_TEXT}`;
 
