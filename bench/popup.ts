@@ -9,6 +9,7 @@
 import { FIRST_ROW_MARK, INTERACTIVE_MARK } from '../components/popup/first-row-mark';
 import { COPY_KEY } from '../lib/popup/first-screen-copy-key';
 import type { Product } from '../test/e2e/support/product';
+import { measurePopupWithoutDevTools } from './popup-without-devtools';
 import type { Figure, Section } from './support/report';
 import { median, pairedRatio, percentile } from './support/stats';
 
@@ -145,10 +146,36 @@ export async function measurePopup(product: Product, options: PopupOptions = POP
       target: INTERACTIVE_TARGET_MS,
     },
   ];
+  const free = await measurePopupWithoutDevTools(options.runs);
+  if (free) {
+    const without = `median of ${options.runs} openings, no DevTools client`;
+    figures.push(
+      {
+        name: 'the same, no DevTools client: first row after the floor',
+        value: median(free.firstRow),
+        unit: 'ms',
+        how: without,
+        target: AFTER_FLOOR_TARGET_MS,
+      },
+      {
+        name: 'the same, no DevTools client: to interactive after the floor',
+        value: median(free.interactive),
+        unit: 'ms',
+        how: without,
+        target: INTERACTIVE_TARGET_MS,
+      },
+    );
+  }
   return {
     id: 'popup',
     title: 'Popup first paint',
     figures,
-    details: { ...options, warm, interactive, cold, floor },
+    details: { ...options, warm, interactive, cold, floor, free },
+    notes: [NO_DEVTOOLS_NOTE],
   };
 }
+
+const NO_DEVTOOLS_NOTE = `Popup: Playwright attaches to every page it opens before the page loads, which adds to each
+opening; no person's browser has a client attached. The "no DevTools client" figures open the
+popup in a Chromium started on the same profile with a DevTools port, creating each tab without
+attaching to it and reading its marks once it has loaded, each paired with a floor of its round.`;
