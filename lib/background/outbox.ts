@@ -8,11 +8,10 @@
 
 import { perAccountKey } from '../accounts';
 import type { ChangeOptions, CoreClient } from '../api';
-import type { Mute } from '../api/contract';
 import { errorFields } from '../api/errors';
 import { failureKind } from '../failure';
 import { broadcast, type OutboxDropped, type OutboxEntry, type OutboxKind, type OutboxState } from '../messaging';
-import type { MuteTarget } from '../mute-target';
+import { isMuteOf, type MuteTarget } from '../mute-target';
 import { oneAtATime } from '../one-at-a-time';
 import type { Clock } from './clock';
 import { accountStatusItem, perAccountKeptItem } from './stored-items';
@@ -66,9 +65,6 @@ export const muteIdOf = (idOrKey: string) => sentMutes.get(idOrKey) ?? idOrKey;
  */
 const madeUnseen = new Map<string, MuteTarget>();
 
-const holdsBack = (mute: Mute, target: MuteTarget) =>
-  'actor' in target ? mute.actor?.toLowerCase() === target.actor.toLowerCase() : mute.url === target.url;
-
 /**
  * Removes the mute `idOrKey` names: its id, or the key of a mute that waited here. One whose id
  * the service never said is looked up among the mutes in force, by what it holds back; none
@@ -80,7 +76,7 @@ export async function removeMute(
   options: ChangeOptions,
   target = madeUnseen.get(idOrKey),
 ): Promise<void> {
-  const id = target ? (await client.inbox.mutes.list()).find((mute) => holdsBack(mute, target))?.id : muteIdOf(idOrKey);
+  const id = target ? (await client.inbox.mutes.list()).find((mute) => isMuteOf(mute, target))?.id : muteIdOf(idOrKey);
   if (id) await client.inbox.mutes.remove(id, options);
 }
 

@@ -8,7 +8,7 @@
 import type { CoreClient } from '../../api';
 import type { Mute } from '../../api/contract';
 import type { InboxFeatures, OutboxEntry } from '../../messaging';
-import type { MuteTarget } from '../../mute-target';
+import { isMuteOf, type MuteTarget } from '../../mute-target';
 import { outboxItem } from '../outbox';
 
 /** How long a reading of the mutes is trusted for changes made outside this background. */
@@ -51,7 +51,7 @@ export function withWaiting(mutes: readonly Mute[], entries: readonly OutboxEntr
     const { kind, target, mute } = entry;
     if (target && (kind === 'mute' || kind === 'muteThread')) {
       const made = waitingMute(entry, target);
-      shown = [made, ...shown.filter((each) => !sameTarget(each, made))];
+      shown = [made, ...shown.filter((each) => !isMuteOf(each, target))];
     }
     if (kind === 'unmute' || kind === 'removeMute') shown = shown.filter((each) => each.id !== mute);
   }
