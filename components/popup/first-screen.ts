@@ -15,6 +15,7 @@ import { ALL } from '../../lib/popup/inbox-accounts';
 import { groupRows, type NotificationGroup } from '../../lib/popup/inbox-groups';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 import { keepCopy } from './first-screen-copy';
+import type { IconName } from './icon';
 import { groupTitle, TYPE_CHIPS, typeLabel } from './row-words';
 
 type Child = Node | string | false | null | undefined;
@@ -35,15 +36,31 @@ function h(
   return element;
 }
 
-const iconButton = (icon: string, label: MessageKey, tabindex: number, menu = false) =>
-  h('button', {
-    type: 'button',
-    class: `icon ${icon}`,
-    tabindex,
-    'aria-label': t(label),
-    'aria-haspopup': menu && 'menu',
-    title: t(label),
-  });
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** An icon as `Icon` draws it: the page's symbol of that name. */
+function icon(name: IconName) {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('aria-hidden', 'true');
+  const use = document.createElementNS(SVG, 'use');
+  use.setAttribute('href', `#icon-${name}`);
+  svg.append(use);
+  return svg;
+}
+
+const iconButton = (name: IconName, label: MessageKey, tabindex: number, { menu = false, danger = false } = {}) =>
+  h(
+    'button',
+    {
+      type: 'button',
+      class: danger ? 'icon danger' : 'icon',
+      tabindex,
+      'aria-label': t(label),
+      'aria-haspopup': menu && 'menu',
+      title: t(label),
+    },
+    icon(name),
+  );
 
 function faces(actors: readonly (Actor | null)[]) {
   const people = new Map<string, Actor>();
@@ -141,10 +158,10 @@ function notificationRow(item: Notification, place: RowPlace, siteOrigin: string
       'div',
       { class: 'actions' },
       item.read
-        ? iconButton('icon-unread', 'popup_mark_unread', tabindex)
-        : iconButton('icon-check', 'popup_mark_read', tabindex),
-      iconButton('icon-snooze', 'popup_snooze', tabindex, true),
-      iconButton('icon-trash danger', 'popup_delete', tabindex),
+        ? iconButton('unread', 'popup_mark_unread', tabindex)
+        : iconButton('check', 'popup_mark_read', tabindex),
+      iconButton('snooze', 'popup_snooze', tabindex, { menu: true }),
+      iconButton('trash', 'popup_delete', tabindex, { danger: true }),
     ),
   );
 }
@@ -185,10 +202,10 @@ function groupRow(group: NotificationGroup, place: RowPlace) {
       'div',
       { class: 'actions' },
       unread === 0
-        ? iconButton('icon-unread', 'popup_mark_unread', tabindex)
-        : iconButton('icon-check', 'popup_mark_read', tabindex),
-      iconButton('icon-snooze', 'popup_snooze', tabindex, true),
-      iconButton('icon-trash danger', 'popup_delete', tabindex),
+        ? iconButton('unread', 'popup_mark_unread', tabindex)
+        : iconButton('check', 'popup_mark_read', tabindex),
+      iconButton('snooze', 'popup_snooze', tabindex, { menu: true }),
+      iconButton('trash', 'popup_delete', tabindex, { danger: true }),
     ),
   );
 }
@@ -231,12 +248,11 @@ export function drawFirstScreen(screen: FirstScreen, now = Date.now()): HTMLElem
           'div',
           { class: 'header-actions' },
           h('label', { class: 'switch' }, unreadSwitch, t('popup_unread_only')),
-          h('button', {
-            type: 'button',
-            class: 'icon icon-gear',
-            'aria-label': t('popup_settings'),
-            title: t('popup_settings'),
-          }),
+          h(
+            'button',
+            { type: 'button', class: 'icon', 'aria-label': t('popup_settings'), title: t('popup_settings') },
+            icon('gear'),
+          ),
         ),
       ),
       h(

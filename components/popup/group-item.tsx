@@ -129,28 +129,29 @@ function GroupRow({ group, position, total, active, selected, expanded, waiting,
       <div class="actions">
         {unread === 0 ? (
           <IconButton
-            icon="icon-unread"
+            icon="unread"
             label={t('popup_mark_unread')}
             tabIndex={tabIndex}
             onClick={() => actions.markGroupUnread(ids)}
           />
         ) : (
           <IconButton
-            icon="icon-check"
+            icon="check"
             label={t('popup_mark_read')}
             tabIndex={tabIndex}
             onClick={() => actions.markGroupRead(ids)}
           />
         )}
         <IconButton
-          icon="icon-snooze"
+          icon="snooze"
           label={t('popup_snooze')}
           tabIndex={tabIndex}
           popup="menu"
           onClick={(event) => actions.snoozeGroup(ids, event.currentTarget)}
         />
         <IconButton
-          icon="icon-trash danger"
+          icon="trash"
+          danger
           label={t('popup_delete')}
           tabIndex={tabIndex}
           onClick={() => actions.deleteGroup(ids)}

@@ -1,4 +1,5 @@
 import { t, tn } from '../../lib/i18n';
+import { Icon, type IconName } from './icon';
 
 interface Props {
   loaded: number;
@@ -44,23 +45,27 @@ export function SelectAllBox({
 }
 
 interface ToolProps {
-  icon: string;
+  icon: IconName;
+  /** The action removes something, and says so in its colour. */
+  danger?: boolean;
   label: string;
   onClick(event: MouseEvent & { currentTarget: HTMLButtonElement }): void;
   popup?: 'menu';
 }
 
 /** An action on the selection, drawn as an icon, its name read out and shown as its tooltip. */
-function Tool({ icon, label, onClick, popup }: ToolProps) {
+function Tool({ icon, danger, label, onClick, popup }: ToolProps) {
   return (
     <button
       type="button"
-      class={`icon ${icon}`}
+      class={danger ? 'icon danger' : 'icon'}
       aria-label={label}
       title={label}
       aria-haspopup={popup}
       onClick={onClick}
-    />
+    >
+      <Icon name={icon} />
+    </button>
   );
 }
 
@@ -117,28 +122,24 @@ export function InboxToolbar(props: Props) {
       {selected > 0 ? (
         <>
           <span class="selected-count">{tn('popup_selected_count', selected)}</span>
-          <Tool
-            key="mark-selected"
-            icon="icon-check"
-            label={t('popup_mark_selected_read')}
-            onClick={props.onMarkSelected}
-          />
+          <Tool key="mark-selected" icon="check" label={t('popup_mark_selected_read')} onClick={props.onMarkSelected} />
           <Tool
             key="mark-selected-unread"
-            icon="icon-unread"
+            icon="unread"
             label={t('popup_mark_selected_unread')}
             onClick={props.onMarkSelectedUnread}
           />
           <Tool
             key="snooze-selected"
-            icon="icon-snooze"
+            icon="snooze"
             label={t('popup_snooze_selected')}
             popup="menu"
             onClick={(event) => props.onSnoozeSelected(event.currentTarget)}
           />
           <Tool
             key="delete-selected"
-            icon="icon-trash danger"
+            icon="trash"
+            danger
             label={t('popup_delete_selected')}
             onClick={props.onDeleteSelected}
           />
@@ -147,11 +148,13 @@ export function InboxToolbar(props: Props) {
               <button
                 type="button"
                 key="more"
-                class="icon icon-more"
+                class="icon"
                 aria-label={t('popup_more_actions')}
                 title={t('popup_more_actions')}
                 popovertarget={MORE_PANEL_ID}
-              />
+              >
+                <Icon name="more" />
+              </button>
               <div
                 key="more-panel"
                 id={MORE_PANEL_ID}

@@ -5,6 +5,7 @@ import { foreignHost, openableUrl } from '../../lib/links';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 import { searchMarks } from '../../lib/popup/search-marks';
 import { Faces } from './avatar';
+import { Icon, type IconName } from './icon';
 import { typeLabel } from './row-words';
 
 export interface ItemActions {
@@ -148,21 +149,21 @@ function Row({ item, siteOrigin, account, position, total, active, selected, wai
       <div class="actions">
         {item.read ? (
           <IconButton
-            icon="icon-unread"
+            icon="unread"
             label={t('popup_mark_unread')}
             tabIndex={tabIndex}
             onClick={() => actions.markUnread(item.id)}
           />
         ) : (
           <IconButton
-            icon="icon-check"
+            icon="check"
             label={t('popup_mark_read')}
             tabIndex={tabIndex}
             onClick={() => actions.markRead(item.id)}
           />
         )}
         <IconButton
-          icon="icon-snooze"
+          icon="snooze"
           label={t('popup_snooze')}
           tabIndex={tabIndex}
           popup="menu"
@@ -170,7 +171,7 @@ function Row({ item, siteOrigin, account, position, total, active, selected, wai
         />
         {actions.mute && (item.actor || url) && (
           <IconButton
-            icon="icon-mute"
+            icon="mute"
             label={t('popup_mute')}
             tabIndex={tabIndex}
             popup="menu"
@@ -178,7 +179,8 @@ function Row({ item, siteOrigin, account, position, total, active, selected, wai
           />
         )}
         <IconButton
-          icon="icon-trash danger"
+          icon="trash"
+          danger
           label={t('popup_delete')}
           tabIndex={tabIndex}
           onClick={() => actions.delete(item.id)}
@@ -189,7 +191,9 @@ function Row({ item, siteOrigin, account, position, total, active, selected, wai
 }
 
 interface IconButtonProps {
-  icon: string;
+  icon: IconName;
+  /** The button removes something, and says so in its colour. */
+  danger?: boolean;
   label: string;
   tabIndex: number;
   /** The button opens a menu. */
@@ -198,16 +202,18 @@ interface IconButtonProps {
 }
 
 /** A button drawn as an icon, named by its label for screen readers and as a tooltip. */
-export function IconButton({ icon, label, tabIndex, popup, onClick }: IconButtonProps) {
+export function IconButton({ icon, danger, label, tabIndex, popup, onClick }: IconButtonProps) {
   return (
     <button
       type="button"
-      class={`icon ${icon}`}
+      class={danger ? 'icon danger' : 'icon'}
       tabIndex={tabIndex}
       aria-label={label}
       aria-haspopup={popup}
       title={label}
       onClick={onClick}
-    />
+    >
+      <Icon name={icon} />
+    </button>
   );
 }

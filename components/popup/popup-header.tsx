@@ -1,4 +1,5 @@
 import { t, tn } from '../../lib/i18n';
+import { Icon } from './icon';
 
 interface Props {
   unreadCount: number | null;
@@ -31,11 +32,13 @@ export function PopupHeader({ unreadCount, unreadOnly, canFilter, onUnreadOnly, 
         </label>
         <button
           type="button"
-          class="icon icon-gear"
+          class="icon"
           aria-label={t('popup_settings')}
           title={t('popup_settings')}
           onClick={onSettings}
-        />
+        >
+          <Icon name="gear" />
+        </button>
       </div>
     </div>
   );
