@@ -13,11 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { FIRST_ROW_MARK, INTERACTIVE_MARK } from '../components/popup/first-row-mark';
-import { COPY_KEY } from '../lib/popup/first-screen-copy-key';
 import { E2E_EXTENSION_DIR, extensionArgs, findChromium } from '../scripts/chromium';
-import type { Product } from '../test/e2e/support/product';
 import { startProduct } from '../test/e2e/support/product';
 import { waitUntil } from '../test/e2e/support/wait';
+import { openPopupTimed } from './popup-opening';
 
 /** Long enough for an opening to have painted and taken over; the tab is read only then. */
 const SETTLE_MS = 1_000;
@@ -75,17 +74,6 @@ async function readMarks(cdp: Connection, targetId: string): Promise<Marks> {
   return JSON.parse(result.value) as Marks;
 }
 
-/** Opens the popup through Playwright until it has kept its first screen for the next opening. */
-async function keepFirstScreen(product: Product) {
-  const page = await product.browser.context.newPage();
-  try {
-    await page.goto(product.browser.pageUrl('popup.html'));
-    await page.waitForFunction((key) => localStorage.getItem(key) !== null, COPY_KEY, { timeout: 10_000 });
-  } finally {
-    await page.close();
-  }
-}
-
 /** One warm opening, no client attached while it loads. */
 async function openUnattached(cdp: Connection, url: string): Promise<Marks> {
   const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url });
@@ -121,8 +109,8 @@ export async function measurePopupWithoutDevTools(
   let cdp: Connection | undefined;
   try {
     // The first opening fills the background's cache, the second paints from the kept screen.
-    await keepFirstScreen(product);
-    await keepFirstScreen(product);
+    await openPopupTimed(product, true);
+    await openPopupTimed(product, true);
     const url = product.browser.pageUrl('popup.html');
     await product.browser.close();
     chromium = spawn(

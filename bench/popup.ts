@@ -6,9 +6,9 @@
  * `localStorage` (warm) and without either (the page comes from the service), beside what the
  * platform itself takes to open the page. The bytes it loads for each are in the size area.
  */
-import { FIRST_ROW_MARK, INTERACTIVE_MARK } from '../components/popup/first-row-mark';
 import { COPY_KEY } from '../lib/popup/first-screen-copy-key';
 import type { Product } from '../test/e2e/support/product';
+import { firstRowTime, openPopupTimed, parsedWithoutScripts } from './popup-opening';
 import { measurePopupWithoutDevTools } from './popup-without-devtools';
 import type { Figure, Section } from './support/report';
 import { median, pairedRatio, percentile } from './support/stats';
@@ -24,65 +24,6 @@ export const FIRST_ROW_TARGET_MS = 50;
 export const AFTER_FLOOR_TARGET_MS = 15;
 /** The goal for the popup answering input, over the floor. */
 export const INTERACTIVE_TARGET_MS = 50;
-
-interface Opening {
-  /** Milliseconds from opening the popup in a new tab to its first notification row. */
-  firstRow: number;
-  /** And to the popup answering input. */
-  interactive: number;
-}
-
-/**
- * Opens the popup in a new tab and times its first row and its taking input. `untilKept`: the tab
- * stays open until the popup has kept its first screen for the next opening, as a popup open for
- * more than a moment does.
- */
-export async function openPopupTimed(product: Product, untilKept = false): Promise<Opening> {
-  const page = await product.browser.context.newPage();
-  try {
-    await page.goto(product.browser.pageUrl('popup.html'));
-    // No helper functions inside: the bundler for the benchmarks names them with a function the page lacks.
-    const handle = await page.waitForFunction(
-      ([first, interactive]) => {
-        const firstRow = performance.getEntriesByName(first as string)[0]?.startTime;
-        const ready = performance.getEntriesByName(interactive as string)[0]?.startTime;
-        return firstRow !== undefined && ready !== undefined && { firstRow, interactive: ready };
-      },
-      [FIRST_ROW_MARK, INTERACTIVE_MARK],
-      { timeout: 10_000 },
-    );
-    const opening = (await handle.jsonValue()) as Opening;
-    if (untilKept) await page.waitForFunction((key) => localStorage.getItem(key) !== null, COPY_KEY);
-    return opening;
-  } finally {
-    await page.close();
-  }
-}
-
-/** Milliseconds from opening the popup in a new tab to its first notification row. */
-export async function firstRowTime(product: Product, untilKept = false): Promise<number> {
-  return (await openPopupTimed(product, untilKept)).firstRow;
-}
-
-/**
- * What the platform takes before any of the popup's code can run: the time `popup.html` is
- * parsed (domInteractive) with script execution turned off.
- */
-export async function parsedWithoutScripts(product: Product): Promise<number> {
-  const page = await product.browser.context.newPage();
-  try {
-    const cdp = await product.browser.context.newCDPSession(page);
-    await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
-    await page.goto(product.browser.pageUrl('popup.html'));
-    const { result } = await cdp.send('Runtime.evaluate', {
-      expression: "performance.getEntriesByType('navigation')[0].domInteractive",
-      returnByValue: true,
-    });
-    return result.value as number;
-  } finally {
-    await page.close();
-  }
-}
 
 /**
  * Removes every account's cached first page (`inboxCache:<account>`), and the first screen the
