@@ -4,7 +4,8 @@ import { openableUrl } from '../../lib/links';
 import type { NotificationGroup } from '../../lib/popup/inbox-groups';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 import { Faces } from './avatar';
-import { IconButton, type ItemActions } from './notification-item';
+import { IconButton } from './icon';
+import type { ItemActions } from './notification-item';
 import { groupTitle, typeLabel } from './row-words';
 
 interface Props {

@@ -13,3 +13,32 @@ export function Icon({ name }: { name: IconName }) {
     </svg>
   );
 }
+
+interface IconButtonProps {
+  icon: IconName;
+  /** The button removes something, and says so in its colour. */
+  danger?: boolean;
+  label: string;
+  /** Where it is in the order of Tab, when not where the page puts it. */
+  tabIndex?: number;
+  /** The button opens a menu. */
+  popup?: 'menu';
+  onClick: (event: MouseEvent & { currentTarget: HTMLButtonElement }) => void;
+}
+
+/** A button drawn as an icon, named by its label for screen readers and as a tooltip. */
+export function IconButton({ icon, danger, label, tabIndex, popup, onClick }: IconButtonProps) {
+  return (
+    <button
+      type="button"
+      class={danger ? 'icon danger' : 'icon'}
+      tabIndex={tabIndex}
+      aria-label={label}
+      aria-haspopup={popup}
+      title={label}
+      onClick={onClick}
+    >
+      <Icon name={icon} />
+    </button>
+  );
+}

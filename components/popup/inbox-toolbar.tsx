@@ -1,5 +1,5 @@
 import { t, tn } from '../../lib/i18n';
-import { Icon, type IconName } from './icon';
+import { Icon, IconButton } from './icon';
 
 interface Props {
   loaded: number;
@@ -41,31 +41,6 @@ export function SelectAllBox({
       />
       <span class={quiet ? 'sr-only' : undefined}>{t('popup_select_all')}</span>
     </label>
-  );
-}
-
-interface ToolProps {
-  icon: IconName;
-  /** The action removes something, and says so in its colour. */
-  danger?: boolean;
-  label: string;
-  onClick(event: MouseEvent & { currentTarget: HTMLButtonElement }): void;
-  popup?: 'menu';
-}
-
-/** An action on the selection, drawn as an icon, its name read out and shown as its tooltip. */
-function Tool({ icon, danger, label, onClick, popup }: ToolProps) {
-  return (
-    <button
-      type="button"
-      class={danger ? 'icon danger' : 'icon'}
-      aria-label={label}
-      title={label}
-      aria-haspopup={popup}
-      onClick={onClick}
-    >
-      <Icon name={icon} />
-    </button>
   );
 }
 
@@ -122,21 +97,26 @@ export function InboxToolbar(props: Props) {
       {selected > 0 ? (
         <>
           <span class="selected-count">{tn('popup_selected_count', selected)}</span>
-          <Tool key="mark-selected" icon="check" label={t('popup_mark_selected_read')} onClick={props.onMarkSelected} />
-          <Tool
+          <IconButton
+            key="mark-selected"
+            icon="check"
+            label={t('popup_mark_selected_read')}
+            onClick={props.onMarkSelected}
+          />
+          <IconButton
             key="mark-selected-unread"
             icon="unread"
             label={t('popup_mark_selected_unread')}
             onClick={props.onMarkSelectedUnread}
           />
-          <Tool
+          <IconButton
             key="snooze-selected"
             icon="snooze"
             label={t('popup_snooze_selected')}
             popup="menu"
             onClick={(event) => props.onSnoozeSelected(event.currentTarget)}
           />
-          <Tool
+          <IconButton
             key="delete-selected"
             icon="trash"
             danger

@@ -5,7 +5,7 @@ import { foreignHost, openableUrl } from '../../lib/links';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 import { searchMarks } from '../../lib/popup/search-marks';
 import { Faces } from './avatar';
-import { Icon, type IconName } from './icon';
+import { IconButton } from './icon';
 import { typeLabel } from './row-words';
 
 export interface ItemActions {
@@ -187,33 +187,5 @@ function Row({ item, siteOrigin, account, position, total, active, selected, wai
         />
       </div>
     </article>
-  );
-}
-
-interface IconButtonProps {
-  icon: IconName;
-  /** The button removes something, and says so in its colour. */
-  danger?: boolean;
-  label: string;
-  tabIndex: number;
-  /** The button opens a menu. */
-  popup?: 'menu';
-  onClick: (event: MouseEvent & { currentTarget: HTMLButtonElement }) => void;
-}
-
-/** A button drawn as an icon, named by its label for screen readers and as a tooltip. */
-export function IconButton({ icon, danger, label, tabIndex, popup, onClick }: IconButtonProps) {
-  return (
-    <button
-      type="button"
-      class={danger ? 'icon danger' : 'icon'}
-      tabIndex={tabIndex}
-      aria-label={label}
-      aria-haspopup={popup}
-      title={label}
-      onClick={onClick}
-    >
-      <Icon name={icon} />
-    </button>
   );
 }

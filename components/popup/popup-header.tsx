@@ -1,5 +1,5 @@
 import { t, tn } from '../../lib/i18n';
-import { Icon } from './icon';
+import { IconButton } from './icon';
 
 interface Props {
   unreadCount: number | null;
@@ -30,15 +30,7 @@ export function PopupHeader({ unreadCount, unreadOnly, canFilter, onUnreadOnly, 
           />
           {t('popup_unread_only')}
         </label>
-        <button
-          type="button"
-          class="icon"
-          aria-label={t('popup_settings')}
-          title={t('popup_settings')}
-          onClick={onSettings}
-        >
-          <Icon name="gear" />
-        </button>
+        <IconButton icon="gear" label={t('popup_settings')} onClick={onSettings} />
       </div>
     </div>
   );
