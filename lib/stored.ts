@@ -55,6 +55,21 @@ export async function snapshotStored(): Promise<StoredReader> {
     stored.key.startsWith('local:') ? ((all[where(stored).name] as T | undefined) ?? stored.fallback) : readOne(stored);
 }
 
+const inKeyOrder = (_key: string, value: unknown): unknown =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(
+        Object.keys(value)
+          .sort()
+          .map((key) => [key, (value as Record<string, unknown>)[key]]),
+      )
+    : value;
+
+/**
+ * A value's text as storage keeps it. Chrome gives an object back with its keys in order, not in
+ * the order they were written: two values are the same when their texts are.
+ */
+export const storedText = (value: unknown): string | undefined => JSON.stringify(value, inKeyOrder);
+
 export async function writeStored<T>(stored: StoredKey<T>, value: T | null): Promise<void> {
   const { area, name } = where(stored);
   if (value === null || value === undefined) await area.remove(name);
@@ -74,7 +89,7 @@ export function watchStored<T>(
   const { area, name } = where(stored);
   const onChanged = (changes: Record<string, { newValue?: unknown; oldValue?: unknown }>) => {
     const change = changes[name];
-    if (!change || JSON.stringify(change.newValue) === JSON.stringify(change.oldValue)) return;
+    if (!change || storedText(change.newValue) === storedText(change.oldValue)) return;
     listener((change.newValue ?? stored.fallback) as T, (change.oldValue ?? stored.fallback) as T);
   };
   area.onChanged.addListener(onChanged);

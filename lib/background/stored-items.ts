@@ -7,7 +7,7 @@ import { ACCOUNTS } from '../accounts';
 import { accountLiveModeKey, accountStatusKey, LIVE_MODE, STATUS } from '../connection-status';
 import { unreadByTypeKey } from '../inbox-filter';
 import { getSettings, SETTINGS, type Settings } from '../settings';
-import { type StoredItem, type StoredKey, type StoredReader, storedItem } from '../stored';
+import { type StoredItem, type StoredKey, type StoredReader, storedItem, storedText } from '../stored';
 
 /** What the kept items are kept for, until it aborts (see `keepInMemory`). */
 let keeping: AbortSignal | undefined;
@@ -35,8 +35,10 @@ function keptItem<T>(stored: StoredKey<T>): StoredItem<T> {
   const item = storedItem(stored);
   let keptFor: AbortSignal | undefined;
   let value: Promise<T> | undefined;
-  /** The values written here whose change has not come back through the watch yet. */
+  /** The values written here whose change has not come back through the watch yet, as `storedText`. */
   let echoes: string[] = [];
+  /** The last write on its way to storage: the next waits for it. */
+  let writing: Promise<unknown> = Promise.resolve();
   /**
    * Who watches the item while it is kept: told of a change only once the memory holds it, so a
    * listener that reads the item (the accounts' watch syncs the runtimes) reads the new value.
@@ -48,7 +50,7 @@ function keptItem<T>(stored: StoredKey<T>): StoredItem<T> {
       echoes = [];
       value = undefined;
       item.watch((next, previous) => {
-        const at = echoes.indexOf(JSON.stringify(next));
+        const at = echoes.indexOf(storedText(next) ?? '');
         if (keptFor !== signal) return;
         if (at < 0) value = Promise.resolve(next);
         echoes.splice(0, at + 1);
@@ -69,16 +71,20 @@ function keptItem<T>(stored: StoredKey<T>): StoredItem<T> {
     ...item,
     getValue: () => (keeping?.aborted === false ? keep(keeping) : item.getValue()),
     // The memory holds the new value from the call on, before any await: a reader started just
-    // after it (the badge, drawn while the value is stored) reads the new value.
-    async setValue(next) {
-      if (keeping?.aborted === false) {
-        const before = keep(keeping);
-        const text = JSON.stringify(next ?? stored.fallback);
-        value = Promise.resolve(next ?? stored.fallback);
-        if (JSON.stringify(await before) === text) return;
+    // after it (the badge, drawn while the value is stored) reads the new value. The writes reach
+    // storage in the order they were made, so storage ends on the value the memory holds.
+    setValue(next) {
+      if (keeping?.aborted !== false) return item.setValue(next);
+      const before = keep(keeping);
+      const text = storedText(next ?? stored.fallback) ?? '';
+      value = Promise.resolve(next ?? stored.fallback);
+      const write = writing.then(async () => {
+        if (storedText(await before) === text) return;
         if (echoes.push(text) > 20) echoes.shift();
-      }
-      await item.setValue(next);
+        await item.setValue(next);
+      });
+      writing = write.catch(() => undefined);
+      return write;
     },
     removeValue: () => kept.setValue(null as T),
     watch(listener, signal) {
