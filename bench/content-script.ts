@@ -174,7 +174,7 @@ export async function measureContentScript(
       const without =
         came === options.runs
           ? `median of ${came} page loads, no DevTools client`
-          : `median of ${came} of ${options.runs} page loads, no DevTools client; the rest did not come in ${free.seconds} s`;
+          : `median of ${came} of ${options.runs} page loads, no DevTools client; ${free.short}`;
       figures.push(
         {
           name: 'the same, no DevTools client: placeholder',
@@ -257,7 +257,7 @@ const WATCH_WITHOUT_DEVTOOLS = (report: string) => `${WATCH_ROOM}
  */
 async function measureWithoutDevTools(
   options: ContentScriptOptions,
-): Promise<{ rooms: number[]; buttons: number[]; seconds: number } | null> {
+): Promise<{ rooms: number[]; buttons: number[]; short: string | null } | null> {
   const executable = findChromium();
   if (!executable) return null;
   const folder = mkdtempSync(join(tmpdir(), 'inbox-bench-'));
@@ -314,13 +314,26 @@ async function measureWithoutDevTools(
         '--disable-renderer-backgrounding',
         url,
       ],
-      { stdio: 'ignore' },
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    const started = performance.now();
+    let said = '';
+    chromium.stderr?.on('data', (chunk) => (said = `${said}${chunk}`.slice(-300)));
+    const ended = new Promise<string>((resolve) =>
+      chromium?.once('exit', (code, signal) => {
+        const after = ((performance.now() - started) / 1000).toFixed(1);
+        const last = said.trim().split('\n').at(-1) ?? '';
+        resolve(`Chromium ended after ${after} s (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`);
+      }),
     );
     // Loads that did not come in time are said beside the figures, not left out without a word.
     const seconds = 30 + options.runs * 2;
-    await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, seconds * 1000))]);
+    const late = new Promise<string>((resolve) =>
+      setTimeout(() => resolve(`the rest did not come in ${seconds} s`), seconds * 1000),
+    );
+    const short = await Promise.race([finished.then(() => null), ended, late]);
     const kept = samples.slice(warmup, warmup + options.runs);
-    return { rooms: kept.map((sample) => sample.room), buttons: kept.map((sample) => sample.buttons), seconds };
+    return { rooms: kept.map((sample) => sample.room), buttons: kept.map((sample) => sample.buttons), short };
   } finally {
     if (chromium?.pid !== undefined && chromium.exitCode === null) {
       const exited = new Promise((resolve) => chromium?.once('exit', resolve));
