@@ -113,7 +113,7 @@ export default defineConfig({
   // The code is built for the oldest browsers the manifest admits, so nothing newer is rewritten.
   // Every mode's JSX is the store build's: the end-to-end build (mode `e2e`) is what the tests and
   // the benchmarks run, and development JSX, which records each element's place in the source,
-  // made its popup 26 % larger and slower than the one people install.
+  // made its popup code 26 % larger than the one people install.
   vite: () => ({
     plugins: [plainDynamicImports, terserPass],
     esbuild: { jsxDev: false },
