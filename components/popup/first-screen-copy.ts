@@ -1,8 +1,9 @@
 /**
  * The popup's last first screen, kept in the page's own `localStorage`, which reads without a
  * round trip: the next opening paints it in its first frame, with the rows' ages counted again
- * to the moment it opens. The popup renders over it as soon as its code has loaded, keeping the
- * painted elements and changing only what storage now says otherwise.
+ * to the moment it opens, and without the faces' pictures. The popup renders over it as soon as
+ * its code has loaded, keeping the painted elements and changing only what storage now says
+ * otherwise.
  */
 import { COPY_KEY } from '../../lib/popup/first-screen-copy-key';
 import { relativeTime } from '../../lib/popup/relative-time';
@@ -60,6 +61,10 @@ function screenOf(copy: FirstScreenCopy, now: number): HTMLElement | null {
     // A language the platform does not know: the popup renders the screen once its code is there.
     return null;
   }
+  // The faces' pictures come with the popup, which sets them again as it takes over. To the
+  // browser each is a document of its own (the pictures the site draws are SVG), loaded and drawn
+  // on the main thread while the popup's code waits for it.
+  for (const picture of root.querySelectorAll('img[src]')) picture.removeAttribute('src');
   // A property, which markup does not carry.
   for (const box of root.querySelectorAll<HTMLInputElement>('[role="switch"]')) {
     box.checked = box.getAttribute('aria-checked') === 'true';

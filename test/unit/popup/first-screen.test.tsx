@@ -212,6 +212,24 @@ describe('the popup taking over the first screen', () => {
     await vi.waitFor(() => expect(document.querySelector('[role="menu"]')).not.toBeNull());
   });
 
+  it('paints the faces without their pictures, which the popup gives back as it takes over', async () => {
+    const picture = (n: number) => `http://127.0.0.1:8787/avatars/user${n}.svg`;
+    await storedWorld({
+      inbox: makeInbox(3, (n) => ({
+        actor: { username: `user${n}`, displayName: `User ${n}`, avatarUrl: picture(n) },
+      })),
+    });
+    await openedBefore();
+    const app = appRoot();
+    const painted = paintCopy(app) as HTMLElement;
+    const faces = [...painted.querySelectorAll('.avatar img')];
+    expect(faces).toHaveLength(3);
+    expect(faces.filter((face) => face.hasAttribute('src'))).toEqual([]);
+    await startPopup(app, undefined, painted);
+    expect([...app.querySelectorAll('.avatar img')]).toEqual(faces);
+    expect(faces.map((face) => face.getAttribute('src'))).toEqual([picture(3), picture(2), picture(1)]);
+  });
+
   it('acts on the clicks made on the painted screen once it has taken over', async () => {
     const { app, painted } = await open();
     const clicks = holdInput(painted);
