@@ -9,8 +9,23 @@ export interface QueryResult<Row> {
   rowCount: number;
 }
 
+/** How a statement is run. */
+export interface QueryOptions {
+  /**
+   * Plan the statement with its parameters' values each time it runs. By default a statement
+   * with parameters is kept prepared on each connection of a PostgreSQL server, and after five
+   * runs the server may plan it once for any values: for a search, whose best plan depends on its
+   * words (a trigram index lookup for a rare one), that plan reads the whole inbox.
+   */
+  planEachTime?: boolean;
+}
+
 export interface Queryable {
-  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  query<Row = Record<string, unknown>>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: QueryOptions,
+  ): Promise<QueryResult<Row>>;
 }
 
 export type Unlisten = () => Promise<void>;

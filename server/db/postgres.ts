@@ -25,8 +25,8 @@ function preparedName(sql: string, params: readonly unknown[]): string | undefin
 
 function wrap(client: pg.Pool | pg.PoolClient, prepare: boolean): Queryable {
   return {
-    async query(sql, params = []) {
-      const name = prepare ? preparedName(sql, params) : undefined;
+    async query(sql, params = [], options = {}) {
+      const name = prepare && !options.planEachTime ? preparedName(sql, params) : undefined;
       const result = await client.query({ text: sql, values: params as unknown[], name });
       return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length };
     },

@@ -36,7 +36,7 @@ export function scoped(db: Database): Database {
     get kind() {
       return db.kind;
     },
-    query: (sql, params) => (openTransaction() ?? db).query(sql, params),
+    query: (sql, params, options) => (openTransaction() ?? db).query(sql, params, options),
     async transaction(work) {
       const tx = openTransaction();
       if (!tx) return db.transaction(work);

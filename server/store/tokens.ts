@@ -75,7 +75,7 @@ export async function authenticate(db: Queryable, token: string): Promise<TokenO
 
 /**
  * The token's owner and the one row of `select`, read in one statement of the request's own (not
- * batched: the database plans it with the parameters in hand); null when the token is not valid
+ * batched, nor kept prepared: the database plans it with the parameters in hand each time); null when the token is not valid
  * or `select` gives no row. `select` names the owner's user id `caller.user_id` and its
  * parameters `$2` on, which are `params`.
  */
@@ -90,6 +90,7 @@ export async function authenticatedStatement<Row>(
   const result = await db.query<TokenRow & Row>(
     `WITH ${CALLER} SELECT ${CALLER_COLUMNS}, q.* FROM caller, LATERAL (${select}) q`,
     [parts.id, ...params],
+    { planEachTime: true },
   );
   const row = result.rows[0];
   const owner = ownerOf(row, parts);
