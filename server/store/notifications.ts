@@ -196,19 +196,27 @@ function pageStatement(user: string, placeholder: Placeholder, options: PageOpti
   const { values: params, at } = pageParams(options);
   const limit = placeholder(0, 'int');
   // Folded by the database as it folds what it searches; a word of 3 or more characters is a trigram index lookup.
-  const found = (alias: string) => {
-    if (at.words.length === 0) return '';
-    const words = at.words.map((index) => `s.words LIKE search_fold(${placeholder(index, 'text')})`);
-    return ` AND ${alias}.id IN (SELECT s.id FROM notification_search s WHERE s.user_id = ${user} AND ${words.join(' AND ')})`;
-  };
+  const words = at.words.map((index) => `s.words LIKE search_fold(${placeholder(index, 'text')})`).join(' AND ');
+  const found = (alias: string) =>
+    words && ` AND ${alias}.id IN (SELECT s.id FROM notification_search s WHERE s.user_id = ${user} AND ${words})`;
   const after = (alias: string, column: string, order: '<' | '>') =>
     at.after
       ? ` AND (${alias}.${column}, ${alias}.id) ${order} (${placeholder(at.after.at, 'timestamptz')}, ${placeholder(at.after.id, 'uuid')})`
       : '';
   const types = at.types?.map((index) => placeholder(index, 'text'));
   if (!options.snoozed && !options.muted) {
-    const where = `e.user_id = ${user}${found('e')}${after('e', 'sorted_at', '<')}`;
     const table = options.unreadOnly ? 'inbox_unread' : 'inbox_listed';
+    // A search's entries are the listed ones among its found notifications. Found by their place
+    // in the listing's key (the type is the branch's), they can be reached two ways, and the
+    // database takes the cheaper for the words in hand: walk the listing in order and keep what
+    // was found (a word in most of the inbox), or take the few found from the trigram index and
+    // look each up by its key (a rare word). Found by id alone, the second way read the whole
+    // listing of a type: 25 ms a page in a 100,000 inbox, against 6 ms now.
+    const listed =
+      words &&
+      ` AND (e.sorted_at, e.id) IN (SELECT f.sorted_at, f.id
+           FROM notification_search s JOIN notifications f ON f.id = s.id WHERE s.user_id = ${user} AND ${words})`;
+    const where = `e.user_id = ${user}${listed}${after('e', 'sorted_at', '<')}`;
     const branches = (types ?? NOTIFICATION_TYPES.map((type) => `'${type}'`)).map(
       (type) => `SELECT e.id, e.sorted_at FROM ${table} e WHERE ${where} AND e.type_code = ${typeCode(type)}
          ORDER BY e.sorted_at DESC, e.id DESC LIMIT ${limit}`,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../lib/api/contract';
-import type { Queryable } from '../../server/db/database';
-import { listNotifications } from '../../server/store/notifications';
+import type { Queryable, QueryOptions } from '../../server/db/database';
+import { listNotifications, pageOfNotificationsFor } from '../../server/store/notifications';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
 import { problemOf } from './support/problem';
 
@@ -124,10 +124,10 @@ describe.each(BACKENDS)('search on %s', (backend) => {
     ]);
     const userId = rows[0]?.id as number;
     // The statement the service runs for this search, as it runs it.
-    const statements: { sql: string; params: unknown[] }[] = [];
+    const statements: { sql: string; params: unknown[]; options?: QueryOptions }[] = [];
     const recorder: Queryable = {
-      async query(sql, params = []) {
-        statements.push({ sql, params: [...params] });
+      async query(sql, params = [], options = undefined) {
+        statements.push({ sql, params: [...params], options });
         return { rows: [], rowCount: 0 };
       },
     };
@@ -140,6 +140,14 @@ describe.each(BACKENDS)('search on %s', (backend) => {
     );
     const text = plan.rows.map((row) => Object.values(row)[0]).join('\n');
     expect(text).toContain('notification_search_idx');
+    // The few found are looked up in the listing by their key: nothing reads a whole listing.
+    expect(text).not.toMatch(/Seq Scan on inbox_(listed|unread)/);
+    // The API's search page is planned with its words each time, never once for any words: a
+    // PostgreSQL server plans a statement kept prepared for any values after five runs, and for
+    // a search that plan reads the whole inbox.
+    const token = await service.server.admin.issueToken(user.username);
+    await pageOfNotificationsFor(recorder, token, options, 'http://localhost');
+    expect(statements.at(-1)?.options).toEqual({ planEachTime: true });
     expect((await listNotifications(service.server.database, userId, options)).map((n) => n.text)).toEqual([
       'The quarterly numbers',
     ]);
