@@ -75,9 +75,9 @@ export async function authenticate(db: Queryable, token: string): Promise<TokenO
 
 /**
  * The token's owner and the one row of `select`, read in one statement of the request's own (not
- * batched, nor kept prepared: the database plans it with the parameters in hand each time); null when the token is not valid
- * or `select` gives no row. `select` names the owner's user id `caller.user_id` and its
- * parameters `$2` on, which are `params`.
+ * batched, nor kept prepared: the database plans it with the parameters in hand each time); null
+ * when the token is not valid or `select` gives no row. `select` names the owner's user id
+ * `caller.user_id` and its parameters `$2` on, which are `params`.
  */
 export async function authenticatedStatement<Row>(
   db: Queryable,

@@ -126,7 +126,7 @@ describe.each(BACKENDS)('search on %s', (backend) => {
     // The statement the service runs for this search, as it runs it.
     const statements: { sql: string; params: unknown[]; options?: QueryOptions }[] = [];
     const recorder: Queryable = {
-      async query(sql, params = [], options = undefined) {
+      async query(sql, params = [], options) {
         statements.push({ sql, params: [...params], options });
         return { rows: [], rowCount: 0 };
       },
