@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeParams, newPkce } from '../server/support/oauth';
 import { seriousViolations } from './support/audit';
 import { BROWSERS } from './support/browsers';
+import type { E2ELocator } from './support/driver';
+import { countInAccessibilityTree } from './support/firefox-page';
 import { PopupPage } from './support/popup-page';
 import { type E2EProduct, startProduct } from './support/product';
 import { ProfilePage } from './support/profile-page';
@@ -40,6 +42,46 @@ describe.each(cases)('accessibility audit (axe-core) in $browser, $scheme', ({ b
     expect(await seriousViolations(popup.page)).toEqual([]);
     await popup.page.close();
   });
+
+  // The Firefox driver finds roles and names with a script in the page, as Playwright does in
+  // Chromium; Firefox's own accessibility tree, what a screen reader there reads, must agree.
+  it.runIf(browser === 'firefox' && scheme === 'light')(
+    'Firefox’s own accessibility tree knows each control by the role and name the tests use',
+    async () => {
+      const agree = async (locator: E2ELocator, what: string) => {
+        const found = await locator.count();
+        expect(found, what).toBeGreaterThan(0);
+        expect(await countInAccessibilityTree(locator), what).toBe(found);
+      };
+      const popup = new PopupPage(await product.openPage('popup.html'));
+      await popup.waitForRows();
+      await popup.select(0);
+      await agree(popup.feed, 'the "Notifications" feed');
+      await agree(popup.rows, 'its articles');
+      await agree(popup.rows.first().getByRole('checkbox'), 'a row’s checkbox');
+      await agree(popup.unreadOnly, 'the "Unread only" switch');
+      for (const name of ['Load more', 'Mark selected read', 'Delete selected', 'More actions']) {
+        await agree(popup.button(name), `"${name}"`);
+      }
+      await popup.button('More actions').click();
+      await popup.button('Mark all read').waitFor();
+      await agree(popup.button('Mark all read'), '"Mark all read"');
+      await popup.page.keyboard.press('Escape');
+      await popup.button('Delete selected').click();
+      await popup.toast.waitFor();
+      await agree(popup.button('Undo'), '"Undo"');
+      await agree(popup.button('Delete all'), '"Delete all"');
+      await popup.button('Delete all').click();
+      await agree(popup.dialog, 'the confirmation');
+      await popup.page.close();
+
+      const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@alice`));
+      await profile.waitForControls();
+      await agree(profile.controls, 'the in-page "Inbox Companion" group');
+      await agree(profile.button('Report'), '"Report"');
+      await profile.page.close();
+    },
+  );
 
   it(`options page (${scheme}) has no serious or critical violation`, async () => {
     const page = await product.openPage('options.html');

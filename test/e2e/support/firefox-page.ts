@@ -1,11 +1,15 @@
 /**
  * The end-to-end page and locator types on puppeteer-core's Firefox (WebDriver BiDi): elements
  * are found again at every use, waited for before every action, and clicked and typed into
- * with trusted input. Roles and names come from Firefox's own accessibility tree, which also
- * reaches into shadow roots; names match exactly.
+ * with trusted input. Elements are found by a script of the test's own in the page
+ * (`in-page-find.ts`), through open shadow roots; roles and names are the ARIA computations, and
+ * names match exactly.
  */
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import type { ElementHandle, Frame, JSHandle, Page } from 'puppeteer-core';
 import type { AriaRole, E2EFrame, E2EFrameLocator, E2ELocator, E2EPage, RoleOptions, WaitOptions } from './driver';
+import type { find as inPageFind } from './in-page-find';
 import { until } from './wait';
 
 const TIMEOUT = 15_000;
@@ -72,60 +76,136 @@ async function withNames<T>(realm: { evaluate(fn: () => void): Promise<unknown> 
   }
 }
 
+/** The global the in-page finder's script defines, holding its module's exports. */
+const FINDER = '__inboxCompanionE2EFinder';
+
+/** The in-page finder's script, bundled once for the run. */
+let finderScript: string | undefined;
+
+function finderSource(): string {
+  finderScript ??= buildSync({
+    entryPoints: [fileURLToPath(new URL('./in-page-find.ts', import.meta.url))],
+    bundle: true,
+    format: 'iife',
+    globalName: FINDER,
+    minify: true,
+    write: false,
+  }).outputFiles[0]?.text;
+  if (!finderScript) throw new Error('in-page-find.ts bundled to nothing');
+  return finderScript;
+}
+
+/** Puts the finder into the realm of `root` (its page, frame, or the element's frame). */
+async function addFinder(root: Root): Promise<void> {
+  const realm = 'contentFrame' in root ? root.frame : root;
+  await realm.evaluate(finderSource());
+}
+
 /**
- * Every element under `root` that `query` finds, in document order. Puppeteer's own `$$` costs
- * about 200 ms a call over WebDriver BiDi whatever it finds; CSS and text are asked of the page
- * in one call, and roles of Firefox's accessibility tree through BiDi's `locateNodes`.
+ * Every element under `root` that `query` finds, in document order, in one call to the page.
+ * Puppeteer's own `$$` costs about 200 ms a call over WebDriver BiDi whatever it finds, and its
+ * `queryAXTree` a second or more once the popup holds a few hundred rows (Firefox's remote agent
+ * asks the accessibility service for each element in turn, forcing refreshes for those it has
+ * no accessible for); the page answers in a few milliseconds.
  */
-async function find(root: Root, query: Query): Promise<ElementHandle<Element>[]> {
+async function find(root: Root, query: Query, native = false): Promise<ElementHandle<Element>[]> {
+  if (native && query.kind === 'aria') return findInAccessibilityTree(root, query.role, query.name);
   const start = await startOf(root);
-  try {
-    if (query.kind === 'aria') {
-      const found: ElementHandle<Element>[] = [];
-      const tree = start.handle as unknown as {
-        queryAXTree(name?: string, role?: string): AsyncIterable<ElementHandle<Node>>;
-      };
-      for await (const node of tree.queryAXTree(query.name, query.role ?? undefined)) {
-        found.push(node as ElementHandle<Element>);
-      }
-      return found;
-    }
-    const array = await withNames(start.handle, () =>
+  const [wanted, name] =
+    query.kind === 'css' ? [query.selector] : query.kind === 'text' ? [query.text] : [query.role, query.name];
+  const search = () =>
+    withNames(start.handle, () =>
       start.handle.evaluateHandle(
-        (from, kind, wanted) => {
-          /** Elements below `node` in tree order, going into open shadow roots. */
-          const below = (node: Node): Element[] => {
-            const all: Element[] = [];
-            for (const child of (node as ParentNode).children ?? []) {
-              all.push(child);
-              if (child.shadowRoot) all.push(...below(child.shadowRoot));
-              all.push(...below(child));
-            }
-            return all;
-          };
-          const textOf = (element: Element): string =>
-            element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement
-              ? element.value
-              : element.shadowRoot
-                ? [...element.shadowRoot.children].map(textOf).join('')
-                : (element.textContent ?? '');
-          const elements = below(from);
-          if (kind === 'css') return elements.filter((element) => element.matches(wanted));
-          // The innermost elements whose text holds the text, as puppeteer's text selector takes.
-          const holding = elements.filter((element) => textOf(element).includes(wanted));
-          const inner = new Set(holding);
-          return holding.filter(
-            (element) => ![...element.children, ...(element.shadowRoot?.children ?? [])].some((c) => inner.has(c)),
-          );
+        (from, finder, kind, wanted, name) => {
+          const script = (globalThis as unknown as Record<string, { find: typeof inPageFind } | undefined>)[finder];
+          if (!script) throw new Error(`${finder} is not defined`);
+          return script.find(from, kind, wanted, name);
         },
+        FINDER,
         query.kind,
-        query.kind === 'css' ? query.selector : query.text,
+        wanted,
+        name,
       ),
     );
-    return elementsOf(array as JSHandle<Element[]>);
+  try {
+    let array: JSHandle<Element[]>;
+    try {
+      array = await search();
+    } catch (error) {
+      if (!String(error).includes(`${FINDER} is not defined`)) throw error;
+      await addFinder(root);
+      array = await search();
+    }
+    return elementsOf(array);
   } finally {
     if (start.own) await start.handle.dispose();
   }
+}
+
+/** What Firefox's own accessibility tree, through WebDriver BiDi's `locateNodes`, finds under `root`. */
+async function findInAccessibilityTree(
+  root: Root,
+  role: AriaRole | null,
+  name: string | undefined,
+): Promise<ElementHandle<Element>[]> {
+  const start = await startOf(root);
+  try {
+    const tree = start.handle as unknown as {
+      queryAXTree(name?: string, role?: string): AsyncIterable<ElementHandle<Node>>;
+    };
+    const found: ElementHandle<Element>[] = [];
+    for await (const node of tree.queryAXTree(name, role ?? undefined)) found.push(node as ElementHandle<Element>);
+    return found;
+  } finally {
+    if (start.own) await start.handle.dispose();
+  }
+}
+
+/** What `clickOnly` answers when the press would have landed on another element. */
+const MISSED = Symbol('missed');
+
+/**
+ * Clicks the middle of `handle` with the mouse, as puppeteer does, but lets the press reach the
+ * page only if it lands on that element (or a label of it), as Playwright's own click checks. The
+ * popup loads the next page by itself when "Load more" scrolls into view, and its rows then
+ * take the button's place between finding the point and pressing it: an unguarded click opens a
+ * notification there, marking it read in a new tab. A guarded one says `MISSED`, and the caller
+ * finds the element again.
+ */
+async function clickOnly(page: Page, handle: ElementHandle<Element>): Promise<true | typeof MISSED> {
+  if (!(await handle.isIntersectingViewport({ threshold: 1 }))) await handle.scrollIntoView();
+  const { x, y } = await handle.clickablePoint();
+  const guard = await handle.evaluateHandle((element) => {
+    const view = element.ownerDocument.defaultView ?? window;
+    const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick'];
+    const state = { missed: false, remove: () => {} };
+    const block = (event: Event) => {
+      const path = event.composedPath();
+      const onIt = path.some(
+        (node) => node === element || (node instanceof HTMLLabelElement && node.control === element),
+      );
+      if (onIt) return;
+      state.missed = true;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    };
+    for (const type of types) view.addEventListener(type, block, { capture: true });
+    state.remove = () => {
+      for (const type of types) view.removeEventListener(type, block, { capture: true });
+    };
+    return state;
+  });
+  let missed = true;
+  try {
+    await page.mouse.click(x, y);
+  } finally {
+    missed = await guard.evaluate((state) => {
+      state.remove();
+      return state.missed;
+    });
+    await guard.dispose();
+  }
+  return missed ? MISSED : true;
 }
 
 class FirefoxLocator implements E2ELocator {
@@ -142,8 +222,11 @@ class FirefoxLocator implements E2ELocator {
     return new FirefoxLocator(this.page, [...this.steps, step]);
   }
 
-  /** Every element the steps reach now; the caller disposes them. */
-  private async resolve(): Promise<ElementHandle<Element>[]> {
+  /**
+   * Every element the steps reach now; the caller disposes them. `native` finds roles and names
+   * with Firefox's own accessibility tree instead of the in-page script.
+   */
+  private async resolve(native = false): Promise<ElementHandle<Element>[]> {
     let found: ElementHandle<Element>[] = [];
     let roots: Root[] = [this.page];
     for (const step of this.steps) {
@@ -152,7 +235,7 @@ class FirefoxLocator implements E2ELocator {
         await release(found.filter((handle) => handle !== picked));
         found = picked ? [picked] : [];
       } else {
-        const next = (await Promise.all(roots.map((root) => find(root, step.query)))).flat();
+        const next = (await Promise.all(roots.map((root) => find(root, step.query, native)))).flat();
         await release(found);
         found = next;
         if (step.exactText !== undefined || step.control) {
@@ -183,18 +266,22 @@ class FirefoxLocator implements E2ELocator {
     return found;
   }
 
-  /** Runs `use` on the first element once there is one (visible, if `visible`), waiting for it. */
+  /**
+   * Runs `use` on the first element once there is one (visible, if `visible`), waiting for it;
+   * again, on the element found anew, while `use` says `MISSED`.
+   */
   private async withFirst<T>(
     use: (handle: ElementHandle<Element>) => Promise<T>,
     visible = true,
     timeout = TIMEOUT,
-  ): Promise<T> {
+  ): Promise<Exclude<T, typeof MISSED>> {
     return until(this.describe(), timeout, async () => {
       const handles = await this.resolve();
       try {
         const [first] = handles;
         if (!first || (visible && !(await first.isVisible()))) return undefined;
-        return { value: await use(first) };
+        const value = await use(first);
+        return value === MISSED ? undefined : { value: value as Exclude<T, typeof MISSED> };
       } finally {
         await release(handles);
       }
@@ -202,7 +289,7 @@ class FirefoxLocator implements E2ELocator {
   }
 
   async click(options: { timeout?: number } = {}) {
-    await this.withFirst((handle) => handle.click(), true, options.timeout);
+    await this.withFirst((handle) => clickOnly(this.page, handle), true, options.timeout);
   }
 
   async hover(options: { timeout?: number } = {}) {
@@ -223,7 +310,7 @@ class FirefoxLocator implements E2ELocator {
       const checked = await handle.evaluate(
         (element) => (element as HTMLInputElement).checked || element.getAttribute('aria-checked') === 'true',
       );
-      if (!checked) await handle.click();
+      return checked ? true : clickOnly(this.page, handle);
     });
   }
 
@@ -254,6 +341,13 @@ class FirefoxLocator implements E2ELocator {
 
   async count() {
     const handles = await this.resolve();
+    await release(handles);
+    return handles.length;
+  }
+
+  /** How many elements Firefox's own accessibility tree finds for the same steps. */
+  async countInAccessibilityTree() {
+    const handles = await this.resolve(true);
     await release(handles);
     return handles.length;
   }
@@ -341,6 +435,16 @@ class FirefoxLocator implements E2ELocator {
       },
     };
   }
+}
+
+/**
+ * How many elements Firefox's accessibility tree finds for `locator`, which this driver made, by
+ * the roles and names it finds elsewhere with the in-page script: a second or more a call once
+ * the popup holds a few hundred rows, so for the accessibility suite's check that both agree.
+ */
+export function countInAccessibilityTree(locator: E2ELocator): Promise<number> {
+  if (!(locator instanceof FirefoxLocator)) throw new TypeError('not a locator of a Firefox page');
+  return locator.countInAccessibilityTree();
 }
 
 function firefoxFrameLocator(page: Page, selector: string): E2EFrameLocator {
