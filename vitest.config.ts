@@ -41,8 +41,7 @@ export default defineConfig({
     // Two files at a time, end-to-end ones too (each starts its own service and browser). Vitest
     // takes the projects' files one project after another (the end-to-end files first, stress
     // last), so the two at a time are mostly two browser files, or two service files. A run is
-    // bound by the two cores, not by waiting: in a fresh-clone `.ci/run` the processes used about
-    // 1,500 s of CPU in 865-905 s.
+    // bound by the two cores, not by waiting (BENCHMARKS.md gives what its processes use).
     maxWorkers: 2,
     // Firefox's remote agent drops every handle of a document the moment the page navigates
     // away; a call puppeteer-core still has in flight on one (a visibility or position check

@@ -60,20 +60,30 @@ async function elementsOf(array: JSHandle<Element[]>): Promise<ElementHandle<Ele
 }
 
 /**
+ * Runs `run`; where it fails for want of a global the page lacks (its error says `missing`),
+ * runs `define` and then `run` once more.
+ */
+async function definingFirst<T>(run: () => Promise<T>, missing: string, define: () => Promise<unknown>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!String(error).includes(missing)) throw error;
+    await define();
+    return run();
+  }
+}
+
+/**
  * Runs `run` in `realm`'s page; where the caller was compiled by tsx (the benchmarks), whose
  * functions name their inner functions with a `__name` helper the page lacks, defines it there
  * first and runs it again.
  */
-async function withNames<T>(realm: { evaluate(fn: () => void): Promise<unknown> }, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (!String(error).includes('__name is not defined')) throw error;
-    await realm.evaluate(() => {
+function withNames<T>(realm: { evaluate(fn: () => void): Promise<unknown> }, run: () => Promise<T>): Promise<T> {
+  return definingFirst(run, '__name is not defined', () =>
+    realm.evaluate(() => {
       (globalThis as { __name?: unknown }).__name ??= (fn: unknown) => fn;
-    });
-    return run();
-  }
+    }),
+  );
 }
 
 /** The global the in-page finder's script defines, holding its module's exports. */
@@ -95,51 +105,38 @@ function finderSource(): string {
   return finderScript;
 }
 
-/** Puts the finder into the realm of `root` (its page, frame, or the element's frame). */
-async function addFinder(root: Root): Promise<void> {
-  const realm = 'contentFrame' in root ? root.frame : root;
-  await realm.evaluate(finderSource());
-}
-
 /**
- * Every element under `root` that `query` finds, in document order, in one call to the page.
- * Puppeteer's own `$$` costs about 200 ms a call over WebDriver BiDi whatever it finds, and its
- * `queryAXTree` a second or more once the popup holds a few hundred rows (Firefox's remote agent
- * asks the accessibility service for each element in turn, forcing refreshes for those it has
- * no accessible for); the page answers in a few milliseconds.
+ * Every element under `root` that `query` finds, in document order, in one call to the page (the
+ * finder is put into the page first where it is not there yet). Puppeteer's own `$$` costs about
+ * 200 ms a call over WebDriver BiDi whatever it finds, and its `queryAXTree` a second or more once
+ * the popup holds a few hundred rows (Firefox's remote agent asks the accessibility service for
+ * each element in turn, forcing refreshes for those it has no accessible for); the page answers in
+ * a few milliseconds.
  */
 async function find(root: Root, query: Query, native = false): Promise<ElementHandle<Element>[]> {
   if (native && query.kind === 'aria') return findInAccessibilityTree(root, query.role, query.name);
-  const start = await startOf(root);
+  // The realm of the element, or of the page or frame, whose document is then where to look.
+  const [realm, from] = 'contentFrame' in root ? [root.frame, root] : [root, null];
   const [wanted, name] =
     query.kind === 'css' ? [query.selector] : query.kind === 'text' ? [query.text] : [query.role, query.name];
-  const search = () =>
-    withNames(start.handle, () =>
-      start.handle.evaluateHandle(
+  const array = await definingFirst(
+    () =>
+      realm.evaluateHandle(
         (from, finder, kind, wanted, name) => {
           const script = (globalThis as unknown as Record<string, { find: typeof inPageFind } | undefined>)[finder];
           if (!script) throw new Error(`${finder} is not defined`);
-          return script.find(from, kind, wanted, name);
+          return script.find(from ?? document, kind, wanted, name);
         },
+        from,
         FINDER,
         query.kind,
         wanted,
         name,
       ),
-    );
-  try {
-    let array: JSHandle<Element[]>;
-    try {
-      array = await search();
-    } catch (error) {
-      if (!String(error).includes(`${FINDER} is not defined`)) throw error;
-      await addFinder(root);
-      array = await search();
-    }
-    return elementsOf(array);
-  } finally {
-    if (start.own) await start.handle.dispose();
-  }
+    `${FINDER} is not defined`,
+    () => realm.evaluate(finderSource()),
+  );
+  return elementsOf(array);
 }
 
 /** What Firefox's own accessibility tree, through WebDriver BiDi's `locateNodes`, finds under `root`. */
@@ -339,15 +336,9 @@ class FirefoxLocator implements E2ELocator {
     });
   }
 
-  async count() {
-    const handles = await this.resolve();
-    await release(handles);
-    return handles.length;
-  }
-
-  /** How many elements Firefox's own accessibility tree finds for the same steps. */
-  async countInAccessibilityTree() {
-    const handles = await this.resolve(true);
+  /** How many elements the steps reach now; `native` as `resolve` takes it. */
+  async count(native = false) {
+    const handles = await this.resolve(native);
     await release(handles);
     return handles.length;
   }
@@ -444,7 +435,7 @@ class FirefoxLocator implements E2ELocator {
  */
 export function countInAccessibilityTree(locator: E2ELocator): Promise<number> {
   if (!(locator instanceof FirefoxLocator)) throw new TypeError('not a locator of a Firefox page');
-  return locator.countInAccessibilityTree();
+  return locator.count(true);
 }
 
 function firefoxFrameLocator(page: Page, selector: string): E2EFrameLocator {
