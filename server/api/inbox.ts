@@ -181,7 +181,7 @@ export function inboxHandlers(deps: ApiDeps) {
     const { limit, listing, after } = await pageRequest(c);
     const options = { ...listing, limit, after: after?.position ?? null };
     const origin = deps.origin();
-    // A search is planned with its words in hand, so the trigram index serves it: not in a batch.
+    // A search goes in a statement of its own, not in a batch: see `pageOfNotificationsFor`.
     const found = listing.words
       ? await pageOfNotificationsFor(db, token, options, origin)
       : await pageOfNotificationsAs(db, token, options, origin);

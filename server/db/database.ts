@@ -14,8 +14,9 @@ export interface QueryOptions {
   /**
    * Plan the statement with its parameters' values each time it runs. By default a statement
    * with parameters is kept prepared on each connection of a PostgreSQL server, and after five
-   * runs the server may plan it once for any values: for a search, whose best plan depends on its
-   * words (a trigram index lookup for a rare one), that plan reads the whole inbox.
+   * runs the server may plan it once for any values: for a statement whose best plan depends on
+   * them (a search of the snoozed or muted listing: a trigram index lookup for a rare word), that
+   * plan can read a whole listing.
    */
   planEachTime?: boolean;
 }

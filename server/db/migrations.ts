@@ -8,7 +8,7 @@
 import type { Database, Queryable } from './database';
 
 /** The tables the inbox and its unread part are listed from (migration 12), and which rows each holds. */
-interface Listing {
+export interface InboxListing {
   table: string;
   /** The name of its count in the update trigger's tallies. */
   tally: string;
@@ -16,7 +16,7 @@ interface Listing {
   holds(alias: string): string;
 }
 
-const LISTINGS: readonly Listing[] = [
+export const INBOX_LISTINGS: readonly InboxListing[] = [
   {
     table: 'inbox_listed',
     tally: 'listed',
@@ -43,19 +43,19 @@ const TYPE_TEXT: EntryType = { column: 'type', of: (r) => `${r}.type` };
 const TYPE_CODE: EntryType = { column: 'type_code', of: (r) => `notification_type_code(${r}.type)` };
 
 /** Puts the rows of `from` (aliased `n`) that belong in `listing` into it. */
-const enter = (listing: Listing, from: string, also = '', type = TYPE_TEXT) =>
+const enter = (listing: InboxListing, from: string, also = '', type = TYPE_TEXT) =>
   `INSERT INTO ${listing.table} (user_id, ${type.column}, sorted_at, id)
           SELECT n.user_id, ${type.of('n')}, n.sorted_at, n.id FROM ${from} WHERE ${listing.holds('n')}${also}`;
 
 /** Takes the rows of `from` (aliased `o`) that were in `listing`, and where `also` holds, out of it. */
-const leave = (listing: Listing, from: string, also?: string, type = TYPE_TEXT) =>
+const leave = (listing: InboxListing, from: string, also?: string, type = TYPE_TEXT) =>
   `DELETE FROM ${listing.table} e USING ${from}
           WHERE ${listing.holds('o')}${also ? ` AND ${also}` : ''}
             AND e.user_id = o.user_id AND e.${type.column} = ${type.of('o')} AND e.sorted_at = o.sorted_at AND e.id = o.id`;
 
 /** The update trigger's tallies of a transition table `r`: rows, rows in each listing, their order's sum. */
 const counted = (r: string) =>
-  `count(*) AS total, ${LISTINGS.map((listing) => `count(*) FILTER (WHERE ${listing.holds(r)}) AS ${listing.tally}`).join(', ')},
+  `count(*) AS total, ${INBOX_LISTINGS.map((listing) => `count(*) FILTER (WHERE ${listing.holds(r)}) AS ${listing.tally}`).join(', ')},
           sum(${r}.sorted_at - timestamptz '2000-01-01') AS at_sum`;
 
 /**
@@ -64,7 +64,7 @@ const counted = (r: string) =>
  * time); a few, one by one. Only a statement that both adds and removes rows joins what rows
  * were with what they became.
  */
-function keep(listing: Listing, type = TYPE_TEXT): string {
+function keep(listing: InboxListing, type = TYPE_TEXT): string {
   const { tally } = listing;
   return `IF became.${tally} = 0 THEN
           IF was.${tally} > 1000 THEN
@@ -92,13 +92,13 @@ function keep(listing: Listing, type = TYPE_TEXT): string {
 const listingTriggerFunctions = (type: EntryType, create = 'CREATE OR REPLACE'): [string, string, string] => [
   `${create} FUNCTION inbox_entries_arrived() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
       BEGIN
-        ${LISTINGS.map((listing) => `${enter(listing, 'new_rows n', '', type)};`).join('\n')}
+        ${INBOX_LISTINGS.map((listing) => `${enter(listing, 'new_rows n', '', type)};`).join('\n')}
         RETURN NULL;
       END
       $$`,
   `${create} FUNCTION inbox_entries_gone() RETURNS trigger LANGUAGE plpgsql SET jit = off AS $$
       BEGIN
-        ${LISTINGS.map((listing) => `${leave(listing, 'old_rows o', undefined, type)};`).join('\n')}
+        ${INBOX_LISTINGS.map((listing) => `${leave(listing, 'old_rows o', undefined, type)};`).join('\n')}
         RETURN NULL;
       END
       $$`,
@@ -111,7 +111,7 @@ const listingTriggerFunctions = (type: EntryType, create = 'CREATE OR REPLACE'):
       BEGIN
         SELECT ${counted('r')} FROM old_rows r INTO was;
         SELECT ${counted('r')} FROM new_rows r INTO became;
-        ${LISTINGS.map((listing) => keep(listing, type)).join('\n')}
+        ${INBOX_LISTINGS.map((listing) => keep(listing, type)).join('\n')}
         RETURN NULL;
       END
       $$`,
@@ -754,7 +754,7 @@ export const MIGRATIONS: readonly Migration[] = [
     // alone; one on the whole inbox reads its user's rows.
     statements: [
       'ALTER TABLE notifications SET (fillfactor = 45)',
-      ...LISTINGS.map(
+      ...INBOX_LISTINGS.map(
         ({ table }) => `CREATE TABLE ${table} (
         user_id integer NOT NULL,
         type text NOT NULL,
@@ -763,7 +763,7 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (user_id, type, sorted_at, id)
       )`,
       ),
-      ...LISTINGS.map(
+      ...INBOX_LISTINGS.map(
         (listing) => `INSERT INTO ${listing.table} (user_id, type, sorted_at, id)
        SELECT n.user_id, n.type, n.sorted_at, n.id FROM notifications n WHERE ${listing.holds('n')}`,
       ),
@@ -822,7 +822,7 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT CASE type WHEN 'follow' THEN 1 WHEN 'mention' THEN 2 WHEN 'reply' THEN 3 WHEN 'like' THEN 4
           WHEN 'system' THEN 5 END::smallint
       $$`,
-      ...LISTINGS.flatMap(({ table }) => [
+      ...INBOX_LISTINGS.flatMap(({ table }) => [
         `ALTER TABLE ${table} ALTER COLUMN type TYPE smallint USING notification_type_code(type)`,
         `ALTER TABLE ${table} RENAME COLUMN type TO type_code`,
       ]),
@@ -838,7 +838,7 @@ export const MIGRATIONS: readonly Migration[] = [
     // start, fills them again from the notifications. On a server they stay logged: a standby
     // could not read them, and a server restarting under running services would leave them empty.
     statements: [],
-    pglite: LISTINGS.map(({ table }) => `ALTER TABLE ${table} SET UNLOGGED`),
+    pglite: INBOX_LISTINGS.map(({ table }) => `ALTER TABLE ${table} SET UNLOGGED`),
   },
   {
     version: 15,
@@ -914,14 +914,14 @@ export const MIGRATIONS: readonly Migration[] = [
  * keeps them unlogged: migration 14); nothing when they hold what they should.
  */
 async function restoreListings(tx: Queryable): Promise<void> {
-  const [listed] = LISTINGS;
+  const [listed] = INBOX_LISTINGS;
   if (!listed) return;
   const { rows } = await tx.query<{ lost: boolean }>(
     `SELECT NOT EXISTS (SELECT 1 FROM ${listed.table})
        AND EXISTS (SELECT 1 FROM notifications n WHERE ${listed.holds('n')}) AS lost`,
   );
   if (!rows[0]?.lost) return;
-  for (const listing of LISTINGS) {
+  for (const listing of INBOX_LISTINGS) {
     await tx.query(`TRUNCATE ${listing.table}`);
     await tx.query(enter(listing, 'notifications n', '', TYPE_CODE));
   }

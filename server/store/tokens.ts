@@ -5,7 +5,7 @@
  */
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { batched } from '../db/batch';
-import type { Queryable } from '../db/database';
+import type { Queryable, QueryOptions } from '../db/database';
 
 export interface TokenOwner {
   userId: number;
@@ -75,22 +75,23 @@ export async function authenticate(db: Queryable, token: string): Promise<TokenO
 
 /**
  * The token's owner and the one row of `select`, read in one statement of the request's own (not
- * batched, nor kept prepared: the database plans it with the parameters in hand each time); null
- * when the token is not valid or `select` gives no row. `select` names the owner's user id
- * `caller.user_id` and its parameters `$2` on, which are `params`.
+ * batched); null when the token is not valid or `select` gives no row. `select` names the owner's
+ * user id `caller.user_id` and its parameters `$2` on, which are `params`; `options` say how the
+ * database runs it.
  */
 export async function authenticatedStatement<Row>(
   db: Queryable,
   token: string,
   select: string,
   params: readonly unknown[],
+  options: QueryOptions = {},
 ): Promise<{ owner: TokenOwner; row: Row } | null> {
   const parts = splitToken(token);
   if (!parts) return null;
   const result = await db.query<TokenRow & Row>(
     `WITH ${CALLER} SELECT ${CALLER_COLUMNS}, q.* FROM caller, LATERAL (${select}) q`,
     [parts.id, ...params],
-    { planEachTime: true },
+    options,
   );
   const row = result.rows[0];
   const owner = ownerOf(row, parts);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../lib/api/contract';
-import type { Queryable, QueryOptions } from '../../server/db/database';
-import { listNotifications, pageOfNotificationsFor } from '../../server/store/notifications';
+import type { Queryable } from '../../server/db/database';
+import { listNotifications, type PageOptions } from '../../server/store/notifications';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
 import { problemOf } from './support/problem';
 
@@ -124,10 +124,10 @@ describe.each(BACKENDS)('search on %s', (backend) => {
     ]);
     const userId = rows[0]?.id as number;
     // The statement the service runs for this search, as it runs it.
-    const statements: { sql: string; params: unknown[]; options?: QueryOptions }[] = [];
+    const statements: { sql: string; params: unknown[] }[] = [];
     const recorder: Queryable = {
-      async query(sql, params = [], options) {
-        statements.push({ sql, params: [...params], options });
+      async query(sql, params = []) {
+        statements.push({ sql, params: [...params] });
         return { rows: [], rowCount: 0 };
       },
     };
@@ -142,14 +142,105 @@ describe.each(BACKENDS)('search on %s', (backend) => {
     expect(text).toContain('notification_search_idx');
     // The few found are looked up in the listing by their key: nothing reads a whole listing.
     expect(text).not.toMatch(/Seq Scan on inbox_(listed|unread)/);
-    // The API's search page is planned with its words each time, never once for any words: a
-    // PostgreSQL server plans a statement kept prepared for any values after five runs, and for
-    // a search that plan reads the whole inbox.
-    const token = await service.server.admin.issueToken(user.username);
-    await pageOfNotificationsFor(recorder, token, options, 'http://localhost');
-    expect(statements.at(-1)?.options).toEqual({ planEachTime: true });
     expect((await listNotifications(service.server.database, userId, options)).map((n) => n.text)).toEqual([
       'The quarterly numbers',
     ]);
+  });
+  describe('in an inbox of 5,000', () => {
+    let user: TestUser;
+    let userId: number;
+    /** The texts of the inbox in its order, newest first: `fillInbox` numbers them from the newest. */
+    const inbox = Array.from({ length: 5_000 }, (_, i) => `Generated notification #${i + 1}`);
+
+    beforeAll(async () => {
+      user = await service.newUser('walked');
+      await service.fillInbox(user.username, inbox.length);
+      const { rows } = await service.server.database.query<{ id: number }>('SELECT id FROM users WHERE username = $1', [
+        user.username,
+      ]);
+      userId = rows[0]?.id as number;
+    });
+
+    // "generated" is in every one, "#1" in a page's worth of the newest 200 and more after them,
+    // "#4" in a few of those and 1,111 in all, "#49" in one of them and 111 in all, "#4999" in one.
+    it.each(['generated', '#1', '#4', '#49', '#4999', 'quarterly'])(
+      'gives every notification with %s in the inbox’s order, page after page',
+      async (word) => {
+        const pages = async (limit: number) => {
+          const texts: string[] = [];
+          let cursor: string | null = null;
+          do {
+            const page = await user.client.inbox.fetch({ q: word, limit, ...(cursor ? { cursor } : {}) });
+            texts.push(...page.data.map((n) => n.text));
+            cursor = page.cursor;
+          } while (cursor !== null);
+          return texts;
+        };
+        const expected = inbox.filter((text) => text.toLowerCase().includes(word));
+        expect(await pages(100)).toEqual(expected);
+        if (expected.length <= 1_111) expect(await pages(25)).toEqual(expected);
+      },
+    );
+
+    /**
+     * The plan the database keeps for a statement after some runs, one for any values, run with
+     * `options`: its nodes as `EXPLAIN (ANALYZE, FORMAT JSON)` gives them.
+     */
+    async function keptPlan(options: PageOptions): Promise<Record<string, unknown>[]> {
+      const statements: { sql: string; params: unknown[] }[] = [];
+      const recorder: Queryable = {
+        async query(sql, params = []) {
+          statements.push({ sql, params: [...params] });
+          return { rows: [], rowCount: 0 };
+        },
+      };
+      await listNotifications(recorder, userId, options);
+      const [statement] = statements;
+      const literal = (value: unknown) =>
+        typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
+      return service.server.database.transaction(async (tx) => {
+        await tx.query('SET LOCAL plan_cache_mode = force_generic_plan');
+        await tx.query(`PREPARE kept AS ${statement?.sql}`);
+        try {
+          const { rows } = await tx.query<Record<string, unknown>>(
+            `EXPLAIN (ANALYZE, FORMAT JSON, TIMING OFF) EXECUTE kept(${statement?.params.map(literal).join(', ')})`,
+          );
+          const [explained] = Object.values(rows[0] ?? {});
+          const [{ Plan }] = (typeof explained === 'string' ? JSON.parse(explained) : explained) as [
+            { Plan: Record<string, unknown> },
+          ];
+          const nodes: Record<string, unknown>[] = [];
+          const walk = (node: Record<string, unknown>) => {
+            nodes.push(node);
+            for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
+          };
+          walk(Plan);
+          return nodes;
+        } finally {
+          await tx.query('DEALLOCATE kept');
+        }
+      });
+    }
+
+    it('keeps one plan for any words, which reads a few entries for a common word and the found ones for a rare one', async () => {
+      const base = { snoozed: false, types: null, limit: 26, after: null };
+      const searchIndex = (nodes: Record<string, unknown>[]) =>
+        nodes.filter((node) => node['Index Name'] === 'notification_search_idx');
+      for (const unreadOnly of [false, true]) {
+        const common = await keptPlan({ ...base, unreadOnly, words: ['GENERATED'] });
+        const rare = await keptPlan({ ...base, unreadOnly, words: ['#4999'] });
+        for (const nodes of [common, rare]) {
+          expect(nodes.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+          // The listing is walked no further than 200 entries.
+          for (const node of nodes.filter((n) => String(n['Relation Name']).startsWith('inbox_'))) {
+            expect(node['Actual Rows']).toBeLessThanOrEqual(200);
+          }
+        }
+        // A common word fills the page from the walk: the trigram index is never read.
+        expect(searchIndex(common).map((node) => node['Actual Loops'])).toEqual([0]);
+        // A rare word's page comes from the index, each found notification looked up by its key.
+        expect(searchIndex(rare).map((node) => node['Actual Loops'])).toEqual([1]);
+      }
+    });
   });
 });
