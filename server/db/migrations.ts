@@ -907,6 +907,31 @@ export const MIGRATIONS: readonly Migration[] = [
        FOR EACH ROW EXECUTE FUNCTION notifications_created_text()`,
     ],
   },
+  {
+    version: 18,
+    name: 'a search reads its own user’s trigrams only',
+    // The trigram index held every user's folded texts under one entry per trigram, and a search
+    // kept its user's rows after reading them all: a word common in other inboxes cost a search
+    // of an inbox without it every one of their rows. With 199 other inboxes of 1,000 holding the
+    // word, a page took 58 ms against 3 ms; with millions of users, one person searching could load
+    // the database for everyone. Keyed by the user first (btree_gin's operator class for the
+    // integer beside pg_trgm's), the index gives a search its own user's rows alone: 3 ms there.
+    statements: [
+      `DO $$
+      DECLARE home text;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(hashtext('inbox btree_gin'));
+        CREATE EXTENSION IF NOT EXISTS btree_gin WITH SCHEMA public;
+        SELECT n.nspname INTO home FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+        WHERE e.extname = 'pg_trgm';
+        EXECUTE format('CREATE INDEX notification_search_user_idx ON notification_search USING gin (user_id, words %I.gin_trgm_ops)',
+          home);
+      END
+      $$`,
+      'DROP INDEX notification_search_idx',
+      'ALTER INDEX notification_search_user_idx RENAME TO notification_search_idx',
+    ],
+  },
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CHANNEL_PATTERN, type Database, type Queryable } from './database';
 
@@ -70,8 +71,11 @@ export interface PgliteDatabase extends Database {
   dumpDataDir(): Promise<Blob>;
 }
 
-/** The contrib extensions the schema uses (search's trigram index); PGlite loads each only when created. */
-const extensions = { pg_trgm };
+/**
+ * The contrib extensions the schema uses (search's index: each user's trigrams); PGlite loads each
+ * only when created.
+ */
+const extensions = { btree_gin, pg_trgm };
 
 /**
  * PGlite in `dataDir`, or in memory when it is null: an empty cluster, or a copy of the data folder

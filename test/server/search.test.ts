@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../lib/api/contract';
 import type { Queryable } from '../../server/db/database';
-import { listNotifications, type PageOptions } from '../../server/store/notifications';
+import { fillInboxes, listNotifications, type PageOptions } from '../../server/store/notifications';
 import { BACKENDS, startTestService, type TestService, type TestUser } from '../support/service';
 import { problemOf } from './support/problem';
 
@@ -241,6 +241,27 @@ describe.each(BACKENDS)('search on %s', (backend) => {
         // A rare word's page comes from the index, each found notification looked up by its key.
         expect(searchIndex(rare).map((node) => node['Actual Loops'])).toEqual([1]);
       }
+    });
+
+    it('reads none of another inbox’s notifications for a word common there and absent here', async () => {
+      const neighbour = await service.newUser('neighbour');
+      const { rows } = await service.server.database.query<{ id: number }>('SELECT id FROM users WHERE username = $1', [
+        neighbour.username,
+      ]);
+      await fillInboxes(service.server.database, [rows[0]?.id as number], 2_000, { text: 'Alpha report' });
+      expect((await neighbour.client.inbox.fetch({ q: 'alpha', limit: 25 })).data).toHaveLength(25);
+      expect((await user.client.inbox.fetch({ q: 'alpha', limit: 25 })).data).toEqual([]);
+      const nodes = await keptPlan({
+        snoozed: false,
+        types: null,
+        limit: 26,
+        after: null,
+        unreadOnly: false,
+        words: ['alpha'],
+      });
+      const looked = nodes.filter((node) => node['Index Name'] === 'notification_search_idx');
+      // The index was asked, and gave nothing: the neighbour's 2,000 are not this search's to read.
+      expect(looked.map((node) => [node['Actual Loops'], node['Actual Rows']])).toEqual([[1, 0]]);
     });
   });
 });
