@@ -1,5 +1,55 @@
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 
+type Members = Record<string, unknown>;
+const isObject = (value: unknown): value is Members => typeof value === 'object' && value !== null;
+
+/**
+ * Each API's members as fake-browser made them, taken as this file loads (once for all the files
+ * that share a worker), before any test replaced one. `fakeBrowser.reset()` empties storage and
+ * listeners but keeps what a test assigned: a `runtime.sendMessage` that answers as the options
+ * page, an `identity`.
+ */
+const made: Members = Object.fromEntries(
+  Object.entries(fakeBrowser).map(([name, api]) => [name, isObject(api) ? { ...api } : api]),
+);
+
+/** Puts back every API member a test replaced, and takes away every API a test added. */
+export function restoreFakeBrowser() {
+  const browser = fakeBrowser as unknown as Members;
+  for (const name of Object.keys(browser)) if (!(name in made)) delete browser[name];
+  for (const [name, members] of Object.entries(made)) {
+    const api = browser[name];
+    if (!isObject(members) || !isObject(api)) {
+      browser[name] = members;
+      continue;
+    }
+    for (const key of Object.keys(api)) if (!(key in members)) delete api[key];
+    Object.assign(api, members);
+  }
+}
+
+type Catalogue = Record<string, { message: string; placeholders?: Record<string, { content: string }> }>;
+
+export function getMessageFrom(catalogue: Catalogue) {
+  return (key: string, substitutions?: string | string[]): string => {
+    const entry = catalogue[key];
+    if (!entry) return '';
+    const subs = substitutions === undefined ? [] : Array.isArray(substitutions) ? substitutions : [substitutions];
+    const positional = (text: string) => text.replace(/\$(\d)/g, (_, n: string) => subs[Number(n) - 1] ?? '');
+    return entry.message.replace(/\$([A-Za-z0-9_]+)\$/g, (whole, name: string) => {
+      const placeholder = entry.placeholders?.[name.toLowerCase()];
+      return placeholder ? positional(placeholder.content) : whole;
+    });
+  };
+}
+
+/** `i18n` answered from a catalogue of the extension's, in the language given. */
+export function installFakeI18n(catalogue: Catalogue, language: string) {
+  const i18n = fakeBrowser.i18n as unknown as Members;
+  i18n.getMessage = getMessageFrom(catalogue);
+  i18n.getUILanguage = () => language;
+}
+
 interface Permissions {
   permissions?: string[];
   origins?: string[];

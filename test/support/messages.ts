@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { reviveError } from '../../lib/api';
 import { createRuntimes } from '../../lib/background/account-runtime';
@@ -70,14 +70,6 @@ export function sendMessagesAs(sender: Sender) {
   };
 }
 
-const running: AbortController[] = [];
-
-// Every background a test started stops when it ends: what it left under way (a change the
-// outbox would keep) never lands in the next test's storage.
-afterEach(() => {
-  for (const stop of running.splice(0)) stop.abort();
-});
-
 /**
  * The background's message handlers over a given fetch, as the service worker wires them, so a
  * test can deliver messages to them. Retries are off unless asked for; the browser is online
@@ -88,8 +80,11 @@ export function answerMessages(
   fetch?: typeof globalThis.fetch,
   options: { retries?: number; isOnline?: () => boolean } = {},
 ) {
+  // The background stops when the test that started it ends, in whichever file: what it left
+  // under way (a change the outbox would keep, a timer, the items it keeps in memory) never
+  // reaches the next test, which may be another file's in the same worker.
   const stop = new AbortController();
-  running.push(stop);
+  onTestFinished(() => stop.abort());
   const runtimes = createRuntimes({
     fetch,
     retries: options.retries ?? 0,
@@ -97,7 +92,7 @@ export function answerMessages(
     signal: stop.signal,
   });
   const extension = { id: EXTENSION_ID, baseUrl: fakeBrowser.runtime.getURL('/') };
-  registerHandlers({ runtimes, extension, fetch });
+  registerHandlers({ runtimes, extension, fetch }, stop.signal);
   const runtime = async (id = ACCOUNT) => {
     await runtimes.sync();
     const found = runtimes.get(id);

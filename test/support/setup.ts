@@ -1,42 +1,49 @@
 /**
  * Fills the gaps of @webext-core/fake-browser that the extension uses: i18n answered from the
  * real English catalogue, in-memory permissions and scripting APIs, and an in-memory IndexedDB.
+ *
+ * Runs again for every test file, also where files share a worker's loaded modules: the hooks
+ * here are each file's own, so they are the place for what every test must start or end with.
  */
 import 'fake-indexeddb/auto';
-import { configure } from '@testing-library/preact';
+import { cleanup, configure } from '@testing-library/preact';
 import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { afterEach, beforeEach, vi } from 'vitest';
 import english from '../../public/_locales/en/messages.json';
-import { installFakeOptionsPage, installFakePermissions, installFakeScripting } from './fake-apis';
-
-type Catalogue = Record<string, { message: string; placeholders?: Record<string, { content: string }> }>;
-
-export function getMessageFrom(catalogue: Catalogue) {
-  return (key: string, substitutions?: string | string[]): string => {
-    const entry = catalogue[key];
-    if (!entry) return '';
-    const subs = substitutions === undefined ? [] : Array.isArray(substitutions) ? substitutions : [substitutions];
-    const positional = (text: string) => text.replace(/\$(\d)/g, (_, n: string) => subs[Number(n) - 1] ?? '');
-    return entry.message.replace(/\$([A-Za-z0-9_]+)\$/g, (whole, name: string) => {
-      const placeholder = entry.placeholders?.[name.toLowerCase()];
-      return placeholder ? positional(placeholder.content) : whole;
-    });
-  };
-}
+import {
+  installFakeI18n,
+  installFakeOptionsPage,
+  installFakePermissions,
+  installFakeScripting,
+  restoreFakeBrowser,
+} from './fake-apis';
 
 // The popup tests talk to a real service; on two busy cores an answer can take longer than the
 // 1 s testing-library waits for by default. A wait that never comes true still fails.
 configure({ asyncUtilTimeout: 5_000 });
 
-const i18n = fakeBrowser.i18n as unknown as Record<string, unknown>;
-i18n.getMessage = getMessageFrom(english as Catalogue);
-i18n.getUILanguage = () => 'en';
+// Also for what a test file does as it loads.
+installFakeI18n(english, 'en');
 
 beforeEach(() => {
+  // What an earlier test replaced of the browser (its messages' sender, an API it added) is put
+  // back, also when that test was another file's.
+  restoreFakeBrowser();
+  installFakeI18n(english, 'en');
   // The token's IndexedDB starts empty for each test, as fakeBrowser's storage does.
   globalThis.indexedDB = new IDBFactory();
   installFakePermissions();
   installFakeScripting();
   installFakeOptionsPage();
+});
+
+afterEach(() => {
+  // What a test rendered is unmounted when it ends. The testing library's own automatic cleanup
+  // needs Vitest's globals, and would be registered only by the first file to load the library.
+  cleanup();
+  // A test that stopped before putting the clock back leaves no fake one to the next.
+  vi.useRealTimers();
+  // The next test starts on a blank page, as a new page would; a page environment stays for
+  // every file after this one in the worker.
+  if (typeof document !== 'undefined') document.body.replaceChildren();
 });

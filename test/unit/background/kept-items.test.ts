@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { accountStatusItem, accountsItem, keepInMemory } from '../../../lib/background/stored-items';
 import type { ConnectionStatus } from '../../../lib/messaging';
@@ -35,13 +35,20 @@ function keysInOrderLikeChrome() {
   vi.spyOn(fakeBrowser.storage.local, 'set').mockImplementation((items) => set(inOrder(items) as typeof items));
 }
 
+/** The items kept in memory until the test ends, however it ends, as a worker keeps them while it runs. */
+function keptForTheTest() {
+  const kept = new AbortController();
+  keepInMemory(kept.signal);
+  onTestFinished(() => kept.abort());
+  return kept;
+}
+
 describe('the items the worker keeps in memory', () => {
   beforeEach(() => fakeBrowser.reset());
   afterEach(() => vi.restoreAllMocks());
 
   it('tell a watcher of a change written elsewhere only once a read gives the new value', async () => {
-    const kept = new AbortController();
-    keepInMemory(kept.signal);
+    const kept = keptForTheTest();
     const heard: number[] = [];
     // Watched before anything was read, as the worker watches the accounts when it starts.
     accountsItem.watch(async () => {
@@ -53,13 +60,11 @@ describe('the items the worker keeps in memory', () => {
     await expect.poll(() => heard).toEqual([1]);
     await fakeBrowser.storage.local.set({ accounts: [account('one'), account('two')] });
     await expect.poll(() => heard).toEqual([1, 2]);
-    kept.abort();
   });
 
   it('keep their newest write when the browser gives an older one back late, keys in another order', async () => {
     keysInOrderLikeChrome();
-    const kept = new AbortController();
-    keepInMemory(kept.signal);
+    const kept = keptForTheTest();
     const item = accountStatusItem('one');
     await item.getValue();
     const read: (number | null)[] = [];
@@ -69,16 +74,13 @@ describe('the items the worker keeps in memory', () => {
     await expect.poll(() => read).toHaveLength(2);
     expect(read).toEqual([3, 3]);
     expect((await item.getValue()).count).toBe(3);
-    kept.abort();
   });
 
   it('write to storage in the order the writes were made, even while the first read is out', async () => {
-    const kept = new AbortController();
-    keepInMemory(kept.signal);
+    keptForTheTest();
     const item = accountStatusItem('one');
     await Promise.all([item.setValue(status(0)), item.setValue(status(3))]);
     const stored = await fakeBrowser.storage.local.get('connectionStatus:one');
     expect(stored['connectionStatus:one']).toEqual(status(3));
-    kept.abort();
   });
 });

@@ -306,7 +306,7 @@ describe('options page', () => {
     await signedIn('tok');
     await anotherAccount('other', 'tok-2', { apiBaseUrl: `${SOCIAL}/api`, siteOrigin: SOCIAL });
     background(json({ count: 0 }), json({ count: 0 }), json({}));
-    vi.stubGlobal(
+    stub(
       'confirm',
       vi.fn(() => true),
     );

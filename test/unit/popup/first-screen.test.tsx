@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { render } from '@testing-library/preact';
 import { render as renderInto } from 'preact';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { FIRST_ROW_MARK } from '../../../components/popup/first-row-mark';
 import { drawFirstScreen, keepFirstScreen } from '../../../components/popup/first-screen';
@@ -11,7 +11,7 @@ import { startPopup } from '../../../components/popup/take-over';
 import type { Notification } from '../../../lib/api/contract';
 import { writeCachedFirstPage } from '../../../lib/inbox-cache';
 import { setInboxFilter } from '../../../lib/inbox-filter';
-import { ALL_ACCOUNTS, ask } from '../../../lib/messaging';
+import { ALL_ACCOUNTS } from '../../../lib/messaging';
 import { type FirstScreen, readFirstScreen, snapshotFirstScreen } from '../../../lib/popup/first-screen-state';
 import { createInboxStore } from '../../../lib/popup/inbox-store';
 import { getSettings, SYNCED, updateSettings } from '../../../lib/settings';
@@ -20,18 +20,17 @@ import { ACCOUNT, anotherAccount } from '../../support/background';
 import { createPopupBackground, makeInbox, makeNotification, trouble, type World } from './popup-background';
 import { resetPopupWorld } from './popup-harness';
 
-vi.mock('../../../lib/messaging', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
-  ask: vi.fn(),
-}));
-
 beforeEach(() => {
-  const app = document.getElementById('app');
-  // A popup started here renders into its own root, which the testing library does not know.
-  if (app) renderInto(null, app);
   resetPopupWorld();
   localStorage.clear();
   document.body.replaceChildren();
+});
+
+afterEach(() => {
+  const app = document.getElementById('app');
+  // A popup started here renders into its own root, which the testing library does not know: it
+  // closes with the test, before the next one (perhaps another file's) uses the same page.
+  if (app) renderInto(null, app);
 });
 
 const POST = 'http://127.0.0.1:8787/posts/1';
@@ -54,7 +53,6 @@ interface Setup extends World {
 /** Storage as the background leaves it after a check of the service and a first page fetched. */
 async function storedWorld({ inbox = MIXED, cursor = 'next', unreadOnly = false, ...world }: Setup = {}) {
   const background = createPopupBackground(inbox, world);
-  vi.mocked(ask).mockImplementation(background.ask as typeof ask);
   background.answerWith(world.trouble ?? null);
   if (unreadOnly) await updateSettings({ unreadOnly: true });
   await background.check();
@@ -186,11 +184,11 @@ async function openedBefore() {
 describe('the popup taking over the first screen', () => {
   /** An opening after one that kept its first screen: the copy painted, as the popup's first module does. */
   async function open() {
-    await storedWorld();
+    const background = await storedWorld();
     await openedBefore();
     const app = appRoot();
     const painted = paintCopy(app) as HTMLElement;
-    return { app, painted };
+    return { app, painted, background };
   }
 
   it('keeps focus and scroll, and leaves one feed', async () => {
@@ -266,18 +264,18 @@ describe('the popup taking over the first screen', () => {
   });
 
   it('takes input before the code that talks to the background is there, and acts on it once', async () => {
-    const { app, painted } = await open();
-    vi.mocked(ask).mockClear();
+    const { app, painted, background } = await open();
+    background.calls.splice(0);
     await startPopup(app, undefined, painted);
     // Taken over, and nothing asked of the background yet: that part of the popup is still loading.
-    expect(vi.mocked(ask)).not.toHaveBeenCalled();
+    expect(background.calls).toEqual([]);
     const row = app.querySelector<HTMLElement>('article.unread') as HTMLElement;
     (row.querySelector('button[aria-label="Mark read"]') as HTMLElement).click();
     (app.querySelector('input.select') as HTMLInputElement).click();
     await vi.waitFor(() => expect(app.querySelector('.selected-count')?.textContent).toBe('1 selected'));
     await vi.waitFor(() => expect(row.classList.contains('unread')).toBe(false));
-    const marks = vi.mocked(ask).mock.calls.filter(([type]) => type === 'inbox.markRead');
-    expect(marks).toEqual([['inbox.markRead', expect.objectContaining({ ids: [row.dataset.id] })]]);
+    const marks = background.calls.filter(({ type }) => type === 'inbox.markRead');
+    expect(marks).toEqual([{ type: 'inbox.markRead', data: expect.objectContaining({ ids: [row.dataset.id] }) }]);
   });
 
   it('paints the first screen itself when no copy is kept, and keeps one for the next opening', async () => {

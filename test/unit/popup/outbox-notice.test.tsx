@@ -1,13 +1,8 @@
 // @vitest-environment happy-dom
 import { render, screen } from '@testing-library/preact';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OutboxNotice } from '../../../components/popup/outbox-notice';
 import type { OutboxDropped } from '../../../lib/messaging';
-
-vi.mock('../../../lib/messaging', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
-  ask: vi.fn(),
-}));
 
 const line = (kind: OutboxDropped['kind'], username?: string): OutboxDropped => ({
   kind,

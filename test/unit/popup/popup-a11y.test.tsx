@@ -1,14 +1,9 @@
 // @vitest-environment happy-dom
 import { screen } from '@testing-library/preact';
 import axe from 'axe-core';
-import { beforeEach, expect, it, vi } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { makeInbox } from './popup-background';
 import { openPopup, resetPopupWorld, waitForRows } from './popup-harness';
-
-vi.mock('../../../lib/messaging', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
-  ask: vi.fn(),
-}));
 
 beforeEach(resetPopupWorld);
 

@@ -12,7 +12,13 @@ import { LIMITS, NOTIFICATION_TYPES, type Notification, type NotificationType } 
 import { reviveError } from '../../../lib/api/errors';
 import { forgetToken } from '../../../lib/background/account-store';
 import { serviceOrder } from '../../../lib/inbox-order';
-import { type MessageData, type MessageReturn, type MessageType, messaging } from '../../../lib/messaging';
+import {
+  MESSAGE_SCOPE,
+  type MessageData,
+  type MessageReturn,
+  type MessageType,
+  messaging,
+} from '../../../lib/messaging';
 import { hasApiPermission, originPattern } from '../../../lib/permissions';
 import { getSettings } from '../../../lib/settings';
 import { ACCOUNT, signedIn } from '../../support/background';
@@ -291,6 +297,28 @@ export function createPopupBackground(initial: Notification[] = [], world: World
     if (failure) throw reviveError(structuredClone(reviveError(failure).toJSON()));
     return (await answer(type, data)) as MessageReturn<T>;
   }
+
+  // The popup's own `ask` reaches this background as the browser carries it, through
+  // `runtime.sendMessage`, with a failure on the wire as a handler's is. What is not a message of
+  // the protocol (a broadcast) goes on to the pages' listeners, as fake-browser sends it.
+  const runtime = fakeBrowser.runtime as unknown as {
+    sendMessage: (message: unknown, callback?: (response: unknown) => void) => unknown;
+  };
+  const send = runtime.sendMessage;
+  runtime.sendMessage = (message, callback) => {
+    const { type, data } = message as { type: string; data: unknown };
+    if (!Object.hasOwn(MESSAGE_SCOPE, type)) return send(message, callback);
+    const answered = ask(type as MessageType, data).then(
+      (res) => ({ res }),
+      (error: unknown) => {
+        const failed = reviveError(error);
+        return { err: { message: failed.message, stack: failed.stack ?? '', ...failed.toJSON() } };
+      },
+    );
+    if (typeof callback !== 'function') return answered;
+    void answered.then(callback);
+    return undefined;
+  };
 
   return {
     ask,

@@ -1,16 +1,11 @@
 // @vitest-environment happy-dom
 import { screen, waitFor, within } from '@testing-library/preact';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { NotificationType } from '../../../lib/api/contract';
 import { getInboxFilter, setInboxFilter } from '../../../lib/inbox-filter';
 import { ACCOUNT } from '../../support/background';
 import { makeInbox } from './popup-background';
 import { openPopup, resetPopupWorld, row, rowTexts, waitForRows } from './popup-harness';
-
-vi.mock('../../../lib/messaging', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
-  ask: vi.fn(),
-}));
 
 beforeEach(resetPopupWorld);
 

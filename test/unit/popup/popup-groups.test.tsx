@@ -7,11 +7,6 @@ import { updateSettings } from '../../../lib/settings';
 import { makeInbox } from './popup-background';
 import { openPopup, resetPopupWorld, row, rowTexts, toast, waitForRows } from './popup-harness';
 
-vi.mock('../../../lib/messaging', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
-  ask: vi.fn(),
-}));
-
 beforeEach(resetPopupWorld);
 
 const POST = 'http://127.0.0.1:8787/posts/1';

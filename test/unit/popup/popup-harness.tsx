@@ -4,12 +4,11 @@
  */
 import { cleanup, render, screen, waitFor, within } from '@testing-library/preact';
 import userEvent from '@testing-library/user-event';
-import { vi } from 'vitest';
+import { onTestFinished, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { Popup } from '../../../components/popup/popup';
 import type { Notification } from '../../../lib/api/contract';
 import { writeCachedFirstPage } from '../../../lib/inbox-cache';
-import { ask } from '../../../lib/messaging';
 import { createInboxStore } from '../../../lib/popup/inbox-store';
 import { updateSettings } from '../../../lib/settings';
 import { ACCOUNT } from '../../support/background';
@@ -30,8 +29,11 @@ export interface Setup extends World {
 
 export async function openPopup(setup: Setup = {}) {
   const background: PopupBackground = createPopupBackground(setup.inbox ?? [], setup);
-  vi.mocked(ask).mockImplementation(background.ask as typeof ask);
   Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => setup.online ?? true });
+  // The page is online again for the next test, which may be another file's on the same page.
+  onTestFinished(() => {
+    Reflect.deleteProperty(navigator, 'onLine');
+  });
   background.answerWith(setup.service ?? null);
   setup.prepare?.(background);
   if (setup.unreadOnly) await updateSettings({ unreadOnly: true });
@@ -56,7 +58,6 @@ export function resetPopupWorld(): void {
   vi.restoreAllMocks();
   fakeBrowser.reset();
   performance.clearMarks();
-  vi.mocked(ask).mockReset();
   Object.assign(fakeBrowser.runtime, { openOptionsPage: vi.fn(async () => {}) });
 }
 

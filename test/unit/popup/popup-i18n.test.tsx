@@ -1,17 +1,11 @@
 // @vitest-environment happy-dom
 import { screen, waitFor } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { beforeEach, describe, expect, it } from 'vitest';
 import german from '../../../public/_locales/de/messages.json';
 import english from '../../../public/_locales/en/messages.json';
-import { getMessageFrom } from '../../support/setup';
+import { installFakeI18n } from '../../support/fake-apis';
 import { makeInbox, makeNotification } from './popup-background';
 import { openPopup, resetPopupWorld, waitForRows } from './popup-harness';
-
-vi.mock('../../../lib/messaging', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
-  ask: vi.fn(),
-}));
 
 type Catalogue = Record<string, { message: string; placeholders?: Record<string, { content: string }> }>;
 const catalogues = { en: english as Catalogue, de: german as Catalogue };
@@ -41,18 +35,10 @@ describe('popup strings', () => {
 });
 
 describe('the popup in German', () => {
-  const i18n = fakeBrowser.i18n as unknown as Record<string, unknown>;
-  const { getMessage, getUILanguage } = i18n;
-
+  // The shared set-up speaks English again before the next test.
   beforeEach(() => {
     resetPopupWorld();
-    i18n.getMessage = getMessageFrom(catalogues.de);
-    i18n.getUILanguage = () => 'de';
-  });
-
-  afterEach(() => {
-    i18n.getMessage = getMessage;
-    i18n.getUILanguage = getUILanguage;
+    installFakeI18n(catalogues.de, 'de');
   });
 
   it('speaks German throughout, with German plurals and times', async () => {

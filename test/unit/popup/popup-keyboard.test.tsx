@@ -6,11 +6,6 @@ import { ACCOUNT } from '../../support/background';
 import { makeInbox, makeNotification } from './popup-background';
 import { openPopup, resetPopupWorld, row, rowTexts, waitForRows } from './popup-harness';
 
-vi.mock('../../../lib/messaging', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
-  ask: vi.fn(),
-}));
-
 beforeEach(resetPopupWorld);
 
 const text = (n: number) => `Notification number ${n}`;

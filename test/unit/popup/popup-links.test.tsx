@@ -1,13 +1,8 @@
 // @vitest-environment happy-dom
 import { within } from '@testing-library/preact';
-import { beforeEach, expect, it, vi } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { notificationFixture } from '../../support/fixtures';
 import { openPopup, resetPopupWorld, row, waitForRows } from './popup-harness';
-
-vi.mock('../../../lib/messaging', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
-  ask: vi.fn(),
-}));
 
 beforeEach(resetPopupWorld);
 

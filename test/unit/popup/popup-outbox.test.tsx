@@ -1,13 +1,8 @@
 // @vitest-environment happy-dom
 import { act, screen, waitFor, within } from '@testing-library/preact';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { makeInbox, trouble } from './popup-background';
 import { openPopup, resetPopupWorld, row, waitForRows } from './popup-harness';
-
-vi.mock('../../../lib/messaging', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
-  ask: vi.fn(),
-}));
 
 beforeEach(resetPopupWorld);
 

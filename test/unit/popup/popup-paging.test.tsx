@@ -1,17 +1,12 @@
 // @vitest-environment happy-dom
 import { act, screen, waitFor, within } from '@testing-library/preact';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIRST_ROW_MARK } from '../../../components/popup/notification-feed';
 import { NetworkError } from '../../../lib/api/errors';
 import { getSettings } from '../../../lib/settings';
 import { ACCOUNT } from '../../support/background';
 import { makeInbox, makeNotification } from './popup-background';
 import { announced, openPopup, resetPopupWorld, row, rowTexts, settle, waitForRows } from './popup-harness';
-
-vi.mock('../../../lib/messaging', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
-  ask: vi.fn(),
-}));
 
 beforeEach(resetPopupWorld);
 const RealIntersectionObserver = globalThis.IntersectionObserver;

@@ -10,11 +10,6 @@ import { ACCOUNT } from '../../support/background';
 import { makeInbox, makeNotification } from './popup-background';
 import { announced, openPopup, resetPopupWorld, row, rowTexts, settle, toast, waitForRows } from './popup-harness';
 
-vi.mock('../../../lib/messaging', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../../lib/messaging')>()),
-  ask: vi.fn(),
-}));
-
 beforeEach(() => {
   resetPopupWorld();
   // A Tuesday morning, so every preset is on offer; only the clock is fixed, timers run as ever.

@@ -3,16 +3,32 @@
 import { waitFor } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ContentScriptContext } from 'wxt/utils/content-script-context';
 import definition from '../../../entrypoints/profile.content/index';
+import type { MessageType } from '../../../lib/messaging';
 import { HOST_TAG } from '../../../lib/profile/shadow-host';
 import { type ProfileBackground, profileBackground } from './profile-background';
 
-const background = vi.hoisted(() => ({ current: null as ProfileBackground | null }));
+const background: { current: ProfileBackground | null } = { current: null };
 
-vi.mock('../../../lib/messaging/ask-plain', () => ({
-  askPlain: (...args: Parameters<ProfileBackground['ask']>) => background.current?.ask(...args),
-}));
+/**
+ * The content script's messages reach the background of the test as the browser carries them,
+ * through `runtime.sendMessage`: the answer's value, or the error's fields as a handler sends them.
+ */
+function answerTheContentScript() {
+  const runtime = fakeBrowser.runtime as unknown as {
+    sendMessage: (message: { type: MessageType; data: unknown }) => Promise<unknown>;
+  };
+  runtime.sendMessage = async ({ type, data }) => {
+    const ask = background.current?.ask as ((type: MessageType, data: unknown) => Promise<unknown>) | undefined;
+    try {
+      return { res: await ask?.(type, data) };
+    } catch (error) {
+      return { err: { ...(error as object), message: (error as Error).message } };
+    }
+  };
+}
 
 const contexts: ContentScriptContext[] = [];
 function inject() {
@@ -27,6 +43,7 @@ const frames = () =>
 
 beforeEach(() => {
   background.current = profileBackground();
+  answerTheContentScript();
   document.body.innerHTML = '<section><h1>bob</h1><div data-profile-actions></div></section>';
 });
 

@@ -5,8 +5,14 @@
  */
 let scripted = false;
 
-export function trustPersonEvents(): void {
+/** From now on, until the function it gives back is called (at the end of a test, by `beforeEach`). */
+export function trustPersonEvents(): () => void {
+  const before = Object.getOwnPropertyDescriptor(Event.prototype, 'isTrusted');
   Object.defineProperty(Event.prototype, 'isTrusted', { configurable: true, get: () => !scripted });
+  return () => {
+    if (before) Object.defineProperty(Event.prototype, 'isTrusted', before);
+    else Reflect.deleteProperty(Event.prototype, 'isTrusted');
+  };
 }
 
 export function asScript(work: () => void): void {

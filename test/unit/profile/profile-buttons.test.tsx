@@ -14,7 +14,7 @@ import { deliver, popupSender } from '../../support/messages';
 import { asScript, trustPersonEvents } from './person-input';
 import { type ProfileBackground, profileBackground } from './profile-background';
 
-trustPersonEvents();
+beforeEach(trustPersonEvents);
 
 let background: ProfileBackground;
 let stop: AbortController;
