@@ -9,6 +9,7 @@
  * closed, as Firefox's background page, which never stops, would otherwise keep every tab's.
  */
 import { browser } from 'wxt/browser';
+import { workerMemory } from './stored-items';
 
 interface TabFrame {
   claim: string;
@@ -20,20 +21,25 @@ interface TabFrame {
 
 const keyOf = (tabId: number) => `profileFrame:${tabId}`;
 
-/** What this worker wrote, as it wrote it; a worker started since finds it in session storage. */
-const kept = new Map<number, TabFrame>();
+/**
+ * What this worker wrote, as it wrote it, for as long as the worker keeps its memory (see
+ * `workerMemory`); a worker started since finds it in session storage.
+ */
+const kept = workerMemory(() => new Map<number, TabFrame>());
 /** The writes in the order they were made, so a later one always lands last. */
 let writing: Promise<unknown> = Promise.resolve();
 
 async function read(tabId: number): Promise<TabFrame | undefined> {
-  const known = kept.get(tabId);
+  const known = kept().get(tabId);
   if (known) return known;
+  // Not in memory: in session storage once the writes under way have landed.
+  await writing;
   const key = keyOf(tabId);
   return (await browser.storage.session.get(key))[key] as TabFrame | undefined;
 }
 
 function write(tabId: number, frame: TabFrame): void {
-  kept.set(tabId, frame);
+  kept().set(tabId, frame);
   writing = writing.then(() => browser.storage.session.set({ [keyOf(tabId)]: frame })).catch(() => undefined);
 }
 
@@ -64,6 +70,6 @@ export async function isClaimedFrame(tabId: number, frameId: number): Promise<bo
 
 /** The tab is closed: its claim goes, from memory and from session storage. */
 export function forgetTab(tabId: number): void {
-  kept.delete(tabId);
+  kept().delete(tabId);
   writing = writing.then(() => browser.storage.session.remove(keyOf(tabId))).catch(() => undefined);
 }

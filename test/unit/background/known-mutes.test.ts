@@ -120,6 +120,7 @@ describe('Unmute on a profile page', () => {
 
   it('asks nothing of the service for someone not muted, or whose mute was removed elsewhere meanwhile', async () => {
     const { state, mute } = fakeMutesService();
+    expect(await bobsMuteShown()).toBeNull();
     expect((await unmute()).value).toEqual({ waiting: false });
     expect(state.requests.filter((request) => request.startsWith('DELETE'))).toEqual([]);
     vi.useFakeTimers({ toFake: ['Date'] });

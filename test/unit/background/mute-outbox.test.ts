@@ -51,6 +51,7 @@ describe('mutes made while the service cannot be reached', () => {
 
   it('sends an Unmute made while its Mute waits after it, removing the mute the service made', async () => {
     const { state } = fakeMutesService();
+    expect(await bobsMuteShown()).toBeNull();
     state.unreachable = true;
     await deliver('profile.mute', onPage, pageSender);
     expect((await deliver('profile.unmute', onPage, pageSender)).value).toEqual({ waiting: true });
@@ -70,6 +71,7 @@ describe('mutes made while the service cannot be reached', () => {
 
   it('drops a mute the service refuses when it is sent, with a line for the popup, and the unmute behind it', async () => {
     const { state } = fakeMutesService();
+    expect(await bobsMuteShown()).toBeNull();
     state.unreachable = true;
     await deliver('profile.mute', onPage, pageSender);
     await deliver('profile.unmute', onPage, pageSender);
@@ -82,6 +84,7 @@ describe('mutes made while the service cannot be reached', () => {
 
   it('finds the mute to remove when the service made it without saying its id', async () => {
     const { state } = fakeMutesService();
+    expect(await bobsMuteShown()).toBeNull();
     state.unreachable = true;
     await deliver('profile.mute', onPage, pageSender);
     await deliver('profile.unmute', onPage, pageSender);

@@ -1,11 +1,16 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { browser } from 'wxt/browser';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 
-/** The module as a worker that has just started finds it: nothing in its memory. */
+/** The module as a worker that has just started finds it: nothing in its memory, which it keeps until the test ends. */
 const freshWorker = async () => {
   vi.resetModules();
-  return import('../../../lib/background/profile-frames');
+  const frames = await import('../../../lib/background/profile-frames');
+  const { keepInMemory } = await import('../../../lib/background/stored-items');
+  const running = new AbortController();
+  keepInMemory(running.signal);
+  onTestFinished(() => running.abort());
+  return frames;
 };
 
 beforeEach(() => fakeBrowser.reset());
