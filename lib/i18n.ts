@@ -21,12 +21,14 @@ export function t(key: MessageKey, ...substitutions: (string | number)[]): strin
   return getMessage(key, substitutions.map(String)) || key;
 }
 
-let rules: Intl.PluralRules | undefined;
+/** The plural rules of the language they were made for, made again should the language be another. */
+let plurals: { language: string; rules: Intl.PluralRules } | undefined;
 
 /** A counted phrase in the plural form the browser's language needs for `count`. */
 export function tn(base: PluralKey, count: number, ...more: (string | number)[]): string {
-  rules ??= new Intl.PluralRules(browser.i18n.getUILanguage());
-  const form = `${base}_${rules.select(count)}`;
+  const language = browser.i18n.getUILanguage();
+  if (plurals?.language !== language) plurals = { language, rules: new Intl.PluralRules(language) };
+  const form = `${base}_${plurals.rules.select(count)}`;
   const text = getMessage(form, [String(count), ...more.map(String)]);
   return text || t(`${base}_other` as MessageKey, count, ...more);
 }
