@@ -37,9 +37,17 @@ function inject() {
   return definition.main(ctx);
 }
 
+/**
+ * The content script's host elements: named by their tag, or by a name of their own where the
+ * page has taken the tag (as the last test does, for every test after it on the same page).
+ */
+const hosts = () =>
+  [...document.body.querySelectorAll('*')].filter(
+    (element) => element.localName === HOST_TAG || element.localName.startsWith(`${HOST_TAG}-`),
+  );
+
 /** The buttons' frames the content script put into the page. */
-const frames = () =>
-  [...document.querySelectorAll(HOST_TAG)].flatMap((host) => [...(host.shadowRoot?.querySelectorAll('iframe') ?? [])]);
+const frames = () => hosts().flatMap((host) => [...(host.shadowRoot?.querySelectorAll('iframe') ?? [])]);
 
 beforeEach(() => {
   background.current = profileBackground();
@@ -59,21 +67,21 @@ describe('the profile content script', () => {
 
   it('adds the buttons’ frame once, beside the anchor, even when injected twice into the same page', async () => {
     await inject();
-    await waitFor(() => expect(document.querySelectorAll(HOST_TAG)).toHaveLength(1));
+    await waitFor(() => expect(hosts()).toHaveLength(1));
     await inject();
     await waitFor(() => expect(background.current?.sent().filter((t) => t === 'profile.start')).toHaveLength(2));
     await waitFor(() => expect(frames()).toHaveLength(1));
     expect(frames()[0]?.src).toMatch(/^chrome-extension:\/\/[^/]+\/profile-frame\.html$/);
     expect(frames()[0]?.title).toBe('Inbox Companion: follow or report @bob');
-    expect(document.querySelector('[data-profile-actions]')?.nextSibling).toBe(document.querySelector(HOST_TAG));
-    expect(document.querySelectorAll(HOST_TAG)).toHaveLength(1);
+    expect(document.querySelector('[data-profile-actions]')?.nextSibling).toBe(hosts()[0]);
+    expect(hosts()).toHaveLength(1);
     expect(contexts[0]?.isValid).toBe(false);
   });
 
   it('keeps the frame hidden until the frame itself, not the page, says how big it is', async () => {
     await inject();
     await waitFor(() => expect(frames()).toHaveLength(1));
-    const host = document.querySelector(HOST_TAG);
+    const host = hosts()[0];
     const layout = { type: 'inbox-companion:layout', shown: true, modal: false, width: 300, height: 40 };
     window.postMessage(layout, '*');
     window.dispatchEvent(new MessageEvent('message', { data: layout, origin: 'chrome-extension://test-extension-id' }));
@@ -96,7 +104,7 @@ describe('the profile content script', () => {
     it('is held beside the anchor from the start, as big as the buttons will be, with nothing of them in it', async () => {
       await inject();
       await waitFor(() => expect(frames()).toHaveLength(1));
-      const host = document.querySelector(HOST_TAG);
+      const host = hosts()[0];
       expect(host?.hasAttribute('data-loading')).toBe(false);
       expect(frames()[0]?.style.width).toBe('352px');
       expect(frames()[0]?.style.height).toBe('40px');
@@ -108,7 +116,7 @@ describe('the profile content script', () => {
       background.current = profileBackground({ me: null });
       await inject();
       await waitFor(() => expect(frames()).toHaveLength(1));
-      expect(document.querySelector(HOST_TAG)?.hasAttribute('data-loading')).toBe(true);
+      expect(hosts()[0]?.hasAttribute('data-loading')).toBe(true);
       expect(frames()[0]?.style.width).toBe('');
       for (const ctx of contexts.splice(0)) ctx.abort();
 
@@ -116,7 +124,7 @@ describe('the profile content script', () => {
       document.body.innerHTML = '<section><h1>bob</h1></section>';
       await inject();
       await waitFor(() => expect(frames()).toHaveLength(1));
-      const host = document.querySelector(HOST_TAG);
+      const host = hosts()[0];
       expect(host?.hasAttribute('data-floating')).toBe(true);
       expect(host?.hasAttribute('data-loading')).toBe(true);
       expect(frames()[0]?.style.width).toBe('');
@@ -143,9 +151,9 @@ describe('the profile content script', () => {
 
   it('takes the buttons off when the extension stops the script', async () => {
     await inject();
-    await waitFor(() => expect(document.querySelectorAll(HOST_TAG)).toHaveLength(1));
+    await waitFor(() => expect(hosts()).toHaveLength(1));
     contexts[0]?.abort();
-    expect(document.querySelectorAll(HOST_TAG)).toHaveLength(0);
+    expect(hosts()).toHaveLength(0);
   });
 
   it('adds its buttons under another name when the page has taken the host element’s name', async () => {
