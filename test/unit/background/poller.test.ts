@@ -229,7 +229,8 @@ describe('poller', () => {
     });
     const { wire, poller } = setup([() => held, count(2)]);
     const before = poller.poll();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The older check is out, its request sent with the token of then.
+    await vi.waitFor(() => expect(wire.requests).toHaveLength(1));
     await signedIn('fresh');
     const after = poller.poll();
     release(count(1));
