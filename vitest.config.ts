@@ -57,6 +57,13 @@ export default defineConfig({
           include: ['test/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
           setupFiles: ['test/support/setup.ts'],
+          // The files share a worker's loaded modules, and with the same environment its page,
+          // rather than load the extension again for each file (most of a run's time). Each test
+          // ends what it started: the shared set-up puts the fake browser's APIs and the clock
+          // back, unmounts what was rendered and blanks the page; a background a test starts
+          // stops with it, and what the worker kept in memory goes with it. No file mocks a
+          // module: `vi.mock` in one file would reach every file that loads the module after it.
+          isolate: false,
           // Beside a browser test on a two-core machine, a popup test can take several seconds.
           testTimeout: 15_000,
         },
