@@ -7,6 +7,7 @@
  * status itself. A test can make the next answer to a message fail, or hold answers back to look
  * at the popup before they arrive.
  */
+import { onTestFinished } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { LIMITS, NOTIFICATION_TYPES, type Notification, type NotificationType } from '../../../lib/api/contract';
 import { reviveError } from '../../../lib/api/errors';
@@ -273,11 +274,25 @@ export function createPopupBackground(initial: Notification[] = [], world: World
     if (world.granted === false) await fakeBrowser.permissions.remove(api);
   });
 
-  async function answer<T extends MessageType>(type: T, data: MessageData<T>): Promise<unknown> {
-    await ready;
-    const answered = await deliver(type, data, popupSender);
-    if (answered.error) throw answered.error;
-    return answered.value;
+  /**
+   * The messages the background is answering. The test ends once it has answered them: one the
+   * popup sent as the test ended (a triage and its undo) would otherwise write its storage after
+   * the next test had emptied it.
+   */
+  const answering = new Set<Promise<unknown>>();
+  onTestFinished(() => Promise.allSettled(answering).then(() => undefined));
+
+  function answer<T extends MessageType>(type: T, data: MessageData<T>): Promise<unknown> {
+    const answered = (async () => {
+      await ready;
+      const { value, error } = await deliver(type, data, popupSender);
+      if (error) throw error;
+      return value;
+    })();
+    answering.add(answered);
+    const done = () => answering.delete(answered);
+    answered.then(done, done);
+    return answered;
   }
 
   async function ask<T extends MessageType>(type: T, ...rest: unknown[]): Promise<MessageReturn<T>> {

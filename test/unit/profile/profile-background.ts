@@ -5,6 +5,7 @@
  * `state`, make the next message fail, or hold answers back.
  */
 
+import { onTestFinished } from 'vitest';
 import type { Profile, ReportResult } from '../../../lib/api/contract';
 import type { ApiError } from '../../../lib/api/errors';
 import { forgetToken, storeToken } from '../../../lib/background/account-store';
@@ -181,6 +182,14 @@ export function profileBackground(options: Options = {}) {
     return (answer.value as { claim: string }).claim;
   }
 
+  /**
+   * The messages the background is answering. The test ends once it has answered them: one the
+   * frame sent as the test ended (opening the settings) would otherwise reach the next test's
+   * background, and take the tab's claim from the frame there.
+   */
+  const answering = new Set<Promise<unknown>>();
+  onTestFinished(() => Promise.allSettled(answering).then(() => undefined));
+
   const ask = (async (type: MessageType, data?: unknown) => {
     calls.push({ type, data });
     const queue = held.get(type);
@@ -190,18 +199,26 @@ export function profileBackground(options: Options = {}) {
     }
     const failure = failures.get(type)?.shift();
     if (failure) throw crossed(failure);
+    const answered = answer(type, data);
+    answering.add(answered);
+    const done = () => answering.delete(answered);
+    answered.then(done, done);
+    return answered;
+  }) as Ask;
+
+  async function answer(type: MessageType, data: unknown): Promise<unknown> {
     await storeSignIn();
     // The frame under test is the tab's buttons' frame: it has brought the content script's claim.
     if (type !== 'profile.frame')
       await deliver('profile.frame', { claim: await claim() }, profileFrameSender(tabUrl()));
-    const answer = await deliver(type, data, profileFrameSender(tabUrl()));
-    if (answer.error) throw crossed(answer.error);
+    const answered = await deliver(type, data, profileFrameSender(tabUrl()));
+    if (answered.error) throw crossed(answered.error);
     // The profile that comes with the frame's start is a profile fetch too.
-    const start = type === 'profile.frame' ? (answer.value as ProfileFrameStart) : null;
+    const start = type === 'profile.frame' ? (answered.value as ProfileFrameStart) : null;
     const profileFailure = start ? failures.get('profile.get')?.shift() : undefined;
     if (start && profileFailure) return { ...start, answer: { ok: false, error: profileFailure.toJSON() } };
-    return answer.value;
-  }) as Ask;
+    return answered.value;
+  }
 
   return {
     ask,
