@@ -246,7 +246,8 @@ describe('delete', () => {
     background.failNext('inbox.delete', new NetworkError());
 
     await user.click(screen.getByRole('button', { name: 'Delete all' }));
-    const dialog = screen.getByRole('alertdialog');
+    // The dialog's code loads when it is first asked for, as in the popup.
+    const dialog = await screen.findByRole('alertdialog');
     expect(dialog.textContent).toContain('All 4 notifications in your inbox will be deleted.');
     await user.click(within(dialog).getByRole('checkbox'));
     await user.click(within(dialog).getByRole('button', { name: 'Delete everything' }));
