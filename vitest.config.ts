@@ -75,6 +75,8 @@ export default defineConfig({
           include: ['test/integration/**/*.test.{ts,tsx}'],
           environment: 'node',
           setupFiles: ['test/support/setup.ts'],
+          // Loaded modules shared between files, kept apart as the unit project's are.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
