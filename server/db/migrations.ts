@@ -117,6 +117,24 @@ const listingTriggerFunctions = (type: EntryType, create = 'CREATE OR REPLACE'):
       $$`,
 ];
 
+/**
+ * Creates `extension` if the database has it not, then the trigram index `create` makes, its
+ * `%I` the schema that holds pg_trgm's operator class, wherever the database keeps it. One
+ * database's schemas share their extensions, so two services migrating at once take turns
+ * creating one.
+ */
+const withTrigramIndex = (extension: string, create: string) => `DO $$
+      DECLARE home text;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(hashtext('inbox ${extension}'));
+        CREATE EXTENSION IF NOT EXISTS ${extension} WITH SCHEMA public;
+        SELECT n.nspname INTO home FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+        WHERE e.extname = 'pg_trgm';
+        EXECUTE format('${create}',
+          home);
+      END
+      $$`;
+
 export interface Migration {
   version: number;
   name: string;
@@ -722,19 +740,10 @@ export const MIGRATIONS: readonly Migration[] = [
       // What a mute, the policy or a follow changes: one user's notifications from one actor or with one link.
       'CREATE INDEX notifications_user_actor_idx ON notifications (user_id, actor_id) WHERE actor_id IS NOT NULL',
       'CREATE INDEX notifications_user_path_idx ON notifications (user_id, path) WHERE path IS NOT NULL',
-      // pg_trgm's operator class, wherever the database keeps the extension: one database's
-      // schemas share it, so two services migrating at once take turns creating it.
-      `DO $$
-      DECLARE home text;
-      BEGIN
-        PERFORM pg_advisory_xact_lock(hashtext('inbox pg_trgm'));
-        CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
-        SELECT n.nspname INTO home FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-        WHERE e.extname = 'pg_trgm';
-        EXECUTE format('CREATE INDEX notification_search_idx ON notification_search USING gin (words %I.gin_trgm_ops)',
-          home);
-      END
-      $$`,
+      withTrigramIndex(
+        'pg_trgm',
+        'CREATE INDEX notification_search_idx ON notification_search USING gin (words %I.gin_trgm_ops)',
+      ),
     ],
   },
   {
@@ -917,17 +926,10 @@ export const MIGRATIONS: readonly Migration[] = [
     // the database for everyone. Keyed by the user first (btree_gin's operator class for the
     // integer beside pg_trgm's), the index gives a search its own user's rows alone: 3 ms there.
     statements: [
-      `DO $$
-      DECLARE home text;
-      BEGIN
-        PERFORM pg_advisory_xact_lock(hashtext('inbox btree_gin'));
-        CREATE EXTENSION IF NOT EXISTS btree_gin WITH SCHEMA public;
-        SELECT n.nspname INTO home FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-        WHERE e.extname = 'pg_trgm';
-        EXECUTE format('CREATE INDEX notification_search_user_idx ON notification_search USING gin (user_id, words %I.gin_trgm_ops)',
-          home);
-      END
-      $$`,
+      withTrigramIndex(
+        'btree_gin',
+        'CREATE INDEX notification_search_user_idx ON notification_search USING gin (user_id, words %I.gin_trgm_ops)',
+      ),
       'DROP INDEX notification_search_idx',
       'ALTER INDEX notification_search_user_idx RENAME TO notification_search_idx',
     ],
