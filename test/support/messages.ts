@@ -71,6 +71,22 @@ export function sendMessagesAs(sender: Sender) {
 }
 
 /**
+ * Keeps each answer given to it until it settles, and makes the test that called this end only
+ * once every one has: an answer to a message a page sent as its test ended (a triage, opening
+ * the settings) would otherwise land in the next test, which may be another file's in the worker.
+ */
+export function answersKeptForTheTest(): <T>(answer: Promise<T>) => Promise<T> {
+  const answering = new Set<Promise<unknown>>();
+  onTestFinished(() => Promise.allSettled(answering).then(() => undefined));
+  return (answer) => {
+    answering.add(answer);
+    const done = () => answering.delete(answer);
+    answer.then(done, done);
+    return answer;
+  };
+}
+
+/**
  * The background's message handlers over a given fetch, as the service worker wires them, so a
  * test can deliver messages to them. Retries are off unless asked for; the browser is online
  * unless `isOnline` says otherwise. `poller`, `session` and `notifier` are those of the account

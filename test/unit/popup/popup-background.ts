@@ -7,7 +7,6 @@
  * status itself. A test can make the next answer to a message fail, or hold answers back to look
  * at the popup before they arrive.
  */
-import { onTestFinished } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { LIMITS, NOTIFICATION_TYPES, type Notification, type NotificationType } from '../../../lib/api/contract';
 import { reviveError } from '../../../lib/api/errors';
@@ -23,7 +22,7 @@ import {
 import { hasApiPermission, originPattern } from '../../../lib/permissions';
 import { getSettings } from '../../../lib/settings';
 import { ACCOUNT, signedIn } from '../../support/background';
-import { answerMessages, deliver, optionsSender, popupSender } from '../../support/messages';
+import { answerMessages, answersKeptForTheTest, deliver, optionsSender, popupSender } from '../../support/messages';
 import { json, problem } from '../../support/recording-fetch';
 
 const TYPES: NotificationType[] = ['follow', 'mention', 'reply', 'like', 'system'];
@@ -274,25 +273,19 @@ export function createPopupBackground(initial: Notification[] = [], world: World
     if (world.granted === false) await fakeBrowser.permissions.remove(api);
   });
 
-  /**
-   * The messages the background is answering. The test ends once it has answered them: one the
-   * popup sent as the test ended (a triage and its undo) would otherwise write its storage after
-   * the next test had emptied it.
-   */
-  const answering = new Set<Promise<unknown>>();
-  onTestFinished(() => Promise.allSettled(answering).then(() => undefined));
+  // The test ends once the background has answered: a triage and its undo, sent as the test
+  // ended, would otherwise write their storage after the next test had emptied it.
+  const kept = answersKeptForTheTest();
 
   function answer<T extends MessageType>(type: T, data: MessageData<T>): Promise<unknown> {
-    const answered = (async () => {
-      await ready;
-      const { value, error } = await deliver(type, data, popupSender);
-      if (error) throw error;
-      return value;
-    })();
-    answering.add(answered);
-    const done = () => answering.delete(answered);
-    answered.then(done, done);
-    return answered;
+    return kept(
+      (async () => {
+        await ready;
+        const { value, error } = await deliver(type, data, popupSender);
+        if (error) throw error;
+        return value;
+      })(),
+    );
   }
 
   async function ask<T extends MessageType>(type: T, ...rest: unknown[]): Promise<MessageReturn<T>> {

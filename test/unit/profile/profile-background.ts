@@ -5,7 +5,6 @@
  * `state`, make the next message fail, or hold answers back.
  */
 
-import { onTestFinished } from 'vitest';
 import type { Profile, ReportResult } from '../../../lib/api/contract';
 import type { ApiError } from '../../../lib/api/errors';
 import { forgetToken, storeToken } from '../../../lib/background/account-store';
@@ -14,7 +13,13 @@ import { type MessageType, messaging, type ProfileFrameStart, type ProfilePageCo
 import type { Ask } from '../../../lib/profile/profile-state';
 import { DEFAULT_SETTINGS } from '../../../lib/settings';
 import { ACCOUNT, grant } from '../../support/background';
-import { answerMessages, deliver, profileFrameSender, profileTabSender } from '../../support/messages';
+import {
+  answerMessages,
+  answersKeptForTheTest,
+  deliver,
+  profileFrameSender,
+  profileTabSender,
+} from '../../support/messages';
 import { json, noContent, problem } from '../../support/recording-fetch';
 
 export interface Call {
@@ -182,13 +187,9 @@ export function profileBackground(options: Options = {}) {
     return (answer.value as { claim: string }).claim;
   }
 
-  /**
-   * The messages the background is answering. The test ends once it has answered them: one the
-   * frame sent as the test ended (opening the settings) would otherwise reach the next test's
-   * background, and take the tab's claim from the frame there.
-   */
-  const answering = new Set<Promise<unknown>>();
-  onTestFinished(() => Promise.allSettled(answering).then(() => undefined));
+  // The test ends once the background has answered: opening the settings, sent as the test
+  // ended, would otherwise reach the next test's background and take the tab's claim there.
+  const kept = answersKeptForTheTest();
 
   const ask = (async (type: MessageType, data?: unknown) => {
     calls.push({ type, data });
@@ -199,11 +200,7 @@ export function profileBackground(options: Options = {}) {
     }
     const failure = failures.get(type)?.shift();
     if (failure) throw crossed(failure);
-    const answered = answer(type, data);
-    answering.add(answered);
-    const done = () => answering.delete(answered);
-    answered.then(done, done);
-    return answered;
+    return kept(answer(type, data));
   }) as Ask;
 
   async function answer(type: MessageType, data: unknown): Promise<unknown> {
