@@ -7,6 +7,19 @@ import { problemOf } from './support/problem';
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 
+/** The statement the service runs for a listing of `userId`'s with `options`, as it runs it. */
+async function listingStatement(userId: number, options: PageOptions) {
+  const statements: { sql: string; params: unknown[] }[] = [];
+  const recorder: Queryable = {
+    async query(sql, params = []) {
+      statements.push({ sql, params: [...params] });
+      return { rows: [], rowCount: 0 };
+    },
+  };
+  await listNotifications(recorder, userId, options);
+  return statements[0];
+}
+
 describe.each(BACKENDS)('search on %s', (backend) => {
   let service: TestService;
   let me: TestUser;
@@ -123,17 +136,8 @@ describe.each(BACKENDS)('search on %s', (backend) => {
       user.username,
     ]);
     const userId = rows[0]?.id as number;
-    // The statement the service runs for this search, as it runs it.
-    const statements: { sql: string; params: unknown[] }[] = [];
-    const recorder: Queryable = {
-      async query(sql, params = []) {
-        statements.push({ sql, params: [...params] });
-        return { rows: [], rowCount: 0 };
-      },
-    };
     const options = { unreadOnly: false, snoozed: false, types: null, words: ['QUARTERLY'], limit: 21, after: null };
-    await listNotifications(recorder, userId, options);
-    const [statement] = statements;
+    const statement = await listingStatement(userId, options);
     const plan = await service.server.database.query<Record<string, unknown>>(
       `EXPLAIN ${statement?.sql}`,
       statement?.params,
@@ -187,15 +191,7 @@ describe.each(BACKENDS)('search on %s', (backend) => {
      * `options`: its nodes as `EXPLAIN (ANALYZE, FORMAT JSON)` gives them.
      */
     async function keptPlan(options: PageOptions): Promise<Record<string, unknown>[]> {
-      const statements: { sql: string; params: unknown[] }[] = [];
-      const recorder: Queryable = {
-        async query(sql, params = []) {
-          statements.push({ sql, params: [...params] });
-          return { rows: [], rowCount: 0 };
-        },
-      };
-      await listNotifications(recorder, userId, options);
-      const [statement] = statements;
+      const statement = await listingStatement(userId, options);
       const literal = (value: unknown) =>
         typeof value === 'number' ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
       return service.server.database.transaction(async (tx) => {
