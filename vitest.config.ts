@@ -3,6 +3,23 @@ import { WxtVitest } from 'wxt/testing/vitest-plugin';
 import { findPgBouncer } from './scripts/pgbouncer.ts';
 
 /**
+ * The run in three rounds, one after another (`sequence.groupOrder`), each with the files at a time
+ * that keep two cores busy without turning a browser's timing into chance:
+ * - the end-to-end files, two at a time (each starts its own service and browser);
+ * - the files that run in Vitest's own processes (unit, integration, the service's suite on both
+ *   backends and through the pooler), three at a time: a service's file waits on PostgreSQL and
+ *   the pooler often enough that a third one fills the cores (the four projects took 241 s two at
+ *   a time, 208 s three at a time and 224 s four at a time);
+ * - the stress files, one at a time.
+ */
+const BROWSER_ROUND = 0;
+const IN_PROCESS_ROUND = 1;
+const IN_PROCESS_WORKERS = 3;
+
+/** The end-to-end file that spends most of its time waiting: it runs in the second round. */
+const WAITING_E2E = 'test/e2e/firefox-live.test.ts';
+
+/**
  * The service's suite once more through PgBouncer in transaction pooling, on PostgreSQL, where
  * the machine has both (CI installs both, and a missing one fails the run there).
  */
@@ -27,6 +44,8 @@ const pooled =
             environment: 'node',
             // Loaded modules shared between files, as in the service's own run below.
             isolate: false,
+            maxWorkers: IN_PROCESS_WORKERS,
+            sequence: { groupOrder: IN_PROCESS_ROUND },
             globalSetup: ['test/server/support/pooler-setup.ts'],
             env: { INBOX_TEST_POOLED: '1' },
             testTimeout: 30_000,
@@ -38,10 +57,7 @@ const pooled =
 
 export default defineConfig({
   test: {
-    // Two files at a time, end-to-end ones too (each starts its own service and browser). Vitest
-    // takes the projects' files one project after another (the end-to-end files first, stress
-    // last), so the two at a time are mostly two browser files, or two service files. A run is
-    // bound by the two cores, not by waiting (BENCHMARKS.md gives what its processes use).
+    // The end-to-end round's files at a time; the other rounds say their own.
     maxWorkers: 2,
     // Firefox's remote agent drops every handle of a document the moment the page navigates
     // away; a call puppeteer-core still has in flight on one (a visibility or position check
@@ -64,6 +80,8 @@ export default defineConfig({
           // stops with it, and what the worker kept in memory goes with it. No file mocks a
           // module: `vi.mock` in one file would reach every file that loads the module after it.
           isolate: false,
+          maxWorkers: IN_PROCESS_WORKERS,
+          sequence: { groupOrder: IN_PROCESS_ROUND },
           // Beside a browser test on a two-core machine, a popup test can take several seconds.
           testTimeout: 15_000,
         },
@@ -77,6 +95,8 @@ export default defineConfig({
           setupFiles: ['test/support/setup.ts'],
           // Loaded modules shared between files, kept apart as the unit project's are.
           isolate: false,
+          maxWorkers: IN_PROCESS_WORKERS,
+          sequence: { groupOrder: IN_PROCESS_ROUND },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -85,10 +105,26 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, WAITING_E2E],
           environment: 'node',
           globalSetup: ['test/e2e/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
+          sequence: { groupOrder: BROWSER_ROUND },
+        },
+      },
+      {
+        test: {
+          // Its browser idles for over a minute, beside the in-process files rather than beside
+          // another browser's: a core is not left idle for that minute.
+          name: 'e2e-waiting',
+          include: [WAITING_E2E],
+          environment: 'node',
+          globalSetup: ['test/e2e/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          maxWorkers: IN_PROCESS_WORKERS,
+          sequence: { groupOrder: IN_PROCESS_ROUND },
         },
       },
       {
@@ -103,7 +139,7 @@ export default defineConfig({
           // One file at a time, and after every other project's files: each of these loads the
           // machine on purpose, and would turn the timing of a browser test beside it into chance.
           fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: IN_PROCESS_ROUND + 1 },
         },
       },
       {
@@ -115,6 +151,8 @@ export default defineConfig({
           // among them) instead of loading them again for each of some 30 files: each file starts
           // the services it needs, closes them, and mocks, stubs and fakes nothing.
           isolate: false,
+          maxWorkers: IN_PROCESS_WORKERS,
+          sequence: { groupOrder: IN_PROCESS_ROUND },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
