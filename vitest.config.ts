@@ -13,8 +13,13 @@ import { findPgBouncer } from './scripts/pgbouncer.ts';
  * - the stress files, one at a time.
  */
 const BROWSER_ROUND = 0;
-const IN_PROCESS_ROUND = 1;
-const IN_PROCESS_WORKERS = 3;
+const STRESS_ROUND = 2;
+
+/**
+ * What each project of the in-process round says: Vitest refuses a round whose projects ask for
+ * different numbers of files at a time.
+ */
+const IN_PROCESS_ROUND = { maxWorkers: 3, sequence: { groupOrder: 1 } };
 
 /** The end-to-end file that spends most of its time waiting: it runs in the second round. */
 const WAITING_E2E = 'test/e2e/firefox-live.test.ts';
@@ -32,6 +37,15 @@ const WAITING_E2E = 'test/e2e/firefox-live.test.ts';
  * a program (`npm start`, the benchmarks, the processes the stress tests start).
  */
 const E2E_NODE_FLAGS = ['--liftoff-only'];
+
+/** What both end-to-end projects say, whichever round they run in. */
+const E2E_PROJECT = {
+  environment: 'node' as const,
+  execArgv: E2E_NODE_FLAGS,
+  globalSetup: ['test/e2e/support/global-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 90_000,
+};
 
 /**
  * The service's suite once more through PgBouncer in transaction pooling, on PostgreSQL, where
@@ -58,8 +72,7 @@ const pooled =
             environment: 'node',
             // Loaded modules shared between files, as in the service's own run below.
             isolate: false,
-            maxWorkers: IN_PROCESS_WORKERS,
-            sequence: { groupOrder: IN_PROCESS_ROUND },
+            ...IN_PROCESS_ROUND,
             globalSetup: ['test/server/support/pooler-setup.ts'],
             env: { INBOX_TEST_POOLED: '1' },
             testTimeout: 30_000,
@@ -94,8 +107,7 @@ export default defineConfig({
           // stops with it, and what the worker kept in memory goes with it. No file mocks a
           // module: `vi.mock` in one file would reach every file that loads the module after it.
           isolate: false,
-          maxWorkers: IN_PROCESS_WORKERS,
-          sequence: { groupOrder: IN_PROCESS_ROUND },
+          ...IN_PROCESS_ROUND,
           // Beside a browser test on a two-core machine, a popup test can take several seconds.
           testTimeout: 15_000,
         },
@@ -109,8 +121,7 @@ export default defineConfig({
           setupFiles: ['test/support/setup.ts'],
           // Loaded modules shared between files, kept apart as the unit project's are.
           isolate: false,
-          maxWorkers: IN_PROCESS_WORKERS,
-          sequence: { groupOrder: IN_PROCESS_ROUND },
+          ...IN_PROCESS_ROUND,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -120,11 +131,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           exclude: [...configDefaults.exclude, WAITING_E2E],
-          environment: 'node',
-          execArgv: E2E_NODE_FLAGS,
-          globalSetup: ['test/e2e/support/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 90_000,
+          ...E2E_PROJECT,
           sequence: { groupOrder: BROWSER_ROUND },
         },
       },
@@ -134,13 +141,8 @@ export default defineConfig({
           // another browser's: a core is not left idle for that minute.
           name: 'e2e-waiting',
           include: [WAITING_E2E],
-          environment: 'node',
-          execArgv: E2E_NODE_FLAGS,
-          globalSetup: ['test/e2e/support/global-setup.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 90_000,
-          maxWorkers: IN_PROCESS_WORKERS,
-          sequence: { groupOrder: IN_PROCESS_ROUND },
+          ...E2E_PROJECT,
+          ...IN_PROCESS_ROUND,
         },
       },
       {
@@ -155,7 +157,7 @@ export default defineConfig({
           // One file at a time, and after every other project's files: each of these loads the
           // machine on purpose, and would turn the timing of a browser test beside it into chance.
           fileParallelism: false,
-          sequence: { groupOrder: IN_PROCESS_ROUND + 1 },
+          sequence: { groupOrder: STRESS_ROUND },
         },
       },
       {
@@ -167,8 +169,7 @@ export default defineConfig({
           // among them) instead of loading them again for each of some 30 files: each file starts
           // the services it needs, closes them, and mocks, stubs and fakes nothing.
           isolate: false,
-          maxWorkers: IN_PROCESS_WORKERS,
-          sequence: { groupOrder: IN_PROCESS_ROUND },
+          ...IN_PROCESS_ROUND,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
