@@ -72,6 +72,8 @@ describe.each(cases)('accessibility audit (axe-core) in $browser, $scheme', ({ b
       await agree(popup.button('Undo'), '"Undo"');
       await agree(popup.button('Delete all'), '"Delete all"');
       await popup.button('Delete all').click();
+      // The confirmation's code loads when first asked for.
+      await popup.dialog.waitFor();
       await agree(popup.dialog, 'the confirmation');
       await popup.page.close();
 
