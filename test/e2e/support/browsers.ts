@@ -5,7 +5,7 @@
  */
 import type { CDPSession } from 'playwright-core';
 import type { Browser, Page, Target } from 'puppeteer-core';
-import { describe, it } from 'vitest';
+import { describe, inject, it } from 'vitest';
 import { type ExtensionBrowser, findChromium, launchWithExtension } from '../../../scripts/chromium';
 import {
   FIREFOX_EXTENSION_DIR,
@@ -118,8 +118,14 @@ export type FirefoxBrowser = E2EBrowser & {
   reloadExtension(): Promise<void>;
 };
 
+/** In a test run, the profile its global setup made for every Firefox to start from a copy of. */
+const profileTemplate = () => (process.env.VITEST ? (inject('firefoxProfileTemplate') ?? undefined) : undefined);
+
 export async function launchFirefoxBrowser(options: LaunchOptions = {}): Promise<FirefoxBrowser> {
-  const browser = await launchFirefox(options.extensionDir ?? FIREFOX_EXTENSION_DIR, options);
+  const browser = await launchFirefox(options.extensionDir ?? FIREFOX_EXTENSION_DIR, {
+    ...options,
+    profileTemplate: profileTemplate(),
+  });
   try {
     const base = `moz-extension://${FIREFOX_EXTENSION_UUID}/`;
     const pageUrl = (path: string) => `${base}${path.replace(/^\//, '')}`;
