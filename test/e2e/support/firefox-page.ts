@@ -172,26 +172,29 @@ const MISSED = Symbol('missed');
 async function clickOnly(page: Page, handle: ElementHandle<Element>): Promise<true | typeof MISSED> {
   if (!(await handle.isIntersectingViewport({ threshold: 1 }))) await handle.scrollIntoView();
   const { x, y } = await handle.clickablePoint();
-  const guard = await handle.evaluateHandle((element) => {
-    const view = element.ownerDocument.defaultView ?? window;
-    const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick'];
-    const state = { missed: false, remove: () => {} };
-    const block = (event: Event) => {
-      const path = event.composedPath();
-      const onIt = path.some(
-        (node) => node === element || (node instanceof HTMLLabelElement && node.control === element),
-      );
-      if (onIt) return;
-      state.missed = true;
-      event.preventDefault();
-      event.stopImmediatePropagation();
-    };
-    for (const type of types) view.addEventListener(type, block, { capture: true });
-    state.remove = () => {
-      for (const type of types) view.removeEventListener(type, block, { capture: true });
-    };
-    return state;
-  });
+  // Its inner function is named with tsx's `__name` where the benchmarks run this.
+  const guard = await withNames(handle, () =>
+    handle.evaluateHandle((element) => {
+      const view = element.ownerDocument.defaultView ?? window;
+      const types = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick'];
+      const state = { missed: false, remove: () => {} };
+      const block = (event: Event) => {
+        const path = event.composedPath();
+        const onIt = path.some(
+          (node) => node === element || (node instanceof HTMLLabelElement && node.control === element),
+        );
+        if (onIt) return;
+        state.missed = true;
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      };
+      for (const type of types) view.addEventListener(type, block, { capture: true });
+      state.remove = () => {
+        for (const type of types) view.removeEventListener(type, block, { capture: true });
+      };
+      return state;
+    }),
+  );
   let missed = true;
   try {
     await page.mouse.click(x, y);
