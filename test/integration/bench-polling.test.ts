@@ -7,6 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { measurePolling } from '../../bench/polling';
 
@@ -24,18 +25,16 @@ describe('the polling benchmark', () => {
 
   it('loads on a machine without Chromium or Firefox, where it skips the browser areas', async () => {
     // An area no bench has: the program has loaded every module before it can say so.
-    const run = execFile(`${root}node_modules/.bin/tsx`, ['bench/run.ts', '--only', 'no-such-area'], {
-      cwd: root,
-      env: { ...process.env, VITEST: '', CHROMIUM_PATH: '/nonexistent/chromium', FIREFOX_PATH: '/nonexistent/firefox' },
-    });
-    const [code, stderr] = await new Promise<[number | null, string]>((resolve) => {
-      let text = '';
-      run.stderr?.on('data', (chunk) => {
-        text += chunk;
-      });
-      run.on('close', (exit) => resolve([exit, text]));
-    });
-    expect(stderr).toContain('Unknown area no-such-area;');
-    expect(code).toBe(2);
+    await expect(
+      promisify(execFile)(`${root}node_modules/.bin/tsx`, ['bench/run.ts', '--only', 'no-such-area'], {
+        cwd: root,
+        env: {
+          ...process.env,
+          VITEST: '',
+          CHROMIUM_PATH: '/nonexistent/chromium',
+          FIREFOX_PATH: '/nonexistent/firefox',
+        },
+      }),
+    ).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown area no-such-area;') });
   });
 });
