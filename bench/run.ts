@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: measures every figure of BENCHMARKS.md, prints the table and writes
  * `bench/results.json`. `--only size,service` measures some areas only (and writes no file);
- * `--service-runs 1` and `--backends postgres` make the service area shorter.
+ * `--service-runs 1` and `--backends postgres` make the service area shorter. An area that fails
+ * is named with its error and the others still run; the run then ends with exit code 1.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -20,10 +21,11 @@ import { measurePopup } from './popup';
 import { measureQuiet } from './quiet';
 import { measureService, SERVICE_DEFAULTS } from './service';
 import { measureSize } from './size';
+import { createAreaRunner } from './support/areas';
 import { BACKEND_NAMES, benchBackends } from './support/backends';
 import { buildExtension } from './support/build';
 import { describeMachine, loadAverage } from './support/machine';
-import { renderTable, type Section } from './support/report';
+import { renderTable } from './support/report';
 
 const AREAS = [
   'size',
@@ -74,19 +76,12 @@ say(
   `Service backends: ${backends.join(' and ')}${process.env.DATABASE_URL ? '' : ' (set DATABASE_URL for PostgreSQL too)'}`,
 );
 
-const sections: Section[] = [];
-const timings: { area: Area; seconds: number; loadAverage: number[] }[] = [];
 const skipped: Area[] = [];
-async function area(name: Area, measure: () => Promise<Section> | Section) {
-  if (!wanted(name)) return;
-  const areaStarted = performance.now();
-  process.stdout.write(`${name}… `);
-  const section = await measure();
-  sections.push(section);
-  const seconds = Math.round((performance.now() - areaStarted) / 100) / 10;
-  timings.push({ area: name, seconds, loadAverage: loadAverage() });
-  say(`${seconds} s (load average ${timings.at(-1)?.loadAverage[0]})`);
-}
+const { area, sections, timings, failed } = createAreaRunner<Area>({
+  wanted,
+  write: (text) => process.stdout.write(text),
+  loadAverage,
+});
 
 await area('size', async () => measureSize(await buildExtension('production')));
 if (BROWSER_AREAS.some(wanted) && !findChromium()) {
@@ -134,9 +129,11 @@ for (const note of sections.flatMap((section) => section.notes ?? [])) say(`\n${
 say('');
 say(`${finished.seconds} s in all; load average at the end: ${finished.loadAverage.join(', ')}`);
 if (skipped.length > 0) say(`Not measured: ${skipped.join(', ')} (no Chromium).`);
+for (const { area: name, error } of failed) say(`Failed: ${name}: ${error}`);
+if (failed.length > 0) process.exitCode = 1;
 
 if (!values.only) {
-  const results = { date: new Date().toISOString(), machine, finished, skipped, sections };
+  const results = { date: new Date().toISOString(), machine, finished, skipped, failed, sections };
   writeFileSync('bench/results.json', `${JSON.stringify(results, null, 2)}\n`);
   say('Written to bench/results.json');
 }

@@ -53,13 +53,23 @@ async function onServer(url: string, sql: string): Promise<void> {
   }
 }
 
+/** PostgreSQL's code for a statement the role has no right to run. */
+const INSUFFICIENT_PRIVILEGE = '42501';
+
 /** A database of its own with a user `bench` and `notifications` in their inbox, and a pooler in front. */
 export async function openDeployment(notifications: number): Promise<BenchDeployment> {
   const server = process.env.DATABASE_URL;
   if (!server) throw new Error('The pooled figures need DATABASE_URL.');
   const name = `bench_pooled_${randomBytes(5).toString('hex')}`;
   const direct = withDatabase(server, name);
-  await onServer(server, `CREATE DATABASE ${name} TEMPLATE template0`);
+  await onServer(server, `CREATE DATABASE ${name} TEMPLATE template0`).catch((error: unknown) => {
+    if ((error as { code?: string }).code !== INSUFFICIENT_PRIVILEGE) throw error;
+    const role = decodeURIComponent(new URL(server).username);
+    throw new Error(
+      `The pooled figures need a database of their own, and the role ${role} may not create one: ALTER ROLE ${role} CREATEDB.`,
+      { cause: error },
+    );
+  });
   let pooler: RunningPgBouncer | null = null;
   const close = async () => {
     await pooler?.stop();
