@@ -21,7 +21,7 @@ export interface AreaRunner<Name extends string> {
 
 export function createAreaRunner<Name extends string>(options: {
   wanted: (name: Name) => boolean;
-  /** Writes a line's start (`write`) and a whole line (`say`). */
+  /** Writes the run's output as it comes: an area's name, then how long it took or why it failed. */
   write: (text: string) => void;
   loadAverage: () => number[];
   /** Milliseconds from a fixed point. */
