@@ -1,3 +1,4 @@
+import ky, { type AfterResponseState, isHTTPError, isTimeoutError, type Options, type RetryOptions } from 'ky';
 import * as v from 'valibot';
 import { ProblemSchema } from './contract';
 import {
@@ -8,7 +9,6 @@ import {
   NetworkError,
   TimeoutError,
 } from './errors';
-import { parseRetryAfter, type RetryPolicy, send as sendRequest } from './fetch-transport';
 
 type MaybePromise<T> = T | Promise<T>;
 export type Token = string | null | undefined;
@@ -53,6 +53,18 @@ export interface RawAnswer {
 
 /** Answers larger than this are refused rather than parsed: no contract answer comes near it. */
 export const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
+/** A Retry-After longer than this is not waited out: the answer goes to the caller as it is. */
+export const MAX_RETRY_WAIT_MS = 5_000;
+
+/** Seconds from a Retry-After header: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
 export function normalizeBaseUrl(baseUrl: string): string {
   let url: URL;
   try {
@@ -72,11 +84,15 @@ export function normalizeBaseUrl(baseUrl: string): string {
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
-/** The answer's text, refused with an InvalidResponseError once it passes `limit` bytes, declared or read. */
+/**
+ * The answer's text, refused with an InvalidResponseError once it passes `limit` bytes, declared or
+ * read. The rest is cancelled without waiting: the answer may be one branch of a copy ky made,
+ * whose cancelling settles only once the other branch is cancelled too.
+ */
 export async function readLimited(response: Response, limit: number): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (declared > limit) {
-    await response.body?.cancel();
+    void response.body?.cancel().catch(() => undefined);
     throw new InvalidResponseError(response.status, `The answer is larger than ${limit} bytes.`);
   }
   if (!response.body) return '';
@@ -89,7 +105,7 @@ export async function readLimited(response: Response, limit: number): Promise<st
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      void reader.cancel().catch(() => undefined);
       throw new InvalidResponseError(response.status, `The answer is larger than ${limit} bytes.`);
     }
     text += decoder.decode(value, { stream: true });
@@ -97,37 +113,53 @@ export async function readLimited(response: Response, limit: number): Promise<st
   return text + decoder.decode();
 }
 
+/**
+ * ky's answer hook that reads each answer through `limit` bytes, within the operation's time, into
+ * the answer ky goes on with: nothing later reads more than that. A larger successful answer is
+ * refused; a larger refusal keeps only its status.
+ */
+export const readWithin =
+  (limit: number) =>
+  async ({ response }: AfterResponseState): Promise<Response> => {
+    const text = response.ok
+      ? await readLimited(response, limit)
+      : await readLimited(response, limit).catch(() => '');
+    const { status, statusText, headers } = response;
+    return new Response(text === '' ? null : text, { status, statusText, headers });
+  };
+
+/** What every request to a service is sent as: past any cache, without cookies, refusing redirects. */
+export const SERVICE_REQUEST = { cache: 'no-store', credentials: 'omit', redirect: 'error' } as const satisfies Options;
+
 function isJsonType(contentType: string | null, subtype: 'json' | 'problem+json'): boolean {
   const essence = contentType?.split(';')[0]?.trim().toLowerCase();
   return essence === `application/${subtype}`;
 }
 
-async function readJson(response: Response, subtype: 'json' | 'problem+json'): Promise<unknown> {
-  if (!isJsonType(response.headers.get('content-type'), subtype)) {
-    await response.body?.cancel();
-    const type = response.headers.get('content-type') ?? 'no content type';
-    throw new InvalidResponseError(
-      response.status,
-      `Expected application/${subtype} but got ${type}: this address does not look like the Inbox API.`,
-    );
-  }
-  const text = await readLimited(response, MAX_ANSWER_BYTES);
+function notTheApi(status: number, contentType: string | null, subtype: 'json' | 'problem+json') {
+  return new InvalidResponseError(
+    status,
+    `Expected application/${subtype} but got ${contentType ?? 'no content type'}: this address does not look like the Inbox API.`,
+  );
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const type = response.headers.get('content-type');
+  if (!isJsonType(type, 'json')) throw notTheApi(response.status, type, 'json');
   try {
-    return JSON.parse(text);
+    return JSON.parse(await response.text());
   } catch (cause) {
     throw new InvalidResponseError(response.status, 'The answer is not valid JSON.', { cause });
   }
 }
 
-async function problemError(response: Response): Promise<ApiError> {
+/** The typed error of a refusal, from its status, headers and the body ky read (through the limit). */
+function problemError(response: Response, data: unknown): ApiError {
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-  let body: unknown;
-  try {
-    body = await readJson(response, 'problem+json');
-  } catch {
-    body = undefined;
-  }
-  const problem = v.safeParse(ProblemSchema, body);
+  const problem = v.safeParse(
+    ProblemSchema,
+    isJsonType(response.headers.get('content-type'), 'problem+json') ? data : undefined,
+  );
   if (!problem.success) {
     if (response.status >= 500 || response.status === 429) {
       return errorFromProblem({
@@ -146,59 +178,123 @@ async function problemError(response: Response): Promise<ApiError> {
   return errorFromProblem({ status: response.status || status, code, detail: detail ?? title, retryAfter });
 }
 
+/** Whatever went wrong, as the client's typed error. */
+export function typedError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isHTTPError(error)) return problemError(error.response, error.data);
+  if (isTimeoutError(error)) return new TimeoutError(undefined, { cause: error });
+  return new NetworkError(undefined, { cause: error });
+}
+
+/** A refusal whose Retry-After asks for longer than is worth waiting goes to the caller at once. */
+const asksTooLong = ({ error }: { error: Error }) =>
+  isHTTPError(error) && (parseRetryAfter(error.response.headers.get('retry-after')) ?? 0) * 1000 > MAX_RETRY_WAIT_MS
+    ? false
+    : undefined;
+
+const RETRY_ALWAYS = {
+  backoffLimit: 3_000,
+  jitter: true,
+  maxRetryAfter: MAX_RETRY_WAIT_MS,
+  shouldRetry: asksTooLong,
+} as const satisfies RetryOptions;
+/** Reads: after a network failure, 408, 429 and 5xx; Retry-After waited out on 429 and 503. */
+const READ_RETRY = {
+  ...RETRY_ALWAYS,
+  methods: ['get'],
+  statusCodes: [408, 429, 500, 502, 503, 504],
+  afterStatusCodes: [429, 503],
+} satisfies RetryOptions;
+/** Changes, with the same Idempotency-Key: where no answer says the service refused or did it. */
+const CHANGE_RETRY = {
+  ...RETRY_ALWAYS,
+  methods: ['post', 'put', 'delete'],
+  statusCodes: [408, 502, 503, 504],
+  afterStatusCodes: [503],
+} satisfies RetryOptions;
+
 /**
- * One HTTP round trip to the API as the contract defines it: Bearer token, problem+json errors
- * mapped to typed errors, JSON answers size-limited and parsed. A change goes with an
+ * One try at `url`, within `timeout` milliseconds, its answer read through `limit` bytes whatever
+ * its status: for the OAuth endpoints, which answer in a format of their own and are not retried.
+ */
+export async function sendOnce(
+  url: string,
+  init: Pick<Options, 'method' | 'body' | 'fetch'>,
+  limit: number,
+  timeout = 10_000,
+): Promise<Response> {
+  try {
+    return await ky(url, {
+      ...init,
+      retry: 0,
+      timeout,
+      totalTimeout: timeout,
+      throwHttpErrors: false,
+      hooks: { afterResponse: [readWithin(limit)] },
+    });
+  } catch (error) {
+    throw typedError(error);
+  }
+}
+
+/**
+ * One HTTP round trip to the API as the contract defines it, on ky: Bearer token, problem+json
+ * errors mapped to typed errors, JSON answers size-limited and parsed. A change goes with an
  * `Idempotency-Key`, so it is retried only where no answer says it was refused, and acts once.
  */
 export function createTransport(options: TransportOptions) {
-  const prefixUrl = normalizeBaseUrl(options.baseUrl);
+  const prefix = normalizeBaseUrl(options.baseUrl);
   const timeout = options.timeout ?? 10_000;
   const { token } = options;
   const limit = options.retries ?? 2;
-  const readRetry: RetryPolicy = {
-    limit,
-    statusCodes: [408, 429, 500, 502, 503, 504],
-    afterStatusCodes: [429, 503],
+  const authorize = async (request: Request) => {
+    const bearer = typeof token === 'function' ? await token() : token;
+    if (bearer) request.headers.set('authorization', `Bearer ${bearer}`);
+    else request.headers.delete('authorization');
   };
-  const changeRetry: RetryPolicy = { limit, statusCodes: [408, 502, 503, 504], afterStatusCodes: [503] };
+  const api = ky.create({
+    ...SERVICE_REQUEST,
+    prefix,
+    fetch: options.fetch,
+    headers: { accept: 'application/json, application/problem+json' },
+    throwHttpErrors: (status) => status !== 304,
+    timeout,
+    totalTimeout: timeout,
+    hooks: {
+      beforeRequest: [
+        async ({ request, options: { context } }) => {
+          await authorize(request);
+          if (request.method !== 'GET') {
+            request.headers.set('idempotency-key', (context.idempotencyKey as string | undefined) ?? crypto.randomUUID());
+          }
+        },
+      ],
+      // A token changed meanwhile (signed in again) is the one a retry goes with.
+      beforeRetry: [({ request }) => authorize(request)],
+      afterResponse: [readWithin(MAX_ANSWER_BYTES)],
+    },
+  });
 
   async function send(spec: RequestSpec, accept: 'json' | 'none'): Promise<RawAnswer> {
-    const bearer = typeof token === 'function' ? await token() : token;
-    const headers = new Headers(spec.headers);
-    headers.set('accept', 'application/json, application/problem+json');
-    if (bearer) headers.set('authorization', `Bearer ${bearer}`);
     const changes = spec.method !== 'GET';
-    if (changes) headers.set('idempotency-key', spec.idempotencyKey ?? crypto.randomUUID());
-    if (spec.json !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
-    const query = new URLSearchParams(spec.searchParams).toString();
-    const deadline = AbortSignal.timeout(timeout);
     try {
-      const response = await sendRequest(`${prefixUrl}${spec.path}${query && `?${query}`}`, {
+      const response = await api(spec.path, {
         method: spec.method,
-        headers,
-        body: spec.json === undefined ? undefined : JSON.stringify(spec.json),
-        cache: 'no-store',
-        credentials: 'omit',
-        redirect: 'error',
-        fetch: options.fetch,
-        deadline,
-        retry: changes ? changeRetry : readRetry,
+        searchParams: spec.searchParams,
+        json: spec.json,
+        headers: spec.headers,
+        retry: { ...(changes ? CHANGE_RETRY : READ_RETRY), limit },
+        context: { idempotencyKey: spec.idempotencyKey },
       });
-      if (!response.ok && response.status !== 304) throw await problemError(response);
-      if (response.status === 304 || accept === 'none') {
-        await response.body?.cancel();
-        return { status: response.status, headers: response.headers, body: undefined };
-      }
-      return { status: response.status, headers: response.headers, body: await readJson(response, 'json') };
+      const { status, headers } = response;
+      if (status === 304 || accept === 'none') return { status, headers, body: undefined };
+      return { status, headers, body: await readJson(response) };
     } catch (error) {
-      if (deadline.aborted) throw new TimeoutError(undefined, { cause: error });
-      if (error instanceof ApiError) throw error;
-      throw new NetworkError(undefined, { cause: error });
+      throw typedError(error);
     }
   }
 
-  return { send, baseUrl: prefixUrl };
+  return { send, baseUrl: prefix };
 }
 
 export type Transport = ReturnType<typeof createTransport>;

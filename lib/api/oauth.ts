@@ -4,30 +4,23 @@
  * endpoints take form bodies and answer in OAuth's own error format.
  */
 import * as v from 'valibot';
-import { ApiError, InvalidResponseError, TimeoutError } from './errors';
-import { type SendOptions, send as sendRequest } from './fetch-transport';
-import { readLimited } from './http';
+import { ApiError, InvalidResponseError } from './errors';
+import { sendOnce } from './http';
 import { DISCOVERY_PATH, type Discovery, DiscoverySchema, OAuthErrorSchema, OAuthTokenSchema } from './oauth-contract';
 
-const TIMEOUT_MS = 10_000;
 /** No discovery document, token answer or OAuth error comes near this; a larger answer is refused unread. */
 export const MAX_OAUTH_ANSWER_BYTES = 64 * 1024;
 
-async function readJson(response: Response): Promise<unknown> {
-  const text = await readLimited(response, MAX_OAUTH_ANSWER_BYTES);
+/** One try, its answer read within the time and size limits; an answer other than 2xx is refused in OAuth's error format. */
+async function send(url: string, init: Parameters<typeof sendOnce>[1]): Promise<unknown> {
+  const response = await sendOnce(url, init, MAX_OAUTH_ANSWER_BYTES);
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(await response.text());
   } catch {
-    throw new InvalidResponseError(response.status, 'The answer is not JSON.');
+    body = undefined;
   }
-}
-
-/** One try, its answer read within the time limit; an answer other than 2xx is refused in OAuth's error format. */
-async function send(url: string, options: Omit<SendOptions, 'deadline'>): Promise<unknown> {
-  const deadline = AbortSignal.timeout(TIMEOUT_MS);
-  const response = await sendRequest(url, { ...options, deadline });
   if (!response.ok) {
-    const body: unknown = await readJson(response).catch(() => null);
     const oauth = v.safeParse(OAuthErrorSchema, body);
     throw new ApiError({
       status: response.status,
@@ -37,9 +30,8 @@ async function send(url: string, options: Omit<SendOptions, 'deadline'>): Promis
         : `The service answered ${response.status}.`,
     });
   }
-  return readJson(response).catch((error: unknown) => {
-    throw deadline.aborted ? new TimeoutError(undefined, { cause: error }) : error;
-  });
+  if (body === undefined) throw new InvalidResponseError(response.status, 'The answer is not JSON.');
+  return body;
 }
 
 const parse = <T>(schema: v.GenericSchema<unknown, T>, body: unknown): T => {

@@ -1,5 +1,5 @@
 /**
- * What an account's service can do beyond the first wave's inbox. A service of the third wave
+ * What an account's service can do beyond version 1's inbox. A version 3 service
  * answers `GET /inbox/policy`; a 404 there is an older one, which then gets no mutes, no
  * strangers setting and no search, and never an error for it. Asked once per account, address
  * and sign-in.

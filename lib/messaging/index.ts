@@ -80,7 +80,7 @@ export interface InboxPageRequest extends AccountRequest {
   muted?: boolean;
 }
 
-/** What the account's service can do beyond the first wave's inbox: mutes, the strangers policy and search. */
+/** What the account's service can do beyond version 1's inbox: mutes, the strangers policy and search. */
 export interface InboxFeatures {
   mutes: boolean;
   /** The strangers policy in force, when the service has one. */

@@ -25,7 +25,7 @@ export interface CursorScope extends Listing {
 }
 
 /**
- * The third wave's filters, in the signed text only when used: a cursor of a listing without
+ * Version 3's filters (mutes, search), in the signed text only when used: a cursor of a listing without
  * them is signed as before, so cursors issued before stay valid.
  */
 const listingExtras = (scope: CursorScope) =>

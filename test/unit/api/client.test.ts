@@ -265,9 +265,9 @@ describe('snooze and types', () => {
     expect(wire.requests).toHaveLength(0);
   });
 
-  it('reads a first-wave notification as not snoozed, sorted by when it was made', async () => {
-    const { snoozedUntil: _, sortedAt: __, ...firstWave } = notificationFixture(2);
-    const { api } = client(json({ data: [firstWave], cursor: null }));
+  it('reads a version 1 notification as not snoozed, sorted by when it was made', async () => {
+    const { snoozedUntil: _, sortedAt: __, ...versionOne } = notificationFixture(2);
+    const { api } = client(json({ data: [versionOne], cursor: null }));
     expect((await api.inbox.fetch()).data).toEqual([notificationFixture(2)]);
   });
 

@@ -15,7 +15,7 @@ import {
   UndoExpiredError,
   UserNotFoundError,
 } from '../../../lib/api';
-import { parseRetryAfter } from '../../../lib/api/fetch-transport';
+import { parseRetryAfter } from '../../../lib/api/http';
 import { failureKind } from '../../../lib/failure';
 
 describe('reviveError', () => {

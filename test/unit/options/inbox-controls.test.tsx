@@ -28,7 +28,7 @@ const MUTES: Mute[] = [
   },
 ];
 
-/** A service with the third wave's routes, keeping its policy and mutes as a real one would. */
+/** A version 3 service's routes, keeping its policy and mutes as a real one would. */
 function service(state: { strangers: StrangersPolicy; mutes: Mute[]; failPut?: boolean }) {
   return async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;

@@ -50,7 +50,7 @@ export function profileBackground(options: Options = {}) {
     retryAfter: 1500,
     /** The profile the tab shows, as its address says. */
     shows: 'bob',
-    /** Whether the service has mutes (a service of the third wave), and the people muted there. */
+    /** Whether the service has mutes (a version 3 service), and the people muted there. */
     hasMutes: true,
     muted: [] as string[],
     /** When a mute made elsewhere ends, by the person muted; a mute not named here is until removed. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClient, NetworkError, ServerError, TimeoutError } from '../../../lib/api';
-import { MAX_RETRY_WAIT_MS, send } from '../../../lib/api/fetch-transport';
+import { MAX_RETRY_WAIT_MS } from '../../../lib/api/http';
 import { hangUntilAborted, json, noContent, problem, recordingFetch } from '../../support/recording-fetch';
 
 const baseUrl = 'http://api.test/api';
@@ -8,8 +8,12 @@ const refuse = () => Promise.reject(new TypeError('fetch failed'));
 
 /** The client with fake timers: a retry's wait passes only when the test moves the clock. */
 function client(...replies: Parameters<typeof recordingFetch>) {
+  return clientRetrying(2, ...replies);
+}
+
+function clientRetrying(retries: number, ...replies: Parameters<typeof recordingFetch>) {
   const wire = recordingFetch(...replies);
-  return { wire, api: createClient({ baseUrl, token: 't', fetch: wire.fetch, retries: 2, timeout: 60_000 }) };
+  return { wire, api: createClient({ baseUrl, token: 't', fetch: wire.fetch, retries, timeout: 60_000 }) };
 }
 
 /** How many requests were sent by the time the clock has moved `ms` on. */
@@ -48,15 +52,11 @@ describe('the transport’s retries', () => {
     expect(slow.wire.requests).toHaveLength(3);
     expect(await failed).toBeInstanceOf(NetworkError);
 
-    const many = recordingFetch(refuse, refuse, refuse, refuse, refuse, refuse);
-    const sent = send(`${baseUrl}/inbox/count`, {
-      fetch: many.fetch,
-      deadline: new AbortController().signal,
-      retry: { limit: 5, statusCodes: [], afterStatusCodes: [] },
-    }).catch((error: unknown) => error);
-    expect(await sentAfter(many, 297 + 594 + 1188 + 2376)).toBe(5);
-    expect(await sentAfter(many, 2_999)).toBe(5);
-    expect(await sentAfter(many, 1)).toBe(6);
+    const many = clientRetrying(5, refuse, refuse, refuse, refuse, refuse, refuse);
+    const sent = many.api.inbox.count().catch((error: unknown) => error);
+    expect(await sentAfter(many.wire, 297 + 594 + 1188 + 2376)).toBe(5);
+    expect(await sentAfter(many.wire, 2_999)).toBe(5);
+    expect(await sentAfter(many.wire, 1)).toBe(6);
     expect(await sent).toBeInstanceOf(NetworkError);
   });
 
