@@ -49,10 +49,10 @@ function readCopy(): FirstScreenCopy | null {
 
 /** The copy's screen, its ages counted to `now`; null when it shows no rows or cannot be counted. */
 function screenOf(copy: FirstScreenCopy, now: number): HTMLElement | null {
-  const holder = document.createElement('div');
-  holder.innerHTML = copy.html;
-  const root = holder.firstElementChild as HTMLElement | null;
-  if (!root?.querySelector('article')) return null;
+  // Parsed into a document of its own, which runs no script and loads no picture, and taken into
+  // this one once ready: no markup is assigned to this page.
+  const root = new DOMParser().parseFromString(copy.html, 'text/html').body.firstElementChild;
+  if (!(root instanceof HTMLElement) || !root.querySelector('article')) return null;
   try {
     for (const time of root.querySelectorAll('time')) {
       time.textContent = relativeTime(time.dateTime, now, copy.lang);
@@ -69,7 +69,7 @@ function screenOf(copy: FirstScreenCopy, now: number): HTMLElement | null {
   for (const box of root.querySelectorAll<HTMLInputElement>('[role="switch"]')) {
     box.checked = box.getAttribute('aria-checked') === 'true';
   }
-  return root;
+  return document.adoptNode(root);
 }
 
 /**
