@@ -91,6 +91,39 @@ const plainDynamicImports: Plugin = {
 };
 
 /**
+ * The popup's first module paints the kept copy of its first screen, then asks for the modules
+ * that take over from it (`import()`), which the browser would fetch only once that module has
+ * run. Named in `popup.html` as `modulepreload` links, with the hashes of this build, they are
+ * fetched and compiled beside the first module; the first module still runs alone before the
+ * first paint.
+ */
+const POPUP_HTML = /[\\/]popup[\\/]index\.html$/;
+const preloadTakeOver: Plugin = {
+  name: 'inbox-companion:preload-take-over',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(_, { filename, chunk, bundle }) {
+      if (!POPUP_HTML.test(filename) || !chunk || !bundle) return;
+      const preloaded = new Set<string>();
+      const visit = (file: string) => {
+        const imported = bundle[file];
+        if (preloaded.has(file) || imported?.type !== 'chunk') return;
+        preloaded.add(file);
+        for (const each of imported.imports) visit(each);
+      };
+      for (const file of chunk.dynamicImports) visit(file);
+      for (const file of [chunk.fileName, ...chunk.imports]) preloaded.delete(file);
+      return [...preloaded].map((file) => ({
+        tag: 'link',
+        attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
+        injectTo: 'head' as const,
+      }));
+    },
+  },
+};
+
+/**
  * The in-page buttons are an extension page framed into the site's profile pages, so it must be
  * web-accessible on the site. The site's origin is a setting, and no browser lets an extension
  * add a web-accessible resource at run time, so it is so on the http(s) pages the extension may
@@ -115,7 +148,7 @@ export default defineConfig({
   // the benchmarks run, and development JSX, which records each element's place in the source,
   // made its popup code 26 % larger than the one people install.
   vite: () => ({
-    plugins: [plainDynamicImports, terserPass],
+    plugins: [plainDynamicImports, preloadTakeOver, terserPass],
     esbuild: { jsxDev: false },
     build: {
       modulePreload: { polyfill: false },

@@ -121,9 +121,7 @@ export async function readLimited(response: Response, limit: number): Promise<st
 export const readWithin =
   (limit: number) =>
   async ({ response }: AfterResponseState): Promise<Response> => {
-    const text = response.ok
-      ? await readLimited(response, limit)
-      : await readLimited(response, limit).catch(() => '');
+    const text = response.ok ? await readLimited(response, limit) : await readLimited(response, limit).catch(() => '');
     const { status, statusText, headers } = response;
     return new Response(text === '' ? null : text, { status, statusText, headers });
   };
@@ -265,7 +263,10 @@ export function createTransport(options: TransportOptions) {
         async ({ request, options: { context } }) => {
           await authorize(request);
           if (request.method !== 'GET') {
-            request.headers.set('idempotency-key', (context.idempotencyKey as string | undefined) ?? crypto.randomUUID());
+            request.headers.set(
+              'idempotency-key',
+              (context.idempotencyKey as string | undefined) ?? crypto.randomUUID(),
+            );
           }
         },
       ],
