@@ -26,6 +26,10 @@ configure({ asyncUtilTimeout: 5_000 });
 installFakeI18n(english, 'en');
 
 beforeEach(() => {
+  // Node 22 and later have a WebSocket of their own. A test's background holds a live channel
+  // only through the socket class the test gives it (a fake service's, or `ws` to a real one),
+  // and none where it means a background that cannot hold one.
+  Object.assign(globalThis, { WebSocket: undefined });
   // What an earlier test replaced of the browser (its messages' sender, an API it added) is put
   // back, also when that test was another file's.
   restoreFakeBrowser();
