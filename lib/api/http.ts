@@ -127,23 +127,21 @@ export const readWithin =
   };
 
 /** What every request to a service is sent as: past any cache, without cookies, refusing redirects. */
-export const SERVICE_REQUEST = { cache: 'no-store', credentials: 'omit', redirect: 'error' } as const satisfies Options;
+const SERVICE_REQUEST = { cache: 'no-store', credentials: 'omit', redirect: 'error' } as const satisfies Options;
 
 function isJsonType(contentType: string | null, subtype: 'json' | 'problem+json'): boolean {
   const essence = contentType?.split(';')[0]?.trim().toLowerCase();
   return essence === `application/${subtype}`;
 }
 
-function notTheApi(status: number, contentType: string | null, subtype: 'json' | 'problem+json') {
-  return new InvalidResponseError(
-    status,
-    `Expected application/${subtype} but got ${contentType ?? 'no content type'}: this address does not look like the Inbox API.`,
-  );
-}
-
 async function readJson(response: Response): Promise<unknown> {
   const type = response.headers.get('content-type');
-  if (!isJsonType(type, 'json')) throw notTheApi(response.status, type, 'json');
+  if (!isJsonType(type, 'json')) {
+    throw new InvalidResponseError(
+      response.status,
+      `Expected application/json but got ${type ?? 'no content type'}: this address does not look like the Inbox API.`,
+    );
+  }
   try {
     return JSON.parse(await response.text());
   } catch (cause) {
