@@ -17,12 +17,13 @@ const CANDIDATES = [
 /** The build the end-to-end tests, screenshots and benchmarks load. */
 export const E2E_EXTENSION_DIR = resolve('.output/chrome-mv3-e2e');
 
-/** Chromium's switches for loading an unpacked extension on a machine without the usual desktop services. */
-export function extensionArgs(extensionDir: string): string[] {
+/**
+ * Chromium's switches for a machine without the usual desktop services. The sandbox stays on,
+ * except as root, where Chromium refuses to start with it.
+ */
+export function browserArgs(): string[] {
   return [
-    `--disable-extensions-except=${extensionDir}`,
-    `--load-extension=${extensionDir}`,
-    '--no-sandbox',
+    ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     '--disable-gpu',
     '--disable-background-networking',
     '--disable-component-update',
@@ -31,6 +32,11 @@ export function extensionArgs(extensionDir: string): string[] {
     '--no-default-browser-check',
     '--disable-quic',
   ];
+}
+
+/** The same, loading an unpacked extension. */
+export function extensionArgs(extensionDir: string): string[] {
+  return [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...browserArgs()];
 }
 
 export function findChromium(): string | null {
