@@ -89,3 +89,44 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
     close: () => context.close(),
   };
 }
+
+export interface BrowserToInstallInto {
+  context: BrowserContext;
+  /**
+   * Installs an unpacked build into the running browser, as a person installing it does, through
+   * DevTools' `Extensions.loadUnpacked`; resolves once its service worker runs. Installed again,
+   * it is updated: its old worker stops, its session storage empties, a new worker starts.
+   */
+  install(extensionDir?: string): Promise<{ extensionId: string; worker: Worker }>;
+  close(): Promise<void>;
+}
+
+/** Chromium with no extension yet, for what a person had open before installing it. */
+export async function launchToInstallInto(): Promise<BrowserToInstallInto> {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error(MISSING_CHROMIUM);
+  const context = await chromium.launchPersistentContext('', {
+    executablePath,
+    headless: true,
+    // Playwright's own switch would keep every extension out.
+    ignoreDefaultArgs: ['--disable-extensions'],
+    viewport: { width: 1000, height: 800 },
+    args: [...browserArgs(), '--enable-unsafe-extension-debugging'],
+  });
+  return {
+    context,
+    async install(extensionDir = E2E_EXTENSION_DIR) {
+      const browser = context.browser();
+      if (!browser) throw new Error('No browser to install into.');
+      const started = context.waitForEvent('serviceworker', (worker) => worker.url().endsWith('/background.js'));
+      const cdp = await browser.newBrowserCDPSession();
+      const { id } = (await cdp.send('Extensions.loadUnpacked' as never, { path: extensionDir } as never)) as {
+        id: string;
+      };
+      await cdp.detach();
+      const worker = context.serviceWorkers().find((each) => new URL(each.url()).host === id) ?? (await started);
+      return { extensionId: id, worker };
+    },
+    close: () => context.close(),
+  };
+}

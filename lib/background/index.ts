@@ -9,7 +9,7 @@ import { migrateSettings, watchSettings } from '../settings';
 import { createRuntimes } from './account-runtime';
 import { accounts } from './account-store';
 import type { Clock } from './clock';
-import { syncProfileScript } from './content-script';
+import { addToOpenTabs, syncProfileScript } from './content-script';
 import { registerHandlers } from './handlers';
 import { canHoldChannel, LIVE_ALARM_PREFIX } from './live-channel';
 import {
@@ -81,10 +81,16 @@ export function startBackground(options: BackgroundOptions = {}) {
     snooze: (account, ids, until) => handlers['inbox.snooze']({ account, ids, until, unread: ids.length }, null),
   };
 
-  /** Every account checked at once, and the profile script following the accounts' sites. */
+  /**
+   * Every account checked at once, and the profile script following the accounts' sites, also
+   * into their pages already open: on install, update, the browser's start and each change of
+   * sites or permissions, not each time the worker wakes, when it is in them already.
+   */
   async function refresh() {
     await runtimes.sync();
-    await syncProfileScript(await accounts()).catch(() => undefined);
+    const sites = await accounts();
+    await syncProfileScript(sites).catch(() => undefined);
+    void addToOpenTabs(sites).catch(() => undefined);
     await Promise.all(runtimes.all().map((runtime) => runtime.poller.poll()));
   }
 

@@ -68,6 +68,11 @@ export async function isClaimedFrame(tabId: number, frameId: number): Promise<bo
   return (await read(tabId))?.frameId === frameId;
 }
 
+/** Whether the tab's page has asked for a claim since the extension started, or is being given the script. */
+export async function hasClaim(tabId: number): Promise<boolean> {
+  return (await read(tabId)) !== undefined;
+}
+
 /** The tab is closed: its claim goes, from memory and from session storage. */
 export function forgetTab(tabId: number): void {
   kept().delete(tabId);

@@ -112,7 +112,7 @@ interface RegisteredScript {
   persistAcrossSessions?: boolean;
 }
 
-/** In-memory `scripting` registration of content scripts. */
+/** In-memory `scripting` registration of content scripts; `executeScript` puts nothing anywhere. */
 export function installFakeScripting() {
   const registered = new Map<string, RegisteredScript>();
   const api = {
@@ -130,6 +130,7 @@ export function installFakeScripting() {
     },
     getRegisteredContentScripts: async (filter?: { ids?: string[] }) =>
       [...registered.values()].filter((s) => !filter?.ids || filter.ids.includes(s.id)),
+    executeScript: async (_: { target: { tabId: number }; files?: string[] }) => [],
   };
   Object.assign(fakeBrowser, { scripting: api });
   return registered;

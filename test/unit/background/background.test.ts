@@ -133,17 +133,45 @@ describe('background', () => {
     });
   });
 
-  it('registers the profile script and polls once the person grants the site', async () => {
+  it('registers the profile script, puts it into the site’s open pages and polls once the person grants the site', async () => {
     await signedIn();
     await fakeBrowser.permissions.remove({ origins: ['http://127.0.0.1/*'] });
+    const profile = await fakeBrowser.tabs.create({ url: 'http://127.0.0.1:8787/@alice' });
+    const injected = vi.spyOn(fakeBrowser.scripting, 'executeScript');
     const { wire } = start([count(5)]);
     await settle();
     expect((await statusItem.getValue()).kind).toBe('noPermission');
     expect(wire.requests).toHaveLength(0);
+    expect(injected).not.toHaveBeenCalled();
     await grant('http://127.0.0.1:8787');
     await settle();
     expect(await fakeBrowser.scripting.getRegisteredContentScripts()).toHaveLength(1);
+    expect(injected.mock.calls.filter(([{ files }]) => files).map(([{ target }]) => target.tabId)).toEqual([
+      profile.id,
+    ]);
     expect((await badge()).text).toBe('5');
+  });
+
+  it('puts the profile script into the site’s open pages on install and on the browser’s start, not each time the worker wakes', async () => {
+    await signedIn();
+    const profile = await fakeBrowser.tabs.create({ url: 'http://127.0.0.1:8787/@alice' });
+    await fakeBrowser.tabs.create({ url: 'https://elsewhere.example/@alice' });
+    const injected = vi.spyOn(fakeBrowser.scripting, 'executeScript');
+    start([count(1), count(1), count(1)]);
+    await settle();
+    expect(injected).not.toHaveBeenCalled();
+    await fakeBrowser.runtime.onInstalled.trigger({ reason: 'install' } as never);
+    await until(() => injected.mock.calls.length > 0);
+    const scripts = () => injected.mock.calls.filter(([{ files }]) => files).map(([{ target }]) => target.tabId);
+    expect(scripts()).toEqual([profile.id]);
+    // The browser's start empties session storage, where the tab's claim was.
+    await fakeBrowser.storage.session.clear();
+    running?.abort();
+    start([count(1), count(1)]);
+    await fakeBrowser.runtime.onStartup.trigger();
+    await until(() => scripts().length > 1);
+    await settle();
+    expect(scripts()).toEqual([profile.id, profile.id]);
   });
 
   it('removes the profile script when the site permission is taken back', async () => {

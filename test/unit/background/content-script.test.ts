@@ -1,6 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { syncProfileScript } from '../../../lib/background/content-script';
+import { addToOpenTabs, syncProfileScript } from '../../../lib/background/content-script';
+import { forgetTab, newClaim } from '../../../lib/background/profile-frames';
 import { DEFAULT_SETTINGS } from '../../../lib/settings';
 import { grant } from '../../support/background';
 
@@ -57,5 +58,74 @@ describe('profile content script registration', () => {
     await fakeBrowser.permissions.remove({ origins: ['http://127.0.0.1/*'] });
     expect(await syncProfileScript([DEFAULT_SETTINGS])).toBe('removed');
     expect(await registered()).toEqual([]);
+  });
+});
+
+describe('the profile content script in pages already open', () => {
+  beforeEach(() => fakeBrowser.reset());
+
+  const open = async (url: string) => (await fakeBrowser.tabs.create({ url })).id as number;
+  /** What went into which tab, in order: the script's file, or the tag whose leftovers a function took out. */
+  const given = () => {
+    const spy = vi.spyOn(fakeBrowser.scripting, 'executeScript');
+    return () =>
+      spy.mock.calls.map(([injection]) => {
+        const { target, files, args } = injection as { target: { tabId: number }; files?: string[]; args?: string[] };
+        return `${target.tabId} ${(files ?? args)?.join()}`;
+      });
+  };
+
+  it('goes into each open page of a granted site, on that origin only, and into nothing without the grant', async () => {
+    const injections = given();
+    const profile = await open('http://127.0.0.1:8787/@alice');
+    const home = await open('http://127.0.0.1:8787/');
+    await open('http://127.0.0.1:9999/@alice');
+    await open('https://example.social/@alice');
+    expect(await addToOpenTabs([DEFAULT_SETTINGS])).toEqual([]);
+    await grant(DEFAULT_SETTINGS.siteOrigin);
+    expect(await addToOpenTabs([DEFAULT_SETTINGS])).toEqual([profile, home]);
+    // What an earlier copy left goes first.
+    expect(injections()).toEqual([
+      `${profile} inbox-companion-profile`,
+      `${profile} /content-scripts/profile.js`,
+      `${home} inbox-companion-profile`,
+      `${home} /content-scripts/profile.js`,
+    ]);
+  });
+
+  it('goes into a page once: not again, nor where the page’s own copy has asked for its claim', async () => {
+    await grant(DEFAULT_SETTINGS.siteOrigin);
+    const injections = given();
+    const loaded = await open('http://127.0.0.1:8787/@alice');
+    const later = await open('http://127.0.0.1:8787/@bob');
+    // The registered copy in a page loaded since has started and asked.
+    newClaim(later, null);
+    expect(await addToOpenTabs([DEFAULT_SETTINGS])).toEqual([loaded]);
+    expect(await addToOpenTabs([DEFAULT_SETTINGS])).toEqual([]);
+    // Two at once, as an install and a grant can come: still once.
+    const third = await open('http://127.0.0.1:8787/@carol');
+    const both = await Promise.all([addToOpenTabs([DEFAULT_SETTINGS]), addToOpenTabs([DEFAULT_SETTINGS])]);
+    expect(both).toEqual([[third], []]);
+    expect(injections().filter((each) => each.endsWith('.js'))).toHaveLength(2);
+  });
+
+  it('tries a page again where the browser kept the script out, and again in a tab closed and opened anew', async () => {
+    await grant(DEFAULT_SETTINGS.siteOrigin);
+    const tab = await open('http://127.0.0.1:8787/@alice');
+    vi.spyOn(fakeBrowser.scripting, 'executeScript').mockRejectedValueOnce(
+      new Error('Frame with ID 0 is showing error page'),
+    );
+    expect(await addToOpenTabs([DEFAULT_SETTINGS])).toEqual([]);
+    expect(await addToOpenTabs([DEFAULT_SETTINGS])).toEqual([tab]);
+    forgetTab(tab);
+    expect(await addToOpenTabs([DEFAULT_SETTINGS])).toEqual([tab]);
+  });
+
+  it('covers every account’s granted site', async () => {
+    const other = { siteOrigin: 'https://example.social' };
+    await grant(DEFAULT_SETTINGS.siteOrigin, other.siteOrigin);
+    const here = await open('http://127.0.0.1:8787/@alice');
+    const there = await open('https://example.social/@bob');
+    expect(await addToOpenTabs([DEFAULT_SETTINGS, other])).toEqual([here, there]);
   });
 });
