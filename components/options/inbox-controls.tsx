@@ -4,7 +4,7 @@ import { reviveError } from '../../lib/api/errors';
 import { accountStatusKey } from '../../lib/connection-status';
 import { t } from '../../lib/i18n';
 import { ask } from '../../lib/messaging';
-import { failureReason } from '../../lib/popup/inbox-problem';
+import { loadFailureWords } from '../../lib/popup/failure-words';
 import { followStored } from '../../lib/stored';
 import { muteEnd, muteName } from '../popup/muted-view';
 
@@ -19,7 +19,8 @@ interface Loaded {
   mutes: Mute[];
 }
 
-const reason = (error: unknown) => failureReason(reviveError(error), navigator.onLine);
+/** Why a change failed, in words; they load with the first failure, as in the popup's Muted view. */
+const reason = async (error: unknown) => (await loadFailureWords()).failureReason(reviveError(error), navigator.onLine);
 
 /**
  * An account's strangers setting and its mutes, each with a button that removes it. Both are the
@@ -68,7 +69,7 @@ export function InboxControls({ account, title }: Props) {
       const policy = await ask('inbox.setPolicy', { account, strangers });
       setLoaded((before) => before && { ...before, strangers: policy.strangers });
     } catch (error) {
-      setProblem(t('options_strangers_failed', reason(error)));
+      setProblem(t('options_strangers_failed', await reason(error)));
     } finally {
       setBusy(false);
     }
@@ -81,7 +82,7 @@ export function InboxControls({ account, title }: Props) {
       await ask('inbox.unmute', { account, id: mute.id });
       setLoaded((before) => before && { ...before, mutes: before.mutes.filter((other) => other.id !== mute.id) });
     } catch (error) {
-      setProblem(t('options_strangers_failed', reason(error)));
+      setProblem(t('options_strangers_failed', await reason(error)));
     } finally {
       setBusy(false);
     }
