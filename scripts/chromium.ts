@@ -3,8 +3,9 @@
  * ever downloaded: end-to-end tests, screenshots, benchmarks and `npm start` use the Chromium
  * the machine has (Debian's `chromium` package in CI).
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { type BrowserContext, chromium, type Worker } from 'playwright-core';
 
 const CANDIDATES = [
@@ -37,6 +38,37 @@ export function browserArgs(): string[] {
 /** The same, loading an unpacked extension. */
 export function extensionArgs(extensionDir: string): string[] {
   return [`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`, ...browserArgs()];
+}
+
+/** The id Chromium gives an unpacked extension: from its folder's absolute path, as its digest in the letters a to p. */
+export function unpackedExtensionId(extensionDir: string): string {
+  const digest = createHash('sha256').update(resolve(extensionDir)).digest('hex').slice(0, 32);
+  return [...digest].map((digit) => String.fromCharCode(97 + Number.parseInt(digit, 16))).join('');
+}
+
+/**
+ * Pins the unpacked extension's toolbar button in a Chromium profile, before the browser starts
+ * with it, so the badge is in sight rather than in the extensions menu. What else the profile's
+ * preferences hold stays; preferences that cannot be read are left as they are.
+ */
+export function pinExtension(profileDir: string, extensionDir: string): void {
+  const file = join(profileDir, 'Default', 'Preferences');
+  let preferences: { extensions?: { pinned_extensions?: unknown } } = {};
+  if (existsSync(file)) {
+    try {
+      preferences = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      return;
+    }
+  }
+  const id = unpackedExtensionId(extensionDir);
+  const pinned = Array.isArray(preferences.extensions?.pinned_extensions)
+    ? preferences.extensions.pinned_extensions
+    : [];
+  if (pinned.includes(id)) return;
+  preferences.extensions = { ...preferences.extensions, pinned_extensions: [...pinned, id] };
+  mkdirSync(join(profileDir, 'Default'), { recursive: true });
+  writeFileSync(file, JSON.stringify(preferences));
 }
 
 export function findChromium(): string | null {

@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'wxt';
 import { curlExample, DEMO_PASSWORD, startServer } from '../server/index';
-import { extensionArgs, findChromium } from './chromium';
+import { extensionArgs, findChromium, pinExtension } from './chromium';
 
 const { values } = parseArgs({
   options: {
@@ -60,6 +60,7 @@ if (!values['no-browser'] && chromium && hasDisplay()) {
     ? mkdtempSync(resolve(tmpdir(), 'inbox-companion-'))
     : resolve(DATA_DIR, 'chromium-profile');
   mkdirSync(profile, { recursive: true });
+  pinExtension(profile, EXTENSION_DIR);
   browser = spawn(
     chromium,
     [...extensionArgs(EXTENSION_DIR), `--user-data-dir=${profile}`, `${server.origin}/@alice`],
