@@ -48,6 +48,10 @@ export function localTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
+/** How much room the popup gives each notification: one or two lines, or the roomier rows of earlier versions. */
+export const DENSITIES = ['compact', 'comfortable'] as const;
+export type Density = (typeof DENSITIES)[number];
+
 export interface Settings {
   /** The API base URL, for example `https://example.social/api`. */
   apiBaseUrl: string;
@@ -73,6 +77,8 @@ export interface Settings {
   groupedTypes: Record<NotificationType, boolean>;
   /** Opening a notification from the popup marks it read. */
   markReadOnOpen: boolean;
+  /** How much room the popup's list gives each notification. */
+  density: Density;
 }
 
 export const MIN_POLL_INTERVAL_SECONDS = 30;
@@ -90,6 +96,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   groupNotifications: true,
   groupedTypes: Object.freeze({ mention: false, reply: false, follow: true, system: true, like: true }),
   markReadOnOpen: true,
+  density: 'compact',
 });
 
 const QUIET_HOURS_ERROR: Record<QuietHoursProblem, MessageKey> = {
@@ -182,6 +189,7 @@ export function normalizeSettings(stored: unknown): Settings {
   settings.alertTypes = normalizeTypes(value.alertTypes, DEFAULT_SETTINGS.alertTypes);
   settings.groupedTypes = normalizeTypes(value.groupedTypes, DEFAULT_SETTINGS.groupedTypes);
   settings.quietHours = normalizeQuietHours(value.quietHours);
+  if (!DENSITIES.includes(settings.density)) settings.density = DEFAULT_SETTINGS.density;
   const errors = validateSettings(settings);
   for (const key of Object.keys(errors) as (keyof Settings)[]) {
     Object.assign(settings, { [key]: DEFAULT_SETTINGS[key] });
@@ -198,6 +206,7 @@ export const SYNCED_SETTINGS = [
   'groupNotifications',
   'groupedTypes',
   'markReadOnOpen',
+  'density',
 ] as const satisfies readonly (keyof Settings)[];
 type SyncedSetting = (typeof SYNCED_SETTINGS)[number];
 type StoredSettings = Partial<Record<keyof Settings, unknown>>;

@@ -15,6 +15,7 @@ import {
   toDraft,
 } from '../../lib/options/settings-form';
 import {
+  DENSITIES,
   getSettings,
   MIN_POLL_INTERVAL_SECONDS,
   type Settings,
@@ -191,6 +192,20 @@ export function OptionsPage() {
             <p class="hint" id="grouped-types-hint">
               {t('options_grouped_types_hint')}
             </p>
+          </fieldset>
+          <fieldset class="density">
+            <legend>{t('options_density')}</legend>
+            {DENSITIES.map((density) => (
+              <label key={density} class="check">
+                <input
+                  type="radio"
+                  name="density"
+                  checked={draft.density === density}
+                  onChange={() => change({ density })}
+                />
+                {t(`options_density_${density}`)}
+              </label>
+            ))}
           </fieldset>
         </fieldset>
         <AlertSettings draft={draft} error={error('quietHours')} onChange={change} />

@@ -16,6 +16,7 @@ export type Draft = Pick<
   | 'groupNotifications'
   | 'groupedTypes'
   | 'markReadOnOpen'
+  | 'density'
   | 'alertTypes'
   | 'quietHours'
 > & { pollIntervalSeconds: string };
@@ -26,6 +27,7 @@ export const toDraft = (settings: Settings): Draft => ({
   groupNotifications: settings.groupNotifications,
   groupedTypes: settings.groupedTypes,
   markReadOnOpen: settings.markReadOnOpen,
+  density: settings.density,
   alertTypes: settings.alertTypes,
   quietHours: settings.quietHours,
   pollIntervalSeconds: String(settings.pollIntervalSeconds),

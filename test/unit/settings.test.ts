@@ -38,6 +38,17 @@ describe('settings', () => {
     });
   });
 
+  it('has the compact list by default, keeps the comfortable one once chosen, and reads anything else as compact', async () => {
+    expect(DEFAULT_SETTINGS.density).toBe('compact');
+    expect(normalizeSettings({ density: 'comfortable' }).density).toBe('comfortable');
+    expect(normalizeSettings({ density: 'roomy' }).density).toBe('compact');
+    expect(normalizeSettings({ density: 2 }).density).toBe('compact');
+    await updateSettings({ density: 'comfortable' });
+    expect((await getSettings()).density).toBe('comfortable');
+    // A choice of how the popup looks follows the person to their other computers.
+    expect(await fakeBrowser.storage.sync.get('settings')).toEqual({ settings: { density: 'comfortable' } });
+  });
+
   it('reads garbage as the defaults', () => {
     expect(normalizeSettings('nonsense')).toEqual(DEFAULT_SETTINGS);
     expect(normalizeSettings(null)).toEqual(DEFAULT_SETTINGS);

@@ -117,7 +117,7 @@ describe('options: the strangers setting and the mutes', () => {
       expect(wire.requests.some((request) => request.url.pathname.endsWith('/inbox/policy'))).toBe(true),
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(screen.queryByRole('radio')).toBeNull();
+    expect(screen.queryByRole('radio', { name: 'Show' })).toBeNull();
     expect(screen.queryByText('Muted people and threads')).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
     expect(document.querySelector('.notice')?.textContent).toBe('');

@@ -380,6 +380,20 @@ describe('options page', () => {
     expect(group.disabled).toBe(true);
   });
 
+  it('offers the popup’s list compact or comfortable, compact at first, and saves the choice', async () => {
+    background();
+    await open();
+    const list = screen.getByRole('group', { name: 'Popup list' });
+    const compact = within(list).getByRole('radio', { name: /^Compact/ }) as HTMLInputElement;
+    const comfortable = within(list).getByRole('radio', { name: /^Comfortable/ }) as HTMLInputElement;
+    expect([compact.checked, comfortable.checked]).toEqual([true, false]);
+    fireEvent.click(comfortable);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(notice()).toContain('Saved.'));
+    expect((await getSettings()).density).toBe('comfortable');
+    expect([compact.checked, comfortable.checked]).toEqual([false, true]);
+  });
+
   it('refuses quiet hours that cannot work, in words, and saves nothing', async () => {
     background();
     await open();
