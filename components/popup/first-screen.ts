@@ -6,7 +6,7 @@
  * for the copy, without rendering the popup again. It draws only the plain list (signed in, no
  * problem to show, a cached first page, no type filter), and no copy is kept for any other state.
  */
-import type { Actor, Notification } from '../../lib/api/contract';
+import type { Actor, Notification, NotificationType } from '../../lib/api/contract';
 import { avatarColour, initialsOf } from '../../lib/avatar';
 import { type MessageKey, t, tn, uiLanguage } from '../../lib/i18n';
 import { avatarSource, foreignHost, openableUrl } from '../../lib/links';
@@ -38,14 +38,25 @@ function h(
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** An icon as `Icon` draws it: the page's symbol of that name. */
-function icon(name: IconName) {
+/** An icon as `Icon` draws it: the page's symbol of that name, with a tooltip when `title` is given. */
+function icon(name: IconName, title?: string) {
   const svg = document.createElementNS(SVG, 'svg');
   svg.setAttribute('aria-hidden', 'true');
+  if (title) {
+    const tip = document.createElementNS(SVG, 'title');
+    tip.textContent = title;
+    svg.append(tip);
+  }
   const use = document.createElementNS(SVG, 'use');
   use.setAttribute('href', `#icon-${name}`);
   svg.append(use);
   return svg;
+}
+
+/** The type as `TypeLabel` draws it: its icon and its name. */
+function typeMark(type: NotificationType) {
+  const label = t(typeLabel[type]);
+  return h('span', { class: `type type-${type}` }, icon(type, label), h('span', { class: 'type-name' }, label));
 }
 
 const iconButton = (name: IconName, label: MessageKey, tabindex: number, { menu = false, danger = false } = {}) =>
@@ -130,12 +141,12 @@ function notificationRow(item: Notification, place: RowPlace, siteOrigin: string
     h(
       'div',
       { class: 'body' },
-      h('p', { class: 'text', id: `text-${item.id}` }, link(url, item.text, tabindex)),
+      h('p', { class: 'text', id: `text-${item.id}`, title: item.text }, link(url, item.text, tabindex)),
       h(
         'p',
         { class: 'meta', id: `meta-${item.id}` },
         !item.read && unreadDot(),
-        h('span', { class: `type type-${item.type}` }, t(typeLabel[item.type])),
+        typeMark(item.type),
         item.actor &&
           h(
             'span',
@@ -144,13 +155,17 @@ function notificationRow(item: Notification, place: RowPlace, siteOrigin: string
             ' ',
             h('span', { class: 'handle' }, '@', item.actor.username),
           ),
-        account && h('span', { class: 'account' }, t('popup_row_account', account)),
-        elsewhere &&
-          h(
-            'span',
-            { class: 'host', title: t('popup_link_elsewhere', elsewhere) },
-            t('popup_link_elsewhere', elsewhere),
-          ),
+        h(
+          'span',
+          { class: 'extras' },
+          account && h('span', { class: 'account' }, t('popup_row_account', account)),
+          elsewhere &&
+            h(
+              'span',
+              { class: 'host', title: t('popup_link_elsewhere', elsewhere) },
+              t('popup_link_elsewhere', elsewhere),
+            ),
+        ),
         time(item.createdAt, place.now),
       ),
     ),
@@ -177,13 +192,13 @@ function groupRow(group: NotificationGroup, place: RowPlace) {
     h(
       'div',
       { class: 'body' },
-      h('p', { class: 'text', id: `text-${key}` }, link(openableUrl(newest.url), title, tabindex)),
+      h('p', { class: 'text', id: `text-${key}`, title }, link(openableUrl(newest.url), title, tabindex)),
       h(
         'p',
         { class: 'meta', id: `meta-${key}` },
         unread > 0 && unreadDot(),
-        h('span', { class: `type type-${newest.type}` }, t(typeLabel[newest.type])),
-        h('span', { class: 'count' }, tn('popup_group_size', members.length)),
+        typeMark(newest.type),
+        h('span', { class: 'extras' }, h('span', { class: 'count' }, tn('popup_group_size', members.length))),
         time(newest.createdAt, place.now),
       ),
       h(
@@ -233,9 +248,12 @@ export function drawFirstScreen(screen: FirstScreen, now = Date.now()): HTMLElem
   }) as HTMLInputElement;
   unreadSwitch.checked = state.unreadOnly;
 
+  const wholeAction = (name: IconName, key: MessageKey, extra: Record<string, string | boolean>) =>
+    h('button', { type: 'button', title: t(key), ...extra }, icon(name), h('span', {}, t(key)));
+
   const popup = h(
     'div',
-    { class: 'popup' },
+    { class: `popup ${state.density}` },
     h(
       'header',
       {},
@@ -257,19 +275,23 @@ export function drawFirstScreen(screen: FirstScreen, now = Date.now()): HTMLElem
       ),
       h(
         'div',
-        { class: 'view-tabs', role: 'tablist', 'aria-label': t('popup_views') },
-        ...(['inbox', 'snoozed'] as const).map((view) =>
-          h(
-            'button',
-            {
-              type: 'button',
-              role: 'tab',
-              id: `view-tab-${view}`,
-              'aria-selected': String(view === 'inbox'),
-              'aria-controls': 'view-panel',
-              tabindex: view === 'inbox' ? 0 : -1,
-            },
-            t(`popup_view_${view}`),
+        { class: 'view-bar' },
+        h(
+          'div',
+          { class: 'view-tabs', role: 'tablist', 'aria-label': t('popup_views') },
+          ...(['inbox', 'snoozed'] as const).map((view) =>
+            h(
+              'button',
+              {
+                type: 'button',
+                role: 'tab',
+                id: `view-tab-${view}`,
+                'aria-selected': String(view === 'inbox'),
+                'aria-controls': 'view-panel',
+                tabindex: view === 'inbox' ? 0 : -1,
+              },
+              t(`popup_view_${view}`),
+            ),
           ),
         ),
       ),
@@ -278,28 +300,27 @@ export function drawFirstScreen(screen: FirstScreen, now = Date.now()): HTMLElem
         { class: 'toolbar' },
         h('legend', { class: 'sr-only' }, t('popup_toolbar')),
         h('label', { class: 'select-all' }, h('input', { type: 'checkbox' }), h('span', {}, t('popup_select_all'))),
-        whole &&
-          h(
-            'button',
-            { type: 'button', disabled: !(items.some((item) => !item.read) || (count ?? 0) > 0 || hasMore) },
-            t('popup_mark_all_read'),
-          ),
-        whole && h('button', { type: 'button', class: 'danger' }, t('popup_delete_all')),
-      ),
-      h(
-        'fieldset',
-        { class: 'chips' },
-        h('legend', { class: 'sr-only' }, t('popup_chips')),
-        ...TYPE_CHIPS.map(([type, key]) =>
-          h(
-            'button',
-            { type: 'button', class: 'chip', 'aria-pressed': String(type === null) },
-            t(key),
-            !type && count ? ' ' : null,
-            !type && count ? h('span', { class: 'chip-count' }, String(count)) : null,
-            !type && count ? h('span', { class: 'sr-only' }, ' ', t('popup_chip_unread')) : null,
+        h(
+          'fieldset',
+          { class: 'chips' },
+          h('legend', { class: 'sr-only' }, t('popup_chips')),
+          ...TYPE_CHIPS.map(([type, key]) =>
+            h(
+              'button',
+              { type: 'button', class: 'chip', 'aria-pressed': String(type === null) },
+              t(key),
+              !type && count ? ' ' : null,
+              !type && count ? h('span', { class: 'chip-count' }, String(count)) : null,
+              !type && count ? h('span', { class: 'sr-only' }, ' ', t('popup_chip_unread')) : null,
+            ),
           ),
         ),
+        whole &&
+          wholeAction('check-all', 'popup_mark_all_read', {
+            class: 'whole',
+            disabled: !(items.some((item) => !item.read) || (count ?? 0) > 0 || hasMore),
+          }),
+        whole && wholeAction('trash', 'popup_delete_all', { class: 'whole danger' }),
       ),
     ),
     h('div', { class: 'failure', role: 'alert' }),

@@ -5,8 +5,8 @@ import type { NotificationGroup } from '../../lib/popup/inbox-groups';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 import { Faces } from './avatar';
 import { IconButton } from './icon';
-import type { ItemActions } from './notification-item';
-import { groupTitle, typeLabel } from './row-words';
+import { type ItemActions, TypeLabel } from './notification-item';
+import { groupTitle } from './row-words';
 
 interface Props {
   group: NotificationGroup;
@@ -95,14 +95,16 @@ function GroupRow({ group, position, total, active, selected, expanded, waiting,
       />
       <Faces actors={members.map((member) => member.actor)} />
       <div class="body">
-        <p class="text" id={`text-${key}`}>
+        <p class="text" id={`text-${key}`} title={title}>
           {link(key, url, title, false)}
         </p>
         <p class="meta" id={`meta-${key}`}>
           {unread > 0 && <span class="dot" role="img" aria-label={t('popup_unread')} />}
-          {waiting && <span class="waiting">{t('popup_waiting')}</span>}
-          <span class={`type type-${newest.type}`}>{t(typeLabel[newest.type])}</span>
-          <span class="count">{tn('popup_group_size', members.length)}</span>
+          <TypeLabel type={newest.type} />
+          <span class="extras">
+            {waiting && <span class="waiting">{t('popup_waiting')}</span>}
+            <span class="count">{tn('popup_group_size', members.length)}</span>
+          </span>
           {time(newest.createdAt, now)}
         </p>
         <button

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { t, tn } from '../../lib/i18n';
 import { Icon, IconButton } from './icon';
 
@@ -17,6 +18,8 @@ interface Props {
   onSnoozeSelected(anchor: HTMLElement): void;
   onMarkAll(): void;
   onDeleteAll(): void;
+  /** The type chips, in the same row while nothing is selected. */
+  chips?: ComponentChildren;
 }
 
 /** The box that selects every loaded item, or none; half-ticked while some are selected. */
@@ -56,34 +59,56 @@ function placeUnderOpener(event: ToggleEvent & { currentTarget: HTMLElement }) {
   panel.style.right = `${Math.max(4, innerWidth - box.right)}px`;
 }
 
-/** "Mark all read" and "Delete all", as buttons or in the More menu; a choice closes the menu. */
+/**
+ * "Mark all read" and "Delete all", as buttons or in the More menu; a choice closes the menu.
+ * Each has its icon and its words: the compact list shows the icon, with the words for screen
+ * readers and as a tooltip.
+ */
 function WholeInboxActions({ canMarkAll, canDeleteAll, onMarkAll, onDeleteAll }: Props) {
   const act = (action: () => void) => (event: MouseEvent & { currentTarget: HTMLButtonElement }) => {
     event.currentTarget.closest<HTMLElement>('[popover]')?.hidePopover?.();
     action();
   };
+  const markAll = t('popup_mark_all_read');
+  const deleteAll = t('popup_delete_all');
   return (
     <>
-      <button type="button" key="mark-all" disabled={!canMarkAll} onClick={act(onMarkAll)}>
-        {t('popup_mark_all_read')}
+      <button
+        type="button"
+        key="mark-all"
+        class="whole"
+        title={markAll}
+        disabled={!canMarkAll}
+        onClick={act(onMarkAll)}
+      >
+        <Icon name="check-all" />
+        <span>{markAll}</span>
       </button>
-      <button type="button" key="delete-all" class="danger" disabled={!canDeleteAll} onClick={act(onDeleteAll)}>
-        {t('popup_delete_all')}
+      <button
+        type="button"
+        key="delete-all"
+        class="whole danger"
+        title={deleteAll}
+        disabled={!canDeleteAll}
+        onClick={act(onDeleteAll)}
+      >
+        <Icon name="trash" />
+        <span>{deleteAll}</span>
       </button>
     </>
   );
 }
 
 /**
- * Bulk actions, on one row as tall as a notification's: on the selection when there is one (its
- * count and an icon for each action, the whole inbox's actions in the More menu), else on the
- * whole inbox.
+ * The head of the list, on one row as tall as a notification's: the box that selects every row,
+ * then the actions on the selection when there is one (its count and an icon for each action, the
+ * whole inbox's actions in the More menu), else the type chips and the whole inbox's actions.
  */
 export function InboxToolbar(props: Props) {
   const { selected } = props;
   return (
     <fieldset
-      class="toolbar"
+      class={selected > 0 ? 'toolbar selecting' : 'toolbar'}
       onKeyDown={(event) => {
         // Escape closes the open menu alone; the selection stays. The menu's own state, not its
         // toggle event, which comes a task after it opens: an Escape pressed at once must see it open.
@@ -94,7 +119,7 @@ export function InboxToolbar(props: Props) {
     >
       <legend class="sr-only">{t('popup_toolbar')}</legend>
       <SelectAllBox loaded={props.loaded} selected={selected} onSelectAll={props.onSelectAll} quiet={selected > 0} />
-      {selected > 0 ? (
+      {selected > 0 && (
         <>
           <span class="selected-count">{tn('popup_selected_count', selected)}</span>
           <IconButton
@@ -123,7 +148,11 @@ export function InboxToolbar(props: Props) {
             label={t('popup_delete_selected')}
             onClick={props.onDeleteSelected}
           />
-          {props.wholeInbox && (
+        </>
+      )}
+      {props.chips}
+      {selected > 0
+        ? props.wholeInbox && (
             <>
               <button
                 type="button"
@@ -145,11 +174,8 @@ export function InboxToolbar(props: Props) {
                 <WholeInboxActions {...props} />
               </div>
             </>
-          )}
-        </>
-      ) : props.wholeInbox ? (
-        <WholeInboxActions {...props} />
-      ) : null}
+          )
+        : props.wholeInbox && <WholeInboxActions {...props} />}
     </fieldset>
   );
 }

@@ -1,5 +1,5 @@
 import { Component } from 'preact';
-import type { Notification } from '../../lib/api/contract';
+import type { Notification, NotificationType } from '../../lib/api/contract';
 import { t, uiLanguage } from '../../lib/i18n';
 import { foreignHost, openableUrl } from '../../lib/links';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
@@ -28,6 +28,23 @@ export interface ItemActions {
   snoozeGroup(ids: readonly string[], anchor: HTMLElement): void;
   /** Opens the mute menu beside `anchor`; left out where the service has no mutes. */
   mute?(id: string, anchor: HTMLElement): void;
+}
+
+/**
+ * The notification's type: its icon, named by the words beside it, which the compact list keeps
+ * for screen readers only, and the icon's tooltip.
+ */
+export function TypeLabel({ type }: { type: NotificationType }) {
+  const label = t(typeLabel[type]);
+  return (
+    <span class={`type type-${type}`}>
+      <svg aria-hidden="true">
+        <title>{label}</title>
+        <use href={`#icon-${type}`} />
+      </svg>
+      <span class="type-name">{label}</span>
+    </span>
+  );
 }
 
 /** The row's text with the search's words marked. */
@@ -110,7 +127,7 @@ function Row({ item, siteOrigin, account, position, total, active, selected, wai
       />
       <Faces actors={[item.actor]} />
       <div class="body">
-        <p class="text" id={textId}>
+        <p class="text" id={textId} title={item.text}>
           {url ? (
             <a
               href={url}
@@ -128,19 +145,21 @@ function Row({ item, siteOrigin, account, position, total, active, selected, wai
         </p>
         <p class="meta" id={metaId}>
           {!item.read && <span class="dot" role="img" aria-label={t('popup_unread')} />}
-          {waiting && <span class="waiting">{t('popup_waiting')}</span>}
-          <span class={`type type-${item.type}`}>{t(typeLabel[item.type])}</span>
+          <TypeLabel type={item.type} />
           {item.actor && (
             <span class="actor">
               {item.actor.displayName || item.actor.username} <span class="handle">@{item.actor.username}</span>
             </span>
           )}
-          {account && <span class="account">{t('popup_row_account', account)}</span>}
-          {elsewhere && (
-            <span class="host" title={t('popup_link_elsewhere', elsewhere)}>
-              {t('popup_link_elsewhere', elsewhere)}
-            </span>
-          )}
+          <span class="extras">
+            {waiting && <span class="waiting">{t('popup_waiting')}</span>}
+            {account && <span class="account">{t('popup_row_account', account)}</span>}
+            {elsewhere && (
+              <span class="host" title={t('popup_link_elsewhere', elsewhere)}>
+                {t('popup_link_elsewhere', elsewhere)}
+              </span>
+            )}
+          </span>
           <time dateTime={item.createdAt} title={fullDate(item.createdAt, uiLanguage())}>
             {relativeTime(item.createdAt, now, uiLanguage())}
           </time>

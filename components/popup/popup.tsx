@@ -171,6 +171,14 @@ export function Popup({ store }: { store: InboxStore }) {
     [store, state.canMute],
   );
   const selectedIds = () => commandTargets({ ...state, activeId: null });
+  const chips = state.started && !settingsProblem && inbox && (
+    <TypeChips
+      types={state.types}
+      byType={state.byType}
+      total={state.status.count}
+      onChoose={(types) => void store.setTypes(types)}
+    />
+  );
 
   async function showArrived(): Promise<void> {
     await store.showArrived();
@@ -178,7 +186,7 @@ export function Popup({ store }: { store: InboxStore }) {
   }
 
   return (
-    <div class="popup" ref={root} onFocusIn={focus.onFocusIn}>
+    <div class={`popup ${state.density}`} ref={root} onFocusIn={focus.onFocusIn}>
       <header>
         <PopupHeader
           unreadCount={settingsProblem ? null : state.status.count}
@@ -198,18 +206,26 @@ export function Popup({ store }: { store: InboxStore }) {
           />
         )}
         {tabs && (
-          <ViewTabs
-            views={state.canMute ? ['inbox', 'snoozed', 'muted'] : ['inbox', 'snoozed']}
-            view={inbox ? 'inbox' : view}
-            onView={(next) => {
-              setSnoozing(null);
-              setMuting(null);
-              setView(next);
-            }}
-          />
+          <div class="view-bar">
+            <ViewTabs
+              views={state.canMute ? ['inbox', 'snoozed', 'muted'] : ['inbox', 'snoozed']}
+              view={inbox ? 'inbox' : view}
+              onView={(next) => {
+                setSnoozing(null);
+                setMuting(null);
+                setView(next);
+              }}
+            />
+            {state.canMute && inbox && (
+              <SearchBox
+                query={state.query}
+                open={state.density === 'comfortable'}
+                onSearch={(text) => store.search(text)}
+              />
+            )}
+          </div>
         )}
-        {state.canMute && tabs && inbox && <SearchBox onSearch={(text) => store.search(text)} />}
-        {state.started && !blocked && inbox && (
+        {state.started && !blocked && inbox ? (
           <InboxToolbar
             loaded={state.items.length}
             selected={state.selection.ids.size}
@@ -225,15 +241,10 @@ export function Popup({ store }: { store: InboxStore }) {
             onSnoozeSelected={(anchor) => openSnooze(selectedIds(), anchor)}
             onMarkAll={() => void store.markAllRead()}
             onDeleteAll={askToDeleteAll}
+            chips={chips}
           />
-        )}
-        {state.started && !settingsProblem && inbox && (
-          <TypeChips
-            types={state.types}
-            byType={state.byType}
-            total={state.status.count}
-            onChoose={(types) => void store.setTypes(types)}
-          />
+        ) : (
+          chips && <div class="toolbar">{chips}</div>
         )}
       </header>
       <FailureNotice failure={state.failure} onDismiss={() => store.dismissFailure()} />

@@ -29,6 +29,7 @@ export interface FirstScreen {
     | 'types'
     | 'grouping'
     | 'markReadOnOpen'
+    | 'density'
     | 'siteOrigin'
     | 'status'
     | 'loading'
@@ -77,7 +78,7 @@ export async function cachedListing(
   return mergeCachedPages(ids, cached);
 }
 
-type ListSettings = Pick<Settings, 'unreadOnly' | 'groupNotifications' | 'groupedTypes' | 'markReadOnOpen'>;
+type ListSettings = Pick<Settings, 'unreadOnly' | 'groupNotifications' | 'groupedTypes' | 'markReadOnOpen' | 'density'>;
 
 /** `DEFAULT_SETTINGS` of the settings the list follows (`lib/settings.ts`, which this module must not load). */
 const LIST_DEFAULTS: ListSettings = {
@@ -85,6 +86,7 @@ const LIST_DEFAULTS: ListSettings = {
   groupNotifications: true,
   groupedTypes: { mention: false, reply: false, follow: true, system: true, like: true },
   markReadOnOpen: true,
+  density: 'compact',
 };
 const LOCAL_SETTINGS = storedKey<Record<string, unknown> | null>('local:settings', null);
 const SYNCED_SETTINGS = storedKey<Record<string, unknown> | null>(`sync:${SYNCED_SETTINGS_NAME}`, null);
@@ -100,6 +102,7 @@ export async function readListSettings(read: StoredReader): Promise<ListSettings
   for (const key of Object.keys(LIST_DEFAULTS) as (keyof ListSettings)[]) {
     if (typeof stored[key] === typeof LIST_DEFAULTS[key]) Object.assign(settings, { [key]: stored[key] });
   }
+  if (settings.density !== 'comfortable') settings.density = LIST_DEFAULTS.density;
   const types = typeof stored.groupedTypes === 'object' && stored.groupedTypes ? stored.groupedTypes : {};
   settings.groupedTypes = { ...LIST_DEFAULTS.groupedTypes };
   for (const type of Object.keys(settings.groupedTypes) as NotificationType[]) {
@@ -124,6 +127,7 @@ export async function readFirstScreen(read: StoredReader): Promise<FirstScreen> 
     types,
     grouping: settings.groupNotifications && settings.groupedTypes,
     markReadOnOpen: settings.markReadOnOpen,
+    density: settings.density,
     siteOrigin: accounts.find((each) => each.id === account)?.siteOrigin ?? accounts[0]?.siteOrigin ?? '',
     status,
     loading: 'first',

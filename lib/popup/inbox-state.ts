@@ -6,6 +6,7 @@ import type { ByType, Notification, NotificationType } from '../api/contract';
 import type { ApiError } from '../api/errors';
 import { SIGNED_OUT } from '../connection-status';
 import type { ConnectionStatus, OutboxState, UndoOffer } from '../messaging';
+import type { Density } from '../settings';
 import type { Grouping } from './inbox-groups';
 import { type LocalChanges, survivingNeighbour } from './inbox-list';
 import { NO_SELECTION, pruned, type Selection } from './selection';
@@ -61,6 +62,8 @@ export interface InboxState {
   expanded: ReadonlySet<string>;
   /** Opening a notification marks it read. */
   markReadOnOpen: boolean;
+  /** How much room each row takes (see `Settings.density`). */
+  density: Density;
   /** The site's origin of that account: a link elsewhere shows its host in the row. */
   siteOrigin: string;
   items: readonly Notification[];
@@ -112,6 +115,7 @@ export const INITIAL_STATE: InboxState = Object.freeze({
   grouping: true,
   expanded: new Set<string>(),
   markReadOnOpen: true,
+  density: 'compact',
   siteOrigin: '',
   items: [],
   cursor: null,

@@ -29,7 +29,11 @@ function takeOver(host: E2EPage) {
     const scroller = feed.closest('.scroller') as HTMLElement;
     scroller.scrollTop = 150;
     const scrolled = scroller.scrollTop;
-    const button = feed.querySelectorAll('article')[2]?.querySelector<HTMLElement>('button[aria-label="Snooze"]');
+    // A row in view after the scroll, as a person can only reach one they see.
+    const top = scroller.getBoundingClientRect().top;
+    const button = [...feed.querySelectorAll('article')]
+      .find((row) => row.getBoundingClientRect().top >= top)
+      ?.querySelector<HTMLElement>('button[aria-label="Snooze"]');
     button?.focus();
     const where = (element: Element | null) => [
       element?.closest('article')?.getAttribute('data-id'),

@@ -151,6 +151,8 @@ describe('the first screen', () => {
       {},
       { unreadOnly: true, groupNotifications: false },
       { unreadOnly: 'yes', markReadOnOpen: false, groupedTypes: { like: false, mention: true, reply: 'no' } },
+      { density: 'comfortable' },
+      { density: 'roomy' },
     ];
     for (const synced of cases) {
       fakeBrowser.reset();
@@ -161,8 +163,20 @@ describe('the first screen', () => {
       expect(state.unreadOnly).toBe(settings.unreadOnly);
       expect(state.markReadOnOpen).toBe(settings.markReadOnOpen);
       expect(state.grouping).toEqual(settings.groupNotifications && settings.groupedTypes);
+      expect(state.density).toBe(settings.density);
     }
   });
+
+  it.each(['compact', 'comfortable'] as const)(
+    'is drawn in the %s density the person chose, as the popup renders it',
+    async (density) => {
+      await storedWorld();
+      await updateSettings({ density });
+      const { painted, rendered } = paintAndRender(await firstScreen());
+      expect(painted?.className).toBe(`popup ${density}`);
+      expect(shape(painted as Element)).toBe(shape(rendered as Element));
+    },
+  );
 });
 
 function appRoot() {
