@@ -38,15 +38,10 @@ function h(
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** An icon as `Icon` draws it: the page's symbol of that name, with a tooltip when `title` is given. */
-function icon(name: IconName, title?: string) {
+/** An icon as `Icon` draws it: the page's symbol of that name. */
+function icon(name: IconName) {
   const svg = document.createElementNS(SVG, 'svg');
   svg.setAttribute('aria-hidden', 'true');
-  if (title) {
-    const tip = document.createElementNS(SVG, 'title');
-    tip.textContent = title;
-    svg.append(tip);
-  }
   const use = document.createElementNS(SVG, 'use');
   use.setAttribute('href', `#icon-${name}`);
   svg.append(use);
@@ -56,7 +51,7 @@ function icon(name: IconName, title?: string) {
 /** The type as `TypeLabel` draws it: its icon and its name. */
 function typeMark(type: NotificationType) {
   const label = t(typeLabel[type]);
-  return h('span', { class: `type type-${type}` }, icon(type, label), h('span', { class: 'type-name' }, label));
+  return h('span', { class: `type type-${type}`, title: label }, icon(type), h('span', { class: 'type-name' }, label));
 }
 
 const iconButton = (name: IconName, label: MessageKey, tabindex: number, { menu = false, danger = false } = {}) =>

@@ -5,7 +5,7 @@ import { foreignHost, openableUrl } from '../../lib/links';
 import { fullDate, relativeTime } from '../../lib/popup/relative-time';
 import { searchMarks } from '../../lib/popup/search-marks';
 import { Faces } from './avatar';
-import { IconButton } from './icon';
+import { Icon, IconButton } from './icon';
 import { typeLabel } from './row-words';
 
 export interface ItemActions {
@@ -32,16 +32,13 @@ export interface ItemActions {
 
 /**
  * The notification's type: its icon, named by the words beside it, which the compact list keeps
- * for screen readers only, and the icon's tooltip.
+ * for screen readers only, and by its tooltip.
  */
 export function TypeLabel({ type }: { type: NotificationType }) {
   const label = t(typeLabel[type]);
   return (
-    <span class={`type type-${type}`}>
-      <svg aria-hidden="true">
-        <title>{label}</title>
-        <use href={`#icon-${type}`} />
-      </svg>
+    <span class={`type type-${type}`} title={label}>
+      <Icon name={type} />
       <span class="type-name">{label}</span>
     </span>
   );
