@@ -4,7 +4,7 @@
  * (never from the frame's own address or from a message the page could send), and tells the
  * content script only how much room it needs.
  */
-import { failureCode } from '../../lib/failure';
+import { errorFields } from '../../lib/api/errors';
 import { uiLanguage } from '../../lib/i18n';
 import type { ProfileFrameStart } from '../../lib/messaging';
 import { type ClickGuard, guardClicks } from '../../lib/profile/click-guard';
@@ -45,7 +45,7 @@ export async function startButtonsFramePage({
       start = await ask('profile.frame', { claim: await nextClaim() });
     } catch (error) {
       // Anything but a refused claim (the background gone with an update) ends the frame.
-      if (failureCode(error) !== 'forbidden') return;
+      if (errorFields(error)?.code !== 'forbidden') return;
     }
   }
   if (!start) return;

@@ -1,6 +1,7 @@
 /**
  * What went wrong on a profile page, in words a person can act on. Failures are classified once,
- * and the in-page words for each kind chosen, in `lib/failure.ts`.
+ * and the in-page words for each kind chosen, in `lib/failure.ts`; the buttons load this with
+ * their first failure.
  */
 import { FAILURES, failureCode, failureKind, retryAfter } from '../failure';
 import { t, tn, uiLanguage } from '../i18n';
@@ -37,3 +38,6 @@ export function profileFailureText(error: unknown, now = Date.now()): string {
 export function reportFailureText(error: unknown, now = Date.now()): string {
   return words(error, now, true);
 }
+
+/** Whether a failure means the service no longer takes the account's token: the person signs in again. */
+export const signsOut = (error: unknown) => failureKind(error) === 'unauthorized';

@@ -4,7 +4,7 @@
  * `already_following` or `not_following` answer means the page was out of date: the service
  * already is where the person wanted to go, so the toggle adopts that state without an error.
  */
-import { failureCode } from '../failure';
+import { errorFields } from '../api/errors';
 
 export type FollowAction = 'follow' | 'unfollow';
 
@@ -36,7 +36,7 @@ export function followChanged(state: FollowState): FollowState {
  * on the true state; any other failure restores the old state and says why (`describe`).
  */
 export function followFailed(state: FollowState, error: unknown, describe: (error: unknown) => string): FollowState {
-  const code = failureCode(error);
+  const code = errorFields(error)?.code;
   if (code === 'already_following') return followState(true);
   if (code === 'not_following') return followState(false);
   return { following: state.following, pending: null, problem: describe(error) };

@@ -4,7 +4,7 @@
  * changing once its signal aborts (the page moved on to another profile).
  */
 import type { Actor, Mute } from '../api/contract';
-import { failureCode, failureKind } from '../failure';
+import { errorFields } from '../api/errors';
 import { t } from '../i18n';
 import { type ProfileAnswer, profileFrom, type ShownProfile } from '../messaging';
 import type { askPlain } from '../messaging/ask-plain';
@@ -14,7 +14,10 @@ import { boundComment, emptyReport, type ReportForm } from './report';
 /** How the session asks the background; a failure may be a typed error or its fields alone. */
 export type Ask = typeof askPlain;
 
-/** The words for what went wrong load with the first failure: the buttons show without them. */
+/**
+ * What a failure means, and the words for it, load with the first failure: the buttons show
+ * without them.
+ */
 const failureWords = () => import('./failure-text');
 
 export type SessionView =
@@ -111,10 +114,12 @@ export function createProfileSession(
     for (const listener of listeners) listener();
   };
   const ready = () => (view.kind === 'ready' ? view : null);
-  const signedOutBy = (error: unknown) => {
-    if (failureKind(error) !== 'unauthorized') return false;
+  /** The words for a failure, or null where it means the service no longer takes the token. */
+  const failure = async (error: unknown) => {
+    const words = await failureWords();
+    if (!words.signsOut(error)) return words;
     set({ kind: 'signedOut', expired: true });
-    return true;
+    return null;
   };
 
   const session: ProfileSession = {
@@ -134,11 +139,9 @@ export function createProfileSession(
       try {
         set(shown(answer ? profileFrom(answer) : await ask('profile.get', { account, username })));
       } catch (error) {
-        if (failureCode(error) === 'user_not_found') set({ kind: 'none' });
-        else if (!signedOutBy(error)) {
-          const { profileFailureText } = await failureWords();
-          set({ kind: 'failed', problem: profileFailureText(error), retrying: false });
-        }
+        if (errorFields(error)?.code === 'user_not_found') return set({ kind: 'none' });
+        const words = await failure(error);
+        if (words) set({ kind: 'failed', problem: words.profileFailureText(error), retrying: false });
       }
     },
 
@@ -154,9 +157,9 @@ export function createProfileSession(
         waiting = answer?.waiting === true;
         follow = followChanged(ready()?.follow ?? before.follow);
       } catch (error) {
-        if (signedOutBy(error)) return;
-        const { profileFailureText } = await failureWords();
-        follow = followFailed(ready()?.follow ?? before.follow, error, profileFailureText);
+        const words = await failure(error);
+        if (!words) return;
+        follow = followFailed(ready()?.follow ?? before.follow, error, words.profileFailureText);
       }
       const now = ready();
       if (!now) return;
@@ -185,9 +188,9 @@ export function createProfileSession(
           change = made ? { mute: 'on', muting: made, notice } : { mute: 'gone' };
         }
       } catch (error) {
-        if (signedOutBy(error)) return;
-        const { profileFailureText } = await failureWords();
-        change = { mute: was, muteProblem: profileFailureText(error) };
+        const words = await failure(error);
+        if (!words) return;
+        change = { mute: was, muteProblem: words.profileFailureText(error) };
       }
       const now = ready();
       if (now) set({ ...now, ...change });
