@@ -5,10 +5,9 @@
  */
 import type { Actor, Mute } from '../api/contract';
 import { errorFields } from '../api/errors';
-import { t } from '../i18n';
 import { type ProfileAnswer, profileFrom, type ShownProfile } from '../messaging';
 import type { askPlain } from '../messaging/ask-plain';
-import { actionFor, type FollowState, followChanged, followFailed, followState, startFollowChange } from './follow';
+import { type FollowState, followState } from './follow';
 import { boundComment, emptyReport, type ReportForm } from './report';
 
 /** How the session asks the background; a failure may be a typed error or its fields alone. */
@@ -19,6 +18,22 @@ export type Ask = typeof askPlain;
  * without them.
  */
 const failureWords = () => import('./failure-text');
+const actions = () => import('./profile-actions');
+
+export type ReadyView = Extract<SessionView, { kind: 'ready' }>;
+
+/** What a session's actions (`profile-actions.ts`) work with. */
+export interface SessionCore {
+  username: string;
+  account: string;
+  ask: Ask;
+  set(view: SessionView): void;
+  /** The view while the profile is shown with its buttons; null otherwise. */
+  ready(): ReadyView | null;
+  onPage(): boolean;
+  /** The words for a failure, or null where it signed the person out. */
+  failure(error: unknown): Promise<typeof import('./failure-text') | null>;
+}
 
 export type SessionView =
   /** The profile is being fetched; nothing is shown yet. */
@@ -121,6 +136,7 @@ export function createProfileSession(
     set({ kind: 'signedOut', expired: true });
     return null;
   };
+  const core: SessionCore = { username, account, ask, set, ready, onPage, failure };
 
   const session: ProfileSession = {
     username,
@@ -145,56 +161,9 @@ export function createProfileSession(
       }
     },
 
-    async toggleFollow() {
-      const before = ready();
-      if (!before || before.follow.pending || !onPage()) return;
-      const action = actionFor(before.follow);
-      set({ ...before, follow: startFollowChange(before.follow), notice: '' });
-      let follow: FollowState;
-      let waiting = false;
-      try {
-        const answer = await ask(action === 'follow' ? 'profile.follow' : 'profile.unfollow', { account, username });
-        waiting = answer?.waiting === true;
-        follow = followChanged(ready()?.follow ?? before.follow);
-      } catch (error) {
-        const words = await failure(error);
-        if (!words) return;
-        follow = followFailed(ready()?.follow ?? before.follow, error, words.profileFailureText);
-      }
-      const now = ready();
-      if (!now) return;
-      const notice = follow.problem
-        ? ''
-        : waiting
-          ? t('profile_waiting')
-          : t(follow.following ? 'profile_now_following' : 'profile_now_not_following', username);
-      set({ ...now, follow, notice });
-    },
-
-    async toggleMute() {
-      const before = ready();
-      const was = before?.mute;
-      if (!before || (was !== 'off' && was !== 'on') || !onPage()) return;
-      set({ ...before, mute: 'pending', muteProblem: null, notice: '' });
-      let change: Partial<Pick<typeof before, 'mute' | 'muting' | 'muteProblem' | 'notice'>>;
-      try {
-        if (was === 'on') {
-          const { waiting } = await ask('profile.unmute', { account, username });
-          const notice = t(waiting ? 'profile_waiting' : 'profile_now_unmuted', username);
-          change = { mute: 'off', muting: null, notice };
-        } else {
-          const made = await ask('profile.mute', { account, username });
-          const notice = t(made?.waiting ? 'profile_waiting' : 'profile_now_muted', username);
-          change = made ? { mute: 'on', muting: made, notice } : { mute: 'gone' };
-        }
-      } catch (error) {
-        const words = await failure(error);
-        if (!words) return;
-        change = { mute: was, muteProblem: words.profileFailureText(error) };
-      }
-      const now = ready();
-      if (now) set({ ...now, ...change });
-    },
+    // What the buttons do loads with the first thing the person does: the buttons show without it.
+    toggleFollow: async () => (await actions()).toggleFollow(core),
+    toggleMute: async () => (await actions()).toggleMute(core),
 
     openReport() {
       const now = ready();
@@ -214,27 +183,7 @@ export function createProfileSession(
       set({ ...now, report });
     },
 
-    async sendReport() {
-      const now = ready();
-      const form = now?.report;
-      if (!now || !form || form.sending || form.received || !onPage()) return;
-      if (!form.reason) {
-        set({ ...now, report: { ...form, problem: t('profile_report_choose_reason') } });
-        return;
-      }
-      set({ ...now, report: { ...form, sending: true, problem: null } });
-      const request = { account, username, reason: form.reason, comment: form.comment };
-      let result: Partial<ReportForm>;
-      try {
-        await ask('profile.report', request);
-        result = { received: true };
-      } catch (error) {
-        const { reportFailureText } = await failureWords();
-        result = { problem: reportFailureText(error) };
-      }
-      const after = ready();
-      if (after?.report) set({ ...after, report: { ...after.report, ...result, sending: false } });
-    },
+    sendReport: async () => (await actions()).sendReport(core),
 
     async openOptions() {
       try {

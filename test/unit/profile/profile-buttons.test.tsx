@@ -108,7 +108,7 @@ describe('what the buttons show', () => {
     await open();
     const unmute = await button('Unmute');
     unmute.click();
-    expect(unmute.getAttribute('aria-busy')).toBe('true');
+    await waitFor(() => expect(unmute.getAttribute('aria-busy')).toBe('true'));
     await button('Mute');
     expect(background.state.muted).toEqual(['alice']);
     expect(background.state.following.has('bob')).toBe(true);

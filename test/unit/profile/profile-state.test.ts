@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { NetworkError, ServerError, TimeoutError, UnauthenticatedError } from '../../../lib/api/errors';
 import { createProfileSession, type ProfileSession, type SessionView } from '../../../lib/profile/profile-state';
 import { ACCOUNT } from '../../support/background';
@@ -128,7 +128,8 @@ describe('the follow toggle', () => {
     background.calls.length = 0;
     const release = background.hold('profile.follow');
     const toggle = s.toggleFollow();
-    expect(ready(s).follow).toEqual({ following: false, pending: 'follow', problem: null });
+    // What the buttons do loads with the first action: the progress shows as soon as it has.
+    await vi.waitFor(() => expect(ready(s).follow).toEqual({ following: false, pending: 'follow', problem: null }));
     release();
     await toggle;
     expect(ready(s).follow).toEqual({ following: true, pending: null, problem: null });
@@ -239,7 +240,7 @@ describe('the report form', () => {
     s.editReport({ comment: 'Keeps messaging me.' });
     const release = background.hold('profile.report');
     const send = s.sendReport();
-    expect(form(s).sending).toBe(true);
+    await vi.waitFor(() => expect(form(s).sending).toBe(true));
     await s.sendReport();
     release();
     await send;
