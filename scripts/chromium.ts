@@ -98,6 +98,8 @@ export interface LaunchOptions {
   locale?: string;
   /** The profile folder, kept across launches (the browser restarting); a fresh one by default. */
   userDataDir?: string;
+  /** Whether pages get a touch screen, as a phone's or a tablet's (taps in the end-to-end tests). */
+  hasTouch?: boolean;
 }
 
 export async function launchWithExtension(options: LaunchOptions = {}): Promise<ExtensionBrowser> {
@@ -107,6 +109,7 @@ export async function launchWithExtension(options: LaunchOptions = {}): Promise<
     executablePath,
     headless: true,
     colorScheme: options.colorScheme ?? 'light',
+    hasTouch: options.hasTouch ?? false,
     locale: options.locale ?? 'en-US',
     viewport: { width: 1000, height: 800 },
     args: [...extensionArgs(options.extensionDir ?? E2E_EXTENSION_DIR), `--lang=${options.locale ?? 'en-US'}`],

@@ -8,7 +8,7 @@ import { errorFields } from '../../lib/api/errors';
 import { uiLanguage } from '../../lib/i18n';
 import type { ProfileFrameStart } from '../../lib/messaging';
 import { type ClickGuard, guardClicks } from '../../lib/profile/click-guard';
-import type { FrameLayout } from '../../lib/profile/frame-messages';
+import { type FrameLayout, readFinding } from '../../lib/profile/frame-messages';
 import { type Ask, createProfileSession } from '../../lib/profile/profile-state';
 import { profileButtons } from './profile-buttons';
 
@@ -20,11 +20,13 @@ export interface FramePageOptions {
   ask: Ask;
   /** Tells the page's content script, on the site's origin, the frame's layout. */
   tell(layout: FrameLayout, siteOrigin: string): void;
+  /** Asks the page's content script how the page shows the frame now (see `guardClicks`). */
+  look?(siteOrigin: string): void;
   /** The next claim the parent window posts; the content script's is among them. */
   nextClaim(): Promise<string>;
   /** Aborts when the frame goes; by default it lives as long as its page. */
   signal?: AbortSignal;
-  /** Which clicks act: by default only those on a frame seen whole or rested on (see `guardClicks`). */
+  /** Which clicks act: by default only those on a frame shown whole and seen or rested on (see `guardClicks`). */
   guard?: ClickGuard;
 }
 
@@ -33,23 +35,41 @@ export async function startButtonsFramePage({
   document,
   ask,
   tell,
+  look,
   nextClaim,
   signal = new AbortController().signal,
-  guard = guardClicks({ document, signal }),
+  guard: given,
 }: FramePageOptions): Promise<void> {
   document.documentElement.lang = uiLanguage();
+  let siteOrigin = '';
+  // Watching from the start: the browser's word that it sees the frame whole takes a moment.
+  const guard = given ?? guardClicks({ document, signal, look: () => siteOrigin && look?.(siteOrigin) });
   let start: ProfileFrameStart | undefined;
+  let claim = '';
   // The page may post claims of its own first; the background takes only the content script's.
   for (let tries = 0; start === undefined && tries < MAX_CLAIMS; tries++) {
     try {
-      start = await ask('profile.frame', { claim: await nextClaim() });
+      claim = await nextClaim();
+      start = await ask('profile.frame', { claim });
     } catch (error) {
       // Anything but a refused claim (the background gone with an update) ends the frame.
       if (errorFields(error)?.code !== 'forbidden') return;
     }
   }
   if (!start) return;
-  const { username, answer, siteOrigin, accounts } = start;
+  const { username, answer, accounts } = start;
+  siteOrigin = start.siteOrigin;
+  // The content script says how the page shows the frame with the claim the background took:
+  // the page, which never learns it, can tell the frame nothing.
+  const view = document.defaultView;
+  view?.addEventListener(
+    'message',
+    (event) => {
+      const finding = event.source === view.parent ? readFinding(event.data, claim) : null;
+      if (finding) guard.see?.(finding);
+    },
+    { signal },
+  );
   const mount = document.getElementById('app') ?? document.body;
   // The frame lives as long as the profile it shows: the content script makes a new one for the next.
   let stopSession = new AbortController();

@@ -13,7 +13,7 @@ import type { ProfileAccount } from '../../lib/messaging';
 import { FOLLOW_LABELS, MUTE_LABELS } from '../../lib/profile/buttons-room';
 import type { ClickGuard } from '../../lib/profile/click-guard';
 import type { FollowState } from '../../lib/profile/follow';
-import { byPerson } from '../../lib/profile/person-input';
+import { guarded } from '../../lib/profile/person-input';
 import type { ProfileSession } from '../../lib/profile/profile-state';
 import type { ReportDialogProps } from './report-dialog';
 
@@ -75,9 +75,6 @@ function setChildren(parent: Element, nodes: readonly Node[]) {
   }
 }
 
-/** How long a button that took no click (see `ClickGuard`) asks for another. */
-const AGAIN_MS = 2_000;
-
 /**
  * Draws the buttons into `mount` each time it is called, from the session's state then. Only a
  * person's click that `guard` allows acts.
@@ -99,18 +96,7 @@ export function profileButtons(mount: HTMLElement, guard: ClickGuard): (props: B
   };
   const button = (label: string | Node, act: () => void, attributes = {}) => {
     const made = make('button', { type: 'button', class: 'button', ...attributes }, label);
-    let hint: ReturnType<typeof setTimeout> | undefined;
-    made.addEventListener(
-      'click',
-      byPerson((event: MouseEvent) => {
-        clearTimeout(hint);
-        made.removeAttribute('data-again');
-        if (guard.allows(event)) return act();
-        // A click the frame could not trust (covered, or too quick) asks, quietly, for another.
-        made.setAttribute('data-again', t('profile_click_again'));
-        hint = setTimeout(() => made.removeAttribute('data-again'), AGAIN_MS);
-      }),
-    );
+    made.addEventListener('click', guarded(guard, act));
     return made;
   };
 
@@ -270,6 +256,7 @@ export function profileButtons(mount: HTMLElement, guard: ClickGuard): (props: B
         username: props.session.username,
         form,
         session: props.session,
+        guard,
         returnFocus: () => report.focus(),
       });
     }

@@ -1,7 +1,8 @@
 import { Component, createRef, render } from 'preact';
 import { t } from '../../lib/i18n';
+import type { ClickGuard } from '../../lib/profile/click-guard';
 import { trapTab } from '../../lib/profile/focus-trap';
-import { byPerson } from '../../lib/profile/person-input';
+import { guarded } from '../../lib/profile/person-input';
 import type { ProfileSession } from '../../lib/profile/profile-state';
 import { COMMENT_MAX, type ReportForm } from '../../lib/profile/report';
 import { REASON_LABELS, REPORT_REASONS } from '../../lib/profile/report-reasons';
@@ -10,6 +11,8 @@ export interface ReportDialogProps {
   username: string;
   form: ReportForm;
   session: ProfileSession;
+  /** Which clicks on Send act: the buttons' own guard, since a forged report does the most harm. */
+  guard: ClickGuard;
   /** Puts focus back where the dialog was opened from. */
   returnFocus(): void;
 }
@@ -78,7 +81,7 @@ export class ReportDialog extends Component<ReportDialogProps> {
     event.preventDefault();
   };
 
-  private send = byPerson(() => {
+  private send = guarded(this.props.guard, () => {
     void this.props.session.sendReport();
   });
 

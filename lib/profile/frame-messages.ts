@@ -1,11 +1,15 @@
 /**
  * The messages between the content script and the buttons' frame it placed. The frame tells the
  * content script that it listens for its claim, then its layout: whether it has anything to
- * show, whether its report dialog is open, and how big its buttons are; nothing else, since the
- * page hears it too, and the content script takes it only from its own frame's window. The
- * content script gives its frame the tab's claim (see `lib/background/profile-frames.ts`),
- * posted to the extension's origin, which the page cannot read.
+ * show, whether its report dialog is open, and how big its buttons are; and, when a person
+ * clicks, that it wants to know how the page shows it now. Nothing else, since the page hears it
+ * too, and the content script takes it only from its own frame's window. The content script
+ * gives its frame the tab's claim (see `lib/background/profile-frames.ts`), then how the page
+ * shows the frame, each time with the claim: posted to the extension's origin, which the page
+ * cannot read, so the frame knows them from anything the page posts.
  */
+import type { FrameFinding } from './click-rules';
+
 export interface FrameLayout {
   shown: boolean;
   /** The report dialog is open: the frame covers the page, as a modal dialog does. */
@@ -40,6 +44,25 @@ const READY = 'inbox-companion:ready';
 /** Whether a message is a frame's word that it listens for its claim. */
 export function isReady(data: unknown): boolean {
   return typeof data === 'object' && data !== null && (data as Record<string, unknown>).type === READY;
+}
+
+const LOOK = 'inbox-companion:look';
+
+export const lookMessage = { type: LOOK };
+
+/** Whether a message is a frame's word that it wants to know how the page shows it now. */
+export const isLook = (data: unknown) =>
+  typeof data === 'object' && data !== null && (data as Record<string, unknown>).type === LOOK;
+
+const FINDING = 'inbox-companion:finding';
+
+export const findingMessage = (claim: string, finding: FrameFinding) => ({ type: FINDING, claim, finding });
+
+/** The finding a message carries with this claim, the frame's own; null for any other message. */
+export function readFinding(data: unknown, claim: string): FrameFinding | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const message = data as Record<string, unknown>;
+  return message.type === FINDING && message.claim === claim ? (message.finding as FrameFinding) : null;
 }
 
 const CLAIM = 'inbox-companion:claim';

@@ -1,3 +1,6 @@
+import { t } from '../i18n';
+import type { ClickGuard } from './click-guard';
+
 /**
  * The buttons live inside a page that may script them. Only the person's own input may follow,
  * unfollow, report or open anything: a click the browser made from a real pointer or key
@@ -12,4 +15,29 @@ export function byPerson<E extends Event>(act: (event: E) => void): (event: E) =
   return (event) => {
     if (event.isTrusted === true) act(event);
   };
+}
+
+/** How long a button that took no click (see `ClickGuard`) asks for another. */
+const AGAIN_MS = 2_000;
+
+/**
+ * A button's click handler: the person's click acts where `guard` allows it; one the frame could
+ * not trust (covered, or too quick) asks, quietly, for another.
+ */
+export function guarded(guard: ClickGuard, act: () => void): (event: MouseEvent) => void {
+  let hint: ReturnType<typeof setTimeout> | undefined;
+  return byPerson((event) => {
+    const button = event.currentTarget as HTMLElement;
+    clearTimeout(hint);
+    button.removeAttribute('data-again');
+    const decide = (allowed: boolean) => {
+      if (allowed) return act();
+      button.setAttribute('data-again', t('profile_click_again'));
+      hint = setTimeout(() => button.removeAttribute('data-again'), AGAIN_MS);
+    };
+    // A key press is allowed at once, and acts before the browser draws again.
+    const allowed = guard.allows(event);
+    if (typeof allowed === 'boolean') decide(allowed);
+    else void allowed.then(decide);
+  });
 }

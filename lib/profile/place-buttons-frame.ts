@@ -3,13 +3,15 @@
  * as the page changes, until `signal` aborts. The buttons live in a frame of the extension's own
  * (`entrypoints/profile-frame`): cross-origin to the page, so its script can neither read whom
  * the person follows nor click for them. This side only places the frame, one per profile shown,
- * sizes it as the frame says, and follows the page's own navigation.
+ * sizes it as the frame says, follows the page's own navigation, and tells the frame how the page
+ * shows it (see `frame-finding.ts`), which the frame's guard needs and cannot see for itself.
  */
 
 import { t } from '../i18n';
 import type { ProfilePageStart } from '../messaging';
 import { buttonsRoom } from './buttons-room';
-import { claimMessage, isReady, readLayout } from './frame-messages';
+import { findFrame, placeInSight, TOP_LAYER } from './frame-finding';
+import { claimMessage, findingMessage, isLook, isReady, readLayout } from './frame-messages';
 import { type ProfilePage, watchProfilePage } from './page';
 import { createShadowHost } from './shadow-host';
 
@@ -48,8 +50,22 @@ export async function placeButtonsFrame({
   }
   if (signal.aborted) return null;
   const frameOrigins = new Set([new URL(frameUrl).origin, extensionOrigin]);
-  const { host, root, spacer } = createShadowHost(document);
+  const { host, root, spacer, layer } = createShadowHost(document);
   let frame: Frame | null = null;
+
+  /** The page's dialogs and popovers that were open when the layer last went into the top layer, under it. */
+  let below = new Set<Element>();
+  /**
+   * Shows the layer in the top layer over the host's place: each time the host is put on the
+   * page (taking it off hides the layer), and again at the next look when the page hid it.
+   */
+  const raise = () => {
+    if (!layer.popover || !host.isConnected || layer.matches(':popover-open')) return;
+    below = new Set(document.querySelectorAll(TOP_LAYER));
+    layer.showPopover();
+  };
+  // One of them closed: opened again, it is over the layer.
+  document.addEventListener('toggle', (event) => below.delete(event.target as Element), { capture: true, signal });
 
   /** The buttons' room, measured once from an unseen copy of them; null while it cannot be. */
   let room: { width: number; height: number } | null = null;
@@ -74,7 +90,8 @@ export async function placeButtonsFrame({
     host.removeAttribute('data-modal');
     const size = holdsRoom && host.isConnected && !host.hasAttribute('data-floating') ? (room ?? measureRoom()) : null;
     host.toggleAttribute('data-loading', !size);
-    if (size && frame) setSize(frame.iframe, size);
+    if (size && frame) setSize(frame.iframe, spacer, size);
+    raise();
   };
 
   const page = watchProfilePage({
@@ -92,7 +109,7 @@ export async function placeButtonsFrame({
       const opened: Frame = { iframe, state: 'loading' };
       frame = opened;
       host.toggleAttribute('data-loading', true);
-      root.append(iframe);
+      layer.append(iframe);
       stop.addEventListener('abort', () => {
         iframe.remove();
         if (frame === opened) frame = null;
@@ -113,26 +130,49 @@ export async function placeButtonsFrame({
         frame.iframe.contentWindow?.postMessage(claimMessage(start.claim), extensionOrigin);
         return;
       }
+      if (isLook(event.data)) return look();
       const layout = readLayout(event.data);
       if (!layout) return;
-      const { iframe } = frame;
       frame.state = layout.shown ? 'shown' : 'none';
-      setSize(iframe, layout);
-      if (layout.modal && !host.hasAttribute('data-modal')) {
-        spacer.style.width = iframe.style.width;
-        spacer.style.height = iframe.style.height;
-      }
+      setSize(frame.iframe, spacer, layout);
       host.toggleAttribute('data-modal', layout.modal);
       host.toggleAttribute('data-loading', !layout.shown);
       page.check();
+      look();
     },
     { signal },
   );
+
+  /**
+   * Finds how the page shows the frame and tells the frame, now and then and whenever it asks (a
+   * click waits for the answer). Posted to the extension's origin with the tab's claim, which the
+   * frame already holds: nothing the page posts can pass for it.
+   */
+  const look = () => {
+    if (frame?.state !== 'shown' || !host.isConnected) return;
+    const { iframe } = frame;
+    raise();
+    // Floating or covering the page, the frame has no place on the page to be out of sight.
+    const inSight = host.matches('[data-floating], [data-modal]') || placeInSight(host, layer);
+    host.toggleAttribute('data-under', !inSight);
+    iframe.contentWindow?.postMessage(
+      findingMessage(start.claim, findFrame({ iframe, inSight, below })),
+      extensionOrigin,
+    );
+  };
+  // Often enough that a frame moved or restyled is known before a click a person makes on it.
+  const looking = setInterval(look, 100);
+  signal.addEventListener('abort', () => clearInterval(looking), { once: true });
+  document.defaultView?.addEventListener('scroll', look, { capture: true, passive: true, signal });
+
   page.check();
   return page;
 }
 
-function setSize(iframe: HTMLIFrameElement, { width, height }: { width: number; height: number }) {
-  iframe.style.width = `${width}px`;
-  iframe.style.height = `${height}px`;
+/** Gives the frame, and the room it holds in the page, the frame's size. */
+function setSize(iframe: HTMLIFrameElement, spacer: HTMLElement, { width, height }: { width: number; height: number }) {
+  for (const { style } of [iframe, spacer]) {
+    style.width = `${width}px`;
+    style.height = `${height}px`;
+  }
 }

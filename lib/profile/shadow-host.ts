@@ -1,7 +1,12 @@
 /**
  * The element that carries the buttons' frame into the page. Its shadow root keeps the page's
  * CSS off the frame; the buttons themselves live in the frame, an extension page the page can
- * neither read nor script.
+ * neither read nor script. The host holds the buttons' place on the page; the frame is shown over
+ * that place from the top layer (a manual popover placed with CSS anchor positioning), as the
+ * password managers show their in-page menus: there the page's filters, fades and transforms do
+ * not reach it, no element of the page's is drawn over it but a dialog or popover opened after
+ * it, and the browser finds it seen whole. A browser without anchor positioning shows the frame
+ * in the host itself.
  */
 import css from './shadow-host.css?inline';
 
@@ -10,8 +15,10 @@ export const HOST_TAG = 'inbox-companion-profile';
 export interface ShadowHost {
   host: HTMLElement;
   root: ShadowRoot;
-  /** Keeps the buttons' place in the page while the frame covers the page. */
+  /** Holds the buttons' place in the page while the frame is shown over it or covers the page. */
   spacer: HTMLElement;
+  /** Holds the frame: in the top layer where the browser can place it there. */
+  layer: HTMLElement;
 }
 
 export function createShadowHost(document: Document): ShadowHost {
@@ -20,10 +27,12 @@ export function createShadowHost(document: Document): ShadowHost {
   const { host, root } = claim(document, HOST_TAG) ?? (claim(document, `${HOST_TAG}-${randomSuffix()}`) as Claimed);
   const style = document.createElement('style');
   style.textContent = css;
+  const layer = document.createElement('div');
+  if (CSS.supports('anchor-name', '--a')) layer.popover = 'manual';
   const spacer = document.createElement('div');
   spacer.className = 'spacer';
-  root.append(style, spacer);
-  return { host, root, spacer };
+  root.append(style, layer, spacer);
+  return { host, root, spacer, layer };
 }
 
 type Claimed = { host: HTMLElement; root: ShadowRoot };

@@ -1,9 +1,10 @@
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESTED_MS } from '../../lib/profile/click-guard';
 import { BROWSERS } from './support/browsers';
 import { type HostileSite, profileHtml, startHostileSite } from './support/hostile-site';
 import { type E2EProduct, hasChromium, type Product, startProduct } from './support/product';
-import { ProfilePage } from './support/profile-page';
+import { BUTTONS_FRAME, ProfilePage } from './support/profile-page';
 
 /** The content script's own JavaScript world in a page, reached through the DevTools protocol. */
 async function contentScriptWorld(
@@ -276,21 +277,27 @@ describe.runIf(hasChromium)('the content script’s own world in Chromium', () =
       await profile.page.close();
     });
 
-    it('acts on no click through a transparent layer the page lays over the buttons', async () => {
+    it('acts on no click through a transparent layer the page lays over the buttons from the top layer', async () => {
       const { username } = await product.service.newUser('covered');
       const from = product.requests.length;
       const profile = new ProfilePage(await product.openPage(`${product.service.origin}/@${username}`));
       await profile.waitForControls();
+      // A layer at the highest z-index is drawn under the buttons, which are in the top layer: it
+      // hides nothing, and covers nothing. Only a dialog or popover the page opens after them can.
       const covered = await inPage(
         profile.page,
-        `const box = frame.getBoundingClientRect();
-        const cover = document.createElement('div');
-        cover.id = 'cover';
-        Object.assign(cover.style, {
-          position: 'absolute', left: box.left + scrollX - 20 + 'px', top: box.top + scrollY - 20 + 'px',
-          width: box.width + 40 + 'px', height: box.height + 40 + 'px', pointerEvents: 'none', zIndex: '2147483647',
-        });
-        document.body.append(cover);
+        `for (const [id, popover] of [['under', false], ['cover', true]]) {
+          const cover = document.createElement('div');
+          cover.id = id;
+          cover.popover = popover ? 'manual' : null;
+          Object.assign(cover.style, {
+            position: 'fixed', inset: '0', width: '100vw', height: '100vh', margin: '0', border: '0',
+            background: 'rgba(255, 255, 255, 0.01)', pointerEvents: 'none', zIndex: '2147483647',
+          });
+          if (!popover) cover.removeAttribute('popover');
+          document.body.append(cover);
+          if (popover) cover.showPopover();
+        }
         return 'covered';`,
       );
       expect(covered).toBe('covered');
@@ -473,6 +480,151 @@ describe.each(BROWSERS)('the in-page buttons on a site that fights them, in %s',
     expect(await profile.controls.count()).toBe(1);
     await profile.button('Report').click();
     await profile.dialog.getByRole('button', { name: 'Cancel' }).click();
+    await profile.page.close();
+  });
+});
+
+/**
+ * A page that disguises the buttons: their frame sits in the top layer, out of reach of the
+ * page's own styles, but the page can still restyle the frame's elements through the host's open
+ * shadow root, zoom the whole page, open a layer of its own over it, or move it under the pointer.
+ */
+describe.each(BROWSERS)('the in-page buttons on a page that disguises them, in %s', (browser) => {
+  let product: E2EProduct;
+  let hostile: HostileSite;
+
+  beforeAll(async () => {
+    product = await startProduct({ browser });
+    hostile = await startHostileSite();
+    await product.worker.evaluate(async (siteOrigin) => {
+      const { accounts } = await chrome.storage.local.get('accounts');
+      const [account] = accounts as { siteOrigin: string }[];
+      await chrome.storage.local.set({ accounts: [{ ...account, siteOrigin }] });
+    }, hostile.origin);
+  });
+  afterAll(async () => {
+    await hostile?.close();
+    await product?.close();
+  });
+
+  /** The follows, mutes and reports the service answered since `from`. */
+  const actions = (from: number) =>
+    product.requests
+      .slice(from)
+      .filter((line) => /^(POST|DELETE) \/api\/(user\/[^/]+\/(follow|report)|inbox\/mutes)/.test(line));
+
+  /**
+   * A person's click on the Follow button where the page shows it, after the pointer rested
+   * there: the drivers' own clicks place the pointer as if the frame were not shrunk or turned.
+   */
+  async function restedClickOnFollow(profile: ProfilePage, turned: boolean) {
+    const [across, down] = await profile.button('Follow').evaluate((button) => {
+      const box = button.getBoundingClientRect();
+      return [(box.x + box.width / 2) / innerWidth, (box.y + box.height / 2) / innerHeight];
+    });
+    const box = await profile.page.locator(BUTTONS_FRAME).evaluate((frame) => frame.getBoundingClientRect().toJSON());
+    const at = (start: number, length: number, share: number) => start + length * (turned ? 1 - share : share);
+    await profile.page.mouse.move(at(box.x, box.width, across), at(box.y, box.height, down));
+    await profile.page.waitForTimeout(RESTED_MS + 100);
+    await profile.page.mouse.down();
+    await profile.page.mouse.up();
+  }
+
+  /**
+   * The page's script: once the buttons' frame is there, and again for each new frame, runs
+   * `work` (a function body with `host`, `layer` and `frame`) until it says it is done.
+   */
+  const onButtons = (work: string) => `<script>
+    setInterval(() => {
+      const host = document.querySelector('inbox-companion-profile');
+      const frame = host?.shadowRoot?.querySelector('iframe');
+      const layer = frame?.parentElement;
+      if (frame && !frame.dataset.done && ((host, layer, frame) => { ${work} })(host, layer, frame)) {
+        frame.dataset.done = 'yes';
+      }
+    }, 50);
+  </script>`;
+
+  async function open(work: string) {
+    const { username } = await product.service.newUser('disguised');
+    hostile.page(`/@${username}`, profileHtml(username, onButtons(work)));
+    const profile = new ProfilePage(await product.openPage(`${hostile.origin}/@${username}`));
+    await profile.waitForControls();
+    await expect
+      .poll(() =>
+        profile.page.evaluate(
+          () =>
+            document.querySelector('inbox-companion-profile')?.shadowRoot?.querySelector('iframe')?.dataset.done ?? '',
+        ),
+      )
+      .toBe('yes');
+    return profile;
+  }
+
+  it.each([
+    ['made nearly transparent', `frame.style.opacity = '0.3'; return true;`],
+    ['faded with filter: opacity()', `frame.style.filter = 'opacity(0.2)'; return true;`],
+    ['shrunk', `frame.style.transformOrigin = '0 0'; frame.style.transform = 'scale(0.3)'; return true;`],
+    ['shrunk with the whole page', `document.documentElement.style.zoom = '0.3'; return true;`],
+    ['clipped to a sliver', `frame.style.clipPath = 'inset(45% 0 45% 0)'; return true;`],
+    ['turned upside down', `frame.style.transform = 'rotate(180deg)'; return true;`],
+    [
+      'covered by a popover of the page’s own that lets clicks through',
+      `if (!layer.matches(':popover-open')) return false;
+      const cover = document.createElement('div');
+      cover.popover = 'manual';
+      cover.style.cssText = 'position: fixed; inset: 0; width: 100vw; height: 100vh; margin: 0; border: 0; ' +
+        'background: rgba(255, 255, 255, 0.9); pointer-events: none';
+      cover.textContent = 'Click anywhere to win';
+      document.body.append(cover);
+      cover.showPopover();
+      return true;`,
+    ],
+  ])('acts on no rested click on a frame %s, and on the key that the person presses', async (_, work) => {
+    const from = product.requests.length;
+    const profile = await open(work);
+    await restedClickOnFollow(profile, work.includes('rotate'));
+    await expect.poll(() => profile.frame.locator('button[data-again]').count()).toBe(1);
+    await profile.page.waitForTimeout(300);
+    expect(actions(from)).toEqual([]);
+    // Nothing the page does keeps the person from the buttons: the keyboard always acts.
+    await profile.button('Follow').focus();
+    await profile.page.keyboard.press('Enter');
+    await profile.button('Unfollow').waitFor();
+    expect(actions(from)).toHaveLength(1);
+    await profile.page.close();
+  });
+
+  it('acts on no click on a frame the page moves under a moving pointer, and on the next after a rest', async () => {
+    // The page keeps the Follow button under the pointer wherever it goes on the page.
+    const profile = await open(`
+      addEventListener('mousemove', (event) => {
+        const main = document.querySelector('main');
+        const box = frame.getBoundingClientRect();
+        main.style.position = 'relative';
+        main.style.left = (parseFloat(main.style.left) || 0) + event.clientX - (box.left + 60) + 'px';
+        main.style.top = (parseFloat(main.style.top) || 0) + event.clientY - (box.top + box.height / 2) + 'px';
+      });
+      return true;`);
+    const from = product.requests.length;
+    const box = await profile.page.locator(BUTTONS_FRAME).evaluate((frame) => {
+      const { x, y } = frame.getBoundingClientRect();
+      return { x, y };
+    });
+    await profile.page.mouse.move(box.x + 300, box.y + 200);
+    await profile.page.mouse.move(box.x + 340, box.y + 240, { steps: 4 });
+    await profile.page.mouse.down();
+    await profile.page.mouse.up();
+    await expect.poll(() => profile.frame.locator('button[data-again]').count()).toBe(1);
+    await profile.page.waitForTimeout(300);
+    expect(actions(from)).toEqual([]);
+    // Now the frame stays where the pointer is: the person sees the button under it, and a click
+    // after a rest acts.
+    await profile.page.waitForTimeout(RESTED_MS + 100);
+    await profile.page.mouse.down();
+    await profile.page.mouse.up();
+    await profile.button('Unfollow').waitFor();
+    expect(actions(from)).toHaveLength(1);
     await profile.page.close();
   });
 });

@@ -95,7 +95,7 @@ describe.each(BROWSERS)('in-page buttons on profile pages in %s', (browser) => {
     await profile.button('Report').click();
     await profile.dialog.getByRole('radio', { name: 'Spam' }).check();
     await profile.dialog.getByRole('textbox', { name: 'Details (optional)' }).fill('Posts the same link everywhere.');
-    await profile.dialog.getByRole('button', { name: 'Send report' }).click();
+    await profile.dialogButton('Send report').click();
     await expect.poll(() => profile.dialog.textContent()).toMatch(/received/i);
     const { rows } = await product.service.server.database.query<{ reason: string; comment: string }>(
       'SELECT r.reason, r.comment FROM reports r JOIN users u ON u.id = r.reported_id WHERE u.username = $1',

@@ -95,6 +95,14 @@ export interface E2EPage {
   title(): Promise<string>;
   goBack(): Promise<unknown>;
   keyboard: { press(key: string): Promise<void> };
+  /** The pointer as a person moves it, in the page's viewport coordinates. */
+  mouse: {
+    move(x: number, y: number, options?: { steps?: number }): Promise<void>;
+    down(): Promise<void>;
+    up(): Promise<void>;
+  };
+  /** A finger's tap at a point of the viewport (Chromium launched with `hasTouch`). */
+  touchscreen: { tap(x: number, y: number): Promise<void> };
   waitForLoadState(state?: 'load'): Promise<void>;
   waitForTimeout(ms: number): Promise<void>;
   close(): Promise<void>;
@@ -139,4 +147,6 @@ export interface LaunchOptions {
   backgroundIdleTimeoutMs?: number;
   /** Chromium: the profile folder, kept across launches so a test can restart the browser; a fresh one by default. */
   userDataDir?: string;
+  /** Chromium: pages get a touch screen, for `E2EPage.touchscreen` (Firefox's pages always take taps). */
+  hasTouch?: boolean;
 }

@@ -483,6 +483,12 @@ export function firefoxPage(page: Page): E2EPage {
     title: () => page.evaluate(() => document.title),
     goBack: () => page.evaluate(() => history.back()),
     keyboard: { press: (key) => page.keyboard.press(key as Parameters<Page['keyboard']['press']>[0]) },
+    mouse: {
+      move: (x, y, options) => page.mouse.move(x, y, options),
+      down: () => page.mouse.down(),
+      up: () => page.mouse.up(),
+    },
+    touchscreen: { tap: (x, y) => page.touchscreen.tap(x, y) },
     async waitForLoadState() {
       await until('the page to load', TIMEOUT, async () =>
         (await page.evaluate(() => document.readyState)) === 'complete' ? true : undefined,

@@ -6,8 +6,9 @@ import { waitUntil } from './wait';
 export const BUTTONS_FRAME = 'iframe[src$="/profile-frame.html"]';
 
 /**
- * The buttons act only on a click from a pointer that rested on them (or on a frame the browser
- * has seen whole) for `RESTED_MS`, so a click here hovers first and waits that long.
+ * The buttons (and the report dialog's Send) act only on a click from a pointer that rested on
+ * them (or on a frame the browser has seen whole) for `RESTED_MS`, on a frame unchanged as long,
+ * so a click here hovers first and waits that long.
  */
 function restingClicks(locator: E2ELocator): E2ELocator {
   const click = async (options?: { timeout?: number }) => {
@@ -49,6 +50,11 @@ export class ProfilePage<P extends E2EPage = E2EPage> {
 
   get dialog(): E2ELocator {
     return this.frame.getByRole('dialog');
+  }
+
+  /** A button of the report dialog, clicked as a person does. */
+  dialogButton(name: string): E2ELocator {
+    return restingClicks(this.dialog.getByRole('button', { name, exact: true }));
   }
 
   /** The frame's document, for a script of the test's own (an accessibility audit). */

@@ -49,13 +49,18 @@ const hosts = () =>
 /** The buttons' frames the content script put into the page. */
 const frames = () => hosts().flatMap((host) => [...(host.shadowRoot?.querySelectorAll('iframe') ?? [])]);
 
+const browserCss = globalThis.CSS;
+
 beforeEach(() => {
+  // happy-dom has no top layer: the frame goes in its host, as in a browser without anchor positioning.
+  vi.stubGlobal('CSS', { supports: () => false });
   background.current = profileBackground();
   answerTheContentScript();
   document.body.innerHTML = '<section><h1>bob</h1><div data-profile-actions></div></section>';
 });
 
 afterEach(() => {
+  vi.stubGlobal('CSS', browserCss);
   for (const ctx of contexts.splice(0)) ctx.abort();
 });
 

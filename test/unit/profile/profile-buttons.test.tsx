@@ -8,7 +8,8 @@ import { startButtonsFramePage } from '../../../components/profile/buttons-frame
 import { profileButtons } from '../../../components/profile/profile-buttons';
 import { NetworkError } from '../../../lib/api/errors';
 import type { ClickGuard } from '../../../lib/profile/click-guard';
-import type { FrameLayout } from '../../../lib/profile/frame-messages';
+import type { FrameFinding } from '../../../lib/profile/click-rules';
+import { type FrameLayout, findingMessage } from '../../../lib/profile/frame-messages';
 import type { ProfileSession } from '../../../lib/profile/profile-state';
 import { deliver, popupSender } from '../../support/messages';
 import { asScript, trustPersonEvents } from './person-input';
@@ -16,10 +17,21 @@ import { type ProfileBackground, profileBackground } from './profile-background'
 
 beforeEach(trustPersonEvents);
 
+const PLAIN_FINDING: FrameFinding = {
+  box: [200, 150, 374, 40],
+  size: [374, 40],
+  viewport: [1000, 800],
+  styles: [['1', 'none', 'none', 'none', 'none', 'normal', 'visible']],
+  shown: true,
+  covers: [],
+};
+
 let background: ProfileBackground;
 let stop: AbortController;
 
 let layouts: FrameLayout[] = [];
+/** The claim the frame brought the background: the content script's. */
+let claimed = '';
 /** Which clicks act; every one of the person's, unless a test covers the frame. */
 const anyClick: ClickGuard = { allows: () => true };
 let guard: ClickGuard | undefined = anyClick;
@@ -33,7 +45,10 @@ async function open(username = 'bob') {
     document,
     ask: background.ask,
     tell: (layout) => layouts.push(layout),
-    nextClaim: () => background.claim(),
+    nextClaim: async () => {
+      claimed = await background.claim();
+      return claimed;
+    },
     signal: stop.signal,
     guard,
   });
@@ -462,6 +477,22 @@ describe('what a page’s script can do with the buttons', () => {
     expect(await ui().findByRole('button', { name: 'Unfollow' })).toBeTruthy();
   });
 
+  it('hears how the page shows the frame from the content script alone: from the parent window, with the claim', async () => {
+    const heard: FrameFinding[] = [];
+    guard = { allows: () => true, see: (finding) => heard.push(finding) };
+    await open();
+    await shown();
+    const finding = { ...PLAIN_FINDING, covers: [[0, 0, 1000, 800]] };
+    const post = (data: unknown, source: MessageEventSource | null = window.parent) =>
+      window.dispatchEvent(new MessageEvent('message', { data, source, origin: 'http://127.0.0.1:8787' }));
+    post(findingMessage('guessed', finding));
+    post({ type: 'inbox-companion:finding', finding });
+    post(findingMessage(claimed, finding), null);
+    expect(heard).toEqual([]);
+    post(findingMessage(claimed, finding));
+    expect(heard).toEqual([finding]);
+  });
+
   it('acts on no profile when the page changed its URL under the buttons', async () => {
     await open();
     await shown();
@@ -494,6 +525,21 @@ describe('the report dialog', () => {
     await userEvent.keyboard('{Escape}');
     expect(ui().queryByRole('dialog')).toBeNull();
     expect(focused()).toBe(report);
+  });
+
+  it('sends no report on a click on Send the frame could not trust, asks for another, and sends on the next', async () => {
+    const allowed: boolean[] = [true, false];
+    guard = { allows: () => allowed.shift() ?? true };
+    const dialog = await openDialog();
+    await userEvent.click(within(dialog).getByRole('radio', { name: 'Spam' }));
+    const send = within(dialog).getByRole('button', { name: 'Send report' });
+    await userEvent.click(send);
+    await settled();
+    expect(background.sent()).not.toContain('profile.report');
+    expect(send.getAttribute('data-again')).toBe('Click again');
+    await userEvent.click(send);
+    expect(await within(dialog).findByRole('status')).toBeTruthy();
+    expect(background.state.reports).toEqual([{ username: 'bob', reason: 'spam', comment: '' }]);
   });
 
   it('lists the reasons in words and moves focus into the dialog', async () => {
