@@ -47,9 +47,10 @@ export function findFrame({ iframe, inSight, below }: FindingOptions): FrameFind
 }
 
 /**
- * Whether the buttons' place on the page is in sight: at its middle, no element of the page's
- * over it and no scrolling box clipping it (a middle out of the viewport finds nothing, and counts
- * as in sight: the rules judge how much of the frame is on screen). The layer that shows the
+ * Whether the buttons' place on the page is in sight: a quarter of the way down it and a quarter
+ * of the way up, in the middle (inside it even on a slightly turned card), no element of the
+ * page's over it and no scrolling box clipping it. A point out of the viewport finds nothing, and
+ * counts as in sight: the rules judge how much of the frame is on screen. The layer that shows the
  * buttons over that place is left out of the look, as it would otherwise be all the look finds: it
  * takes no pointer for that moment (hiding it instead would tell the browser's visibility tracking
  * in Chrome that the frame was hidden).
@@ -57,7 +58,10 @@ export function findFrame({ iframe, inSight, below }: FindingOptions): FrameFind
 export function placeInSight(host: HTMLElement, layer: HTMLElement): boolean {
   const { x, y, width, height } = host.getBoundingClientRect();
   layer.style.setProperty('pointer-events', 'none', 'important');
-  const found = host.ownerDocument.elementFromPoint(x + width / 2, y + height / 2);
+  const seen = [1, 3].every((quarter) => {
+    const found = host.ownerDocument.elementFromPoint(x + width / 2, y + (height * quarter) / 4);
+    return found === host || found === null;
+  });
   layer.style.removeProperty('pointer-events');
-  return found === host || found === null;
+  return seen;
 }
