@@ -150,6 +150,7 @@ export const ROUTES = [
   },
   { path: '/health', site: true, methods: { GET: { operationId: 'checkHealth', handle: (h) => h.health } } },
   { path: '/', site: true, methods: { GET: { handle: (h) => h.site.home } } },
+  { path: '/gallery', site: true, methods: { GET: { handle: (h) => h.site.gallery } } },
   { path: AVATAR_PATH, site: true, methods: { GET: { handle: (h) => h.avatars.picture } } },
   { path: '/:handle{@[^/]*}', site: true, methods: { GET: { handle: (h) => h.site.profile } } },
   {

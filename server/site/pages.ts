@@ -3,6 +3,7 @@
  * Everything a user wrote is escaped; the only script is the profile page's, allowed by hash.
  */
 import type { User, UserWithCounts } from '../store/users';
+import { GALLERY_LAYOUTS, type GalleryLayout } from './gallery';
 import { cspHash, escapeHtml } from './html';
 import { PROFILE_SCRIPT } from './profile-script';
 
@@ -104,20 +105,25 @@ const initials = (name: string) =>
 
 const displayName = (user: User) => user.displayName || user.username;
 
-export function layout(title: string, body: string, options: { script?: boolean; wide?: boolean } = {}): string {
+export function layout(
+  title: string,
+  body: string,
+  options: { script?: boolean; wide?: boolean; look?: GalleryLayout | null } = {},
+): string {
+  const { look } = options;
   return `<!doctype html>
-<html lang="en">
+<html lang="en"${look?.rtl ? ' dir="rtl"' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
-${STYLE_ELEMENT}
+${STYLE_ELEMENT}${look?.css ? `\n<style>${look.css}</style>` : ''}
 </head>
 <body>
 <header class="site"><a href="/">${SITE_NAME}</a></header>
 <main${options.wide ? ' class="wide"' : ''}>
-${body}
+${body}${look?.html ? `\n${look.html}` : ''}
 </main>
 ${options.script ? SCRIPT_ELEMENT : ''}
 </body>
@@ -129,7 +135,8 @@ function count(n: number, one: string, other: string): string {
   return `<li><strong data-count="${other}">${n}</strong> ${n === 1 ? one : other}</li>`;
 }
 
-export function profilePage(user: UserWithCounts, people: readonly User[]): string {
+/** A user's page; with `look`, as one of the gallery's layouts (`gallery.ts`) shows it. */
+export function profilePage(user: UserWithCounts, people: readonly User[], look: GalleryLayout | null = null): string {
   const name = displayName(user);
   const links = people
     .map((person) => {
@@ -154,7 +161,27 @@ export function profilePage(user: UserWithCounts, people: readonly User[]): stri
 ${links}
 </ul>
 </nav>`;
-  return layout(`${name} (@${user.username}) · ${SITE_NAME}`, body, { script: true });
+  return layout(`${name} (@${user.username}) · ${SITE_NAME}`, body, { script: true, look });
+}
+
+/** `/gallery`: a link to `user`'s page in each of the gallery's layouts. */
+export function galleryPage(user: User): string {
+  const items = Object.entries(GALLERY_LAYOUTS)
+    .map(
+      ([name, { title }]) =>
+        `<li><a href="/@${user.username}?layout=${name}">${escapeHtml(title)}</a> <code>${name}</code></li>`,
+    )
+    .join('\n');
+  const body = `<section class="card">
+<h1>Gallery</h1>
+<p>${escapeHtml(displayName(user))}’s page as sites of all kinds style their profile pages: shadows, turns,
+fades, zoom, a sticky header, right to left, dark, a box that scrolls, a cookie banner. Each is the same page
+with one look added, where browser extensions that add controls to profile pages can be tried.</p>
+<ul>
+${items}
+</ul>
+</section>`;
+  return layout(`Gallery · ${SITE_NAME}`, body, { wide: true });
 }
 
 /** `/@{username}/posts/{number}`: one post, the page a notification about it links to. */

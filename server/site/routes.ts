@@ -3,7 +3,8 @@ import { isUsername } from '../../lib/api/contract';
 import type { Queryable } from '../db/database';
 import { POSTS } from '../seed/demo-data';
 import { findUser, findUserWithCounts, listFollowing, listUsers, type User } from '../store/users';
-import { CONTENT_SECURITY_POLICY, notFoundPage, postPage, profilePage, userListPage } from './pages';
+import { galleryLayout } from './gallery';
+import { CONTENT_SECURITY_POLICY, galleryPage, notFoundPage, postPage, profilePage, userListPage } from './pages';
 
 const PEOPLE_ON_A_PAGE = 12;
 const USERS_ON_THE_LIST = 200;
@@ -33,7 +34,10 @@ export function siteHandlers(db: Queryable, apiBaseUrl: () => string) {
     return html(c, userListPage(await listUsers(db, USERS_ON_THE_LIST), apiBaseUrl()));
   }
 
-  /** `/@{username}`: the user's page, with links to the people they follow and then to others. */
+  /**
+   * `/@{username}`: the user's page, with links to the people they follow and then to others;
+   * `?layout=` one of the gallery's shows it as that layout does (`gallery.ts`).
+   */
   async function profile(c: Context) {
     const username = (c.req.param('handle') ?? '').slice(1);
     const user = isUsername(username) ? await findUserWithCounts(db, username) : null;
@@ -47,7 +51,14 @@ export function siteHandlers(db: Queryable, apiBaseUrl: () => string) {
     for (const person of [...following, ...others]) {
       if (person.id !== user.id && people.size < PEOPLE_ON_A_PAGE) people.set(person.id, person);
     }
-    return html(c, profilePage(user, [...people.values()]));
+    return html(c, profilePage(user, [...people.values()], galleryLayout(c.req.query('layout'))));
+  }
+
+  /** `/gallery`: the first user's page in each of the gallery's layouts. */
+  async function gallery(c: Context) {
+    const [user] = await listUsers(db, 1);
+    if (!user) return notFoundHtml(c, 'There are no users to show yet.');
+    return html(c, galleryPage(user));
   }
 
   /** `/@{username}/posts/{number}`: a post of the demo site, where replies, likes and mentions link. */
@@ -60,5 +71,5 @@ export function siteHandlers(db: Queryable, apiBaseUrl: () => string) {
     return html(c, postPage(user, number, text));
   }
 
-  return { home, profile, post };
+  return { home, profile, post, gallery };
 }

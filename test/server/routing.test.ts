@@ -18,6 +18,7 @@ function found(result: Result<Handler>): { handler: Handler; params: Record<stri
 
 const PATHS = [
   '/',
+  '/gallery',
   '/@demo',
   '/@Demo',
   '/@',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Window } from 'happy-dom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GALLERY_LAYOUTS, type GalleryLayout } from '../../server/site/gallery';
 import { BACKENDS, startTestService, type TestService } from '../support/service';
 import { authorizeParams, newPkce } from './support/oauth';
 
@@ -141,6 +142,33 @@ describe.each(BACKENDS)('web site on %s', (backend) => {
     expect(html).toContain(`href="/@${user.username}"`);
     expect(html).toContain('Listed Person');
     expect(html).toContain(`${service.apiBaseUrl}/openapi.json`);
+  });
+
+  it('shows a profile in each of the gallery’s layouts, listed at /gallery, and ignores any other layout', async () => {
+    const user = await service.newUser('gallery');
+    const gallery = await page('/gallery');
+    expect(gallery.status).toBe(200);
+    const { document } = new Window({ url: `${service.origin}/gallery` });
+    document.write(await gallery.text());
+    const links = [...document.querySelectorAll('main li a')].map((a) => a.getAttribute('href') ?? '');
+    expect(links.map((href) => href.replace(/^.*\?layout=/, ''))).toEqual(Object.keys(GALLERY_LAYOUTS));
+    const plain = await (await page(`/@${user.username}`)).text();
+    for (const [name, look] of Object.entries(GALLERY_LAYOUTS) as [string, GalleryLayout][]) {
+      const response = await page(`/@${user.username}?layout=${name}`);
+      expect(response.status, name).toBe(200);
+      const html = await response.text();
+      if (look.css) expect(html, name).toContain(`<style>${look.css}</style>`);
+      if (look.html) expect(html, name).toContain(look.html);
+      expect(html.includes('dir="rtl"'), name).toBe(look.rtl === true);
+      // The same page, with the same one script the policy allows.
+      expect(html, name).toContain('data-profile-actions');
+      expect(scriptHash(html), name).toBe(scriptHash(plain));
+    }
+    for (const other of ['nothing', '__proto__', 'toString', '<script>alert(1)</script>']) {
+      const response = await page(`/@${user.username}?layout=${encodeURIComponent(other)}`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(plain);
+    }
   });
 
   it('navigates in place: a click re-renders the profile from the API, pushes history, and Back re-renders', async () => {
