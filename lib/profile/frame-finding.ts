@@ -57,11 +57,11 @@ export function findFrame({ iframe, inSight, below }: FindingOptions): FrameFind
  */
 export function placeInSight(host: HTMLElement, layer: HTMLElement): boolean {
   const { x, y, width, height } = host.getBoundingClientRect();
-  layer.style.setProperty('pointer-events', 'none', 'important');
+  layer.style.pointerEvents = 'none';
   const seen = [1, 3].every((quarter) => {
     const found = host.ownerDocument.elementFromPoint(x + width / 2, y + (height * quarter) / 4);
     return found === host || found === null;
   });
-  layer.style.removeProperty('pointer-events');
+  layer.style.pointerEvents = '';
   return seen;
 }

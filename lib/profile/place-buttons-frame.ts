@@ -90,7 +90,7 @@ export async function placeButtonsFrame({
     host.removeAttribute('data-modal');
     const size = holdsRoom && host.isConnected && !host.hasAttribute('data-floating') ? (room ?? measureRoom()) : null;
     host.toggleAttribute('data-loading', !size);
-    if (size && frame) setSize(frame.iframe, spacer, size);
+    if (size && frame) setSize([frame.iframe, spacer], size);
     raise();
   };
 
@@ -134,7 +134,9 @@ export async function placeButtonsFrame({
       const layout = readLayout(event.data);
       if (!layout) return;
       frame.state = layout.shown ? 'shown' : 'none';
-      setSize(frame.iframe, spacer, layout);
+      // Covering the page, the frame lays its buttons out in all its width: their place in the
+      // page keeps the size it had, so the page does not move under the dialog.
+      setSize(layout.modal ? [frame.iframe] : [frame.iframe, spacer], layout);
       host.toggleAttribute('data-modal', layout.modal);
       host.toggleAttribute('data-loading', !layout.shown);
       page.check();
@@ -169,9 +171,9 @@ export async function placeButtonsFrame({
   return page;
 }
 
-/** Gives the frame, and the room it holds in the page, the frame's size. */
-function setSize(iframe: HTMLIFrameElement, spacer: HTMLElement, { width, height }: { width: number; height: number }) {
-  for (const { style } of [iframe, spacer]) {
+/** Gives the frame, or the frame and the room it holds in the page, the frame's size. */
+function setSize(elements: HTMLElement[], { width, height }: { width: number; height: number }) {
+  for (const { style } of elements) {
     style.width = `${width}px`;
     style.height = `${height}px`;
   }

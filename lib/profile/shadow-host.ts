@@ -29,8 +29,9 @@ export function createShadowHost(document: Document): ShadowHost {
   style.textContent = css;
   const layer = document.createElement('div');
   if (CSS.supports('anchor-name', '--a')) layer.popover = 'manual';
-  const spacer = document.createElement('div');
-  spacer.className = 'spacer';
+  // A canvas, drawn on never: like the frame, a replaced element, which a narrow page can make
+  // narrower than the width it asks for (a box of fixed width would widen the page instead).
+  const spacer = document.createElement('canvas');
   root.append(style, layer, spacer);
   return { host, root, spacer, layer };
 }
