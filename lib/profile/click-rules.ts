@@ -47,6 +47,8 @@ export type Refusal =
   | 'shrunk'
   /** Less than half of it in the viewport, across or down. */
   | 'off-screen'
+  /** Its buttons do not fit in it: the page squeezed it to less room than they need. */
+  | 'cramped'
   /** It moved or changed less than `RESTED_MS` before the click. */
   | 'moved'
   /** The pointer came onto it less than `RESTED_MS` before the click. */
@@ -146,14 +148,25 @@ export interface ClickFacts {
   finding: FrameFinding | null;
   /** Since when the finding has been what it is. */
   steadySince: number;
+  /** Whether the frame's own buttons do not fit in it: the page gave it less room than they need. */
+  cramped?: boolean;
 }
 
 /** Whether a person's click acts, and why: the guard's rules, on what the browser and the content script said. */
-export function judgeClick({ input, now, seenSince, pointerSince, finding, steadySince }: ClickFacts): Verdict {
+export function judgeClick({
+  input,
+  now,
+  seenSince,
+  pointerSince,
+  finding,
+  steadySince,
+  cramped,
+}: ClickFacts): Verdict {
   // A click the keyboard made has no pointer position to be tricked about.
   if (input === 'key') return { acts: true, why: 'key' };
   const problem = finding ? findingProblem(finding) : 'unseen';
   if (problem) return { acts: false, why: problem };
+  if (cramped) return { acts: false, why: 'cramped' };
   const from = input === 'touch' ? (pointerSince ?? now) : now;
   if (from - steadySince < RESTED_MS) return { acts: false, why: 'moved' };
   if (seenSince != null && now - seenSince >= RESTED_MS) return { acts: true, why: 'seen' };
@@ -171,6 +184,9 @@ export function judgeClick({ input, now, seenSince, pointerSince, finding, stead
  */
 export function allowsClick(event: MouseEvent, watch: FrameWatch): Promise<boolean> {
   const touch = (event as PointerEvent).pointerType === 'touch';
+  // The frame's own document: a page that squeezes the frame makes its buttons overflow it.
+  const root = event.view?.document.documentElement;
+  const cramped = !!root && (root.scrollWidth > root.clientWidth + 1 || root.scrollHeight > root.clientHeight + 1);
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), LOOK_MS);
     watch.waiting.push(() => {
@@ -184,6 +200,7 @@ export function allowsClick(event: MouseEvent, watch: FrameWatch): Promise<boole
           pointerSince: touch ? pressedAt : pointerSince,
           finding,
           steadySince,
+          cramped,
         }).acts,
       );
     });

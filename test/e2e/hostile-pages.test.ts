@@ -595,6 +595,27 @@ describe.each(BROWSERS)('the in-page buttons on a page that disguises them, in %
     await profile.page.close();
   });
 
+  it('acts on no rested click on a frame the page squeezes to less room than its buttons need', async () => {
+    const profile = await open(`document.querySelector('main').style.width = '80px'; return true;`);
+    const from = product.requests.length;
+    const box = await profile.page.locator(BUTTONS_FRAME).evaluate((frame) => frame.getBoundingClientRect().toJSON());
+    expect(box.width).toBeLessThanOrEqual(80);
+    // What shows of the Follow button: the buttons wrap, each wider than the frame.
+    const follow = await profile.button('Follow').evaluate((button) => button.getBoundingClientRect().toJSON());
+    await profile.page.mouse.move(box.x + Math.min(follow.x + 20, box.width - 4), box.y + follow.y + follow.height / 2);
+    await profile.page.waitForTimeout(RESTED_MS + 100);
+    await profile.page.mouse.down();
+    await profile.page.mouse.up();
+    await expect.poll(() => profile.frame.locator('button[data-again]').count()).toBe(1);
+    await profile.page.waitForTimeout(300);
+    expect(actions(from)).toEqual([]);
+    await profile.button('Follow').focus();
+    await profile.page.keyboard.press('Enter');
+    await profile.button('Unfollow').waitFor();
+    expect(actions(from)).toHaveLength(1);
+    await profile.page.close();
+  });
+
   it('acts on no click on a frame the page moves under a moving pointer, and on the next after a rest', async () => {
     // The page keeps the Follow button under the pointer wherever it goes on the page.
     const profile = await open(`

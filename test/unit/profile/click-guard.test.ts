@@ -180,6 +180,11 @@ describe('which clicks act (judgeClick)', () => {
     });
   });
 
+  it('refuses a frame whose own buttons do not fit in it, as when the page squeezes it', () => {
+    expect(judgeClick(facts({ seenSince: 0, cramped: true }))).toEqual({ acts: false, why: 'cramped' });
+    expect(judgeClick(facts({ input: 'key', cramped: true }))).toEqual({ acts: true, why: 'key' });
+  });
+
   it('refuses until the content script has said how the page shows the frame', () => {
     expect(judgeClick(facts({ seenSince: 0, finding: null }))).toEqual({ acts: false, why: 'unseen' });
   });
