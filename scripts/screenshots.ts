@@ -141,6 +141,13 @@ try {
   await profile.page.goto(`${product.service.origin}/@alice`);
   await profile.waitForControls();
   await shoot(profile.page, 'profile-buttons');
+  // The same buttons on a gallery page whose card is turned a little (`server/site/gallery.ts`).
+  const gallery = new ProfilePage(await product.browser.context.newPage());
+  await gallery.page.setViewportSize({ width: 900, height: 640 });
+  await gallery.page.goto(`${product.service.origin}/@alice?layout=rotated`);
+  await gallery.waitForControls();
+  await shoot(gallery.page, 'profile-gallery');
+  await gallery.page.close();
   await profile.button('Report').click();
   await profile.dialog.waitFor();
   await profile.dialog.getByRole('radio', { name: 'Spam' }).check();
