@@ -46,17 +46,38 @@ function clock(time: number): string {
   return new Intl.DateTimeFormat(uiLanguage(), { hour: 'numeric', minute: '2-digit' }).format(time);
 }
 
+/**
+ * The priority notifications among an account's unread ones, when the badge counts only those:
+ * counted in the newest `looked` of them, all of them when `complete`.
+ */
+export interface PriorityCount {
+  count: number;
+  looked: number;
+  complete: boolean;
+}
+
+/** An unread count in words, or its priority part (see `PriorityCount`) when the badge shows that. */
+function countWords(unread: number, priority?: PriorityCount | null): string {
+  if (priority) {
+    return priority.complete
+      ? tn('badge_priority', priority.count, unread)
+      : tn('badge_priorityNewest', priority.count, priority.looked, unread);
+  }
+  return unread === 0 ? t('badge_noUnread') : tn('badge_unread', unread);
+}
+
 /** What the badge shows for a status: text, colour and a tooltip in words. */
 export function badgeFor(
   status: ConnectionStatus,
   live: LiveMode = 'off',
+  priority?: PriorityCount | null,
 ): { text: string; color: string; title: string } {
   const lines = [t('extName')];
   let look: { text: string; color: string };
   if (status.kind === 'ok') {
     const count = status.count ?? 0;
-    look = { text: countText(count), color: BLUE };
-    lines.push(count === 0 ? t('badge_noUnread') : tn('badge_unread', count));
+    look = { text: countText(priority?.count ?? count), color: BLUE };
+    lines.push(countWords(count, priority));
     const how = LIVE_LOOKS[live];
     if (how) lines.push(t(how));
   } else {
@@ -74,14 +95,13 @@ export interface BadgeRow {
   label: string;
   status: ConnectionStatus;
   live: LiveMode;
+  /** Set while the badge counts priority notifications only, once they are counted. */
+  priority?: PriorityCount | null;
 }
 
 /** One account's line in the tooltip of several: its name, then its count or its state. */
-function accountLine({ label, status }: BadgeRow): string {
-  if (status.kind === 'ok') {
-    const count = status.count ?? 0;
-    return t('badge_account', label, count === 0 ? t('badge_noUnread') : tn('badge_unread', count));
-  }
+function accountLine({ label, status, priority }: BadgeRow): string {
+  if (status.kind === 'ok') return t('badge_account', label, countWords(status.count ?? 0, priority));
   const words = [t(BADGE_LOOKS[status.kind].title)];
   if (status.count !== null && status.kind !== 'signedOut') words.push(tn('badge_lastKnown', status.count));
   return t('badge_account', label, words.join(' '));
@@ -89,12 +109,12 @@ function accountLine({ label, status }: BadgeRow): string {
 
 /**
  * What the badge shows for the accounts: with one, its status as `badgeFor` shows it; with
- * several, the sum of the unread counts of those that answer, and each account's count or
- * state in the tooltip, so one signed-out or failing account hides nothing of the others.
+ * several, the sum of the unread counts of those that answer (or of their priority ones), and each
+ * account's count or state in the tooltip, so one signed-out or failing account hides nothing of the others.
  */
 export function badgeForAccounts(rows: readonly BadgeRow[]): { text: string; color: string; title: string } {
   const [only] = rows;
-  if (rows.length <= 1) return badgeFor(only?.status ?? SIGNED_OUT, only?.live);
+  if (rows.length <= 1) return badgeFor(only?.status ?? SIGNED_OUT, only?.live, only?.priority);
   const answering = rows.filter((row) => row.status.kind === 'ok');
   const first = rows.find((row) => row.status.kind !== 'signedOut') ?? rows[0];
   if (answering.length === 0 && first) {
@@ -102,6 +122,16 @@ export function badgeForAccounts(rows: readonly BadgeRow[]): { text: string; col
     return { text: look.text, color: look.color, title: [t('extName'), ...rows.map(accountLine)].join('\n') };
   }
   const sum = answering.reduce((total, row) => total + (row.status.count ?? 0), 0);
-  const lines = [t('extName'), sum === 0 ? t('badge_noUnread') : tn('badge_unread', sum), ...rows.map(accountLine)];
-  return { text: countText(sum), color: BLUE, title: lines.join('\n') };
+  // Priority ones, once every account that answers has counted its own.
+  const counted = answering.flatMap((row) => (row.priority ? [row.priority] : []));
+  const priority: PriorityCount | null =
+    counted.length === answering.length
+      ? {
+          count: counted.reduce((total, each) => total + each.count, 0),
+          looked: counted.reduce((total, each) => total + each.looked, 0),
+          complete: counted.every((each) => each.complete),
+        }
+      : null;
+  const lines = [t('extName'), countWords(sum, priority), ...rows.map(accountLine)];
+  return { text: countText(priority?.count ?? sum), color: BLUE, title: lines.join('\n') };
 }

@@ -79,6 +79,11 @@ export interface Settings {
   markReadOnOpen: boolean;
   /** How much room the popup's list gives each notification. */
   density: Density;
+  /**
+   * The badge counts the priority notifications only. This computer's matter, as what makes a
+   * notification priority is learned in this browser (`lib/priority/model.ts`).
+   */
+  badgePriority: boolean;
 }
 
 export const MIN_POLL_INTERVAL_SECONDS = 30;
@@ -97,6 +102,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   groupedTypes: Object.freeze({ mention: false, reply: false, follow: true, system: true, like: true }),
   markReadOnOpen: true,
   density: 'compact',
+  badgePriority: false,
 });
 
 const QUIET_HOURS_ERROR: Record<QuietHoursProblem, MessageKey> = {

@@ -1,10 +1,11 @@
 /**
  * What the background runs for each account: its session, its poller and its live channel, its
  * desktop notifications and its status. Accounts added are started, accounts removed stopped,
- * and what they left behind (alarms, state, cached pages) cleared.
+ * and what they left behind (alarms, state, cached pages, what priority learned) cleared.
  */
 import type { WebSocketConstructor } from '../api';
 import { clearInboxCache } from '../inbox-cache';
+import type { ConnectionStatus } from '../messaging';
 import { accounts, apiOrigin, updateAccount } from './account-store';
 import { createSession, type Session } from './api-session';
 import { type Clock, realClock } from './clock';
@@ -12,8 +13,9 @@ import { createLiveUpdates, type LiveUpdates } from './live-channel';
 import { createNotifier, type Notifier } from './notifier';
 import { createOutbox, type Outbox } from './outbox';
 import { createPoller, type Poller } from './poller';
+import { sampleUnread } from './priority';
 import { renderAccounts, type StatusWriter, statusWriter } from './status-writer';
-import { keepInMemory, unreadByTypeItem } from './stored-items';
+import { accountStatusItem, keepInMemory, priorityItem, unreadByTypeItem, unreadSampleItem } from './stored-items';
 import { identity, whoIs } from './token-check';
 import { settleUndo } from './triage';
 
@@ -60,6 +62,10 @@ export function createAccountRuntime(id: string, options: RuntimeOptions = {}): 
   const notifier = createNotifier(id, async () => (await session.client()).client, { clock: options.clock, signal });
   let live: LiveUpdates | undefined;
   let identified = false;
+  // While the badge counts priority ones, each check and each new count (a live frame, triage) counts them again.
+  const countPriority = sampleUnread(id, session);
+  const recount = (status: ConnectionStatus) => void countPriority(status).catch(() => undefined);
+  accountStatusItem(id).watch(recount, signal ?? new AbortController().signal);
   async function identify(again = false): Promise<void> {
     if (identified && !again) return;
     identified = true;
@@ -79,6 +85,7 @@ export function createAccountRuntime(id: string, options: RuntimeOptions = {}): 
     isOnline: options.isOnline,
     onCount: (previous, count, settings) => notifier.onCount(previous, count, settings).catch(() => undefined),
     onStatus: (status) => {
+      recount(status);
       live?.follow(status);
       if (status.kind === 'ok') void identify();
     },
@@ -137,6 +144,8 @@ export function createRuntimes(options: RuntimeOptions = {}): Runtimes {
       unreadByTypeItem(runtime.id).removeValue(),
       runtime.status.clear(),
       runtime.outbox.clear(true),
+      priorityItem(runtime.id).removeValue(),
+      unreadSampleItem(runtime.id).removeValue(),
     ]);
   }
 

@@ -23,7 +23,7 @@ import {
 import { POLL_ALARM_PREFIX, pollAlarmName } from './poller';
 import { applyPreset, buildPreset, type Preset } from './preset';
 import { forgetTab } from './profile-frames';
-import { accountsItem, unreadByTypeItem, workerSettings } from './stored-items';
+import { accountsItem, priorityItem, unreadByTypeItem, unreadSampleItem, workerSettings } from './stored-items';
 
 export interface BackgroundOptions {
   fetch?: typeof fetch;
@@ -187,6 +187,9 @@ export function startBackground(options: BackgroundOptions = {}) {
             runtime.poller.reset(),
             clearInboxCache(account.id),
             unreadByTypeItem(account.id).removeValue(),
+            // Its people are another service's: nothing learned of them carries over.
+            priorityItem(account.id).removeValue(),
+            unreadSampleItem(account.id).removeValue(),
             runtime.notifier.reset(),
             // What waited for the old service is dropped with a line; nothing of it goes to the new one.
             runtime.outbox.flush(),

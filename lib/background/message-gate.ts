@@ -15,6 +15,7 @@ import {
   UnauthenticatedError,
 } from '../api';
 import type { MessageData, MessageReturn, MessageType } from '../messaging';
+import { SIGNALS } from '../priority/model';
 import type { AccountRuntime } from './account-runtime';
 import { accounts } from './account-store';
 import { isClaimedFrame } from './profile-frames';
@@ -93,6 +94,12 @@ const schemas: { [T in MessageType]: v.GenericSchema<unknown, MessageData<T>> } 
   }),
   'profile.mute': ProfileRequest,
   'profile.unmute': ProfileRequest,
+  'priority.note': v.object({
+    account: AccountId,
+    signal: v.picklist(SIGNALS),
+    about: v.array(v.object({ actor: v.nullable(Text), url: v.nullable(Text), at: Text })),
+  }),
+  'priority.forget': ProfileRequest,
 };
 
 export const MESSAGE_TYPES = Object.keys(schemas) as MessageType[];

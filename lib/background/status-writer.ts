@@ -1,17 +1,21 @@
 import { accountLabel } from '../account-addresses';
 import type { Account } from '../accounts';
-import { type BadgeRow, badgeForAccounts } from '../badge';
+import { type BadgeRow, badgeForAccounts, type PriorityCount } from '../badge';
 import { toolbarButton } from '../browser-api';
 import { summaryLiveMode, summaryStatus } from '../connection-status';
 import type { ConnectionStatus, LiveMode } from '../messaging';
 import { oneAtATime } from '../one-at-a-time';
+import { isPriority } from '../priority/model';
 import {
   accountLiveModeItem,
   accountStatusItem,
   accountsItem,
   liveModeItem,
+  priorityItem,
   statusItem,
+  unreadSampleItem,
   workerMemory,
+  workerSettings,
 } from './stored-items';
 
 /** What this worker last drew on the badge: a part that would stay the same is not drawn again. */
@@ -40,21 +44,41 @@ async function drawBadge(rows: readonly BadgeRow[]): Promise<void> {
   }
 }
 
+/** The priority notifications among the account's newest unread ones; null until they are read. */
+async function priorityCount(accountId: string, now: number): Promise<PriorityCount | null> {
+  const [model, sample] = await Promise.all([
+    priorityItem(accountId).getValue(),
+    unreadSampleItem(accountId).getValue(),
+  ]);
+  return (
+    sample && {
+      count: sample.about.filter(([actor, url]) => isPriority(model, actor, url, now)).length,
+      looked: sample.about.length,
+      complete: sample.complete,
+    }
+  );
+}
+
 /**
- * Shows every account on the badge: the sum of their unread counts, and each account's count
- * and state in the tooltip. Writes the status of all accounts together for the popup, beside the
- * badge rather than before it. Renders run one at a time (see `oneAtATime`): one that read an
- * account's status before a change cannot land after the one that read it after, leaving the
- * badge on the older count.
+ * Shows every account on the badge: the sum of their unread counts (or of their priority ones, as
+ * the person may choose), and each account's count and state in the tooltip. Writes the status
+ * of all accounts together for the popup, beside the badge rather than before it. Renders run one
+ * at a time (see `oneAtATime`): one that read an account's status before a change cannot land
+ * after the one that read it after, leaving the badge on the older count.
  */
 export const renderAccounts = oneAtATime(async (accounts?: readonly Account[]): Promise<void> => {
   const list = accounts ?? (await accountsItem.getValue()) ?? [];
+  const { badgePriority } = await workerSettings();
+  const now = Date.now();
   const rows = await Promise.all(
-    list.map(async (account) => ({
-      label: accountLabel(account),
-      status: await accountStatusItem(account.id).getValue(),
-      live: await accountLiveModeItem(account.id).getValue(),
-    })),
+    list.map(
+      async (account): Promise<BadgeRow> => ({
+        label: accountLabel(account),
+        status: await accountStatusItem(account.id).getValue(),
+        live: await accountLiveModeItem(account.id).getValue(),
+        priority: badgePriority ? await priorityCount(account.id, now) : undefined,
+      }),
+    ),
   );
   const summary = summaryStatus(rows.map((row) => row.status));
   const live = summaryLiveMode(rows.map((row) => row.live));

@@ -3,9 +3,10 @@
  * their modules name. Only the background writes and watches through these; the extension's pages
  * read the same keys through `lib/stored.ts` directly.
  */
-import { ACCOUNTS } from '../accounts';
+import { ACCOUNTS, perAccountKey } from '../accounts';
 import { accountLiveModeKey, accountStatusKey, LIVE_MODE, STATUS } from '../connection-status';
 import { unreadByTypeKey } from '../inbox-filter';
+import { priorityKey } from '../priority/model';
 import { getSettings, SETTINGS, type Settings } from '../settings';
 import { type StoredItem, type StoredKey, type StoredReader, storedItem, storedText } from '../stored';
 
@@ -138,3 +139,17 @@ export const liveModeItem = keptItem(LIVE_MODE);
 export const accountStatusItem = (accountId: string) => keptItem(accountStatusKey(accountId));
 export const accountLiveModeItem = (accountId: string) => keptItem(accountLiveModeKey(accountId));
 export const unreadByTypeItem = perAccountItem(unreadByTypeKey);
+/** Each account's priority model (see `lib/priority/model.ts`). */
+export const priorityItem = perAccountKeptItem(priorityKey);
+
+/**
+ * The account's newest unread notifications, who each is from and its link, as the badge counts
+ * the priority ones of them; taken at the unread count `of`, `complete` when that was all of them.
+ */
+export interface UnreadSample {
+  of: number;
+  about: [actor: string | null, url: string | null][];
+  complete: boolean;
+}
+
+export const unreadSampleItem = perAccountKeptItem(perAccountKey<UnreadSample | null>('priorityUnread', null));

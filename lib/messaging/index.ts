@@ -19,6 +19,7 @@ import type {
   ReportResult,
 } from '../api/contract';
 import { type ApiError, crossedError, reviveError } from '../api/errors';
+import type { About, Signal } from '../priority/model';
 
 /** What the toolbar badge shows, and what the popup needs to choose its state. */
 export type StatusKind =
@@ -388,6 +389,16 @@ export interface ProtocolMap {
   'profile.mute'(request: ProfileRequest): (Mute & { waiting?: boolean }) | null;
   /** Removes the account's mute of the person the tab shows: their notifications come back. */
   'profile.unmute'(request: ProfileRequest): ProfileChange;
+  /** The account's priority model learns what the person did in the popup (see `lib/priority/model.ts`). */
+  'priority.note'(request: PriorityNote): void;
+  /** The account's priority model forgets what it learned of one person. */
+  'priority.forget'(request: ProfileRequest): void;
+}
+
+/** What the person did to notifications in the popup, for the account's priority model to learn from. */
+export interface PriorityNote extends AccountRequest {
+  signal: Signal;
+  about: About[];
 }
 
 export interface NewAccountRequest {
@@ -439,6 +450,8 @@ export const MESSAGE_SCOPE: Record<MessageType, 'extension' | 'profile'> = {
   'profile.report': 'profile',
   'profile.mute': 'profile',
   'profile.unmute': 'profile',
+  'priority.note': 'extension',
+  'priority.forget': 'extension',
 };
 
 const quiet = { debug() {}, log() {}, warn: console.warn, error: console.error };

@@ -8,7 +8,13 @@ import { WebSocket } from 'ws';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { WebSocketConstructor } from '../../lib/api';
 import { startBackground } from '../../lib/background';
-import { accountStatusItem, liveModeItem, statusItem, unreadByTypeItem } from '../../lib/background/stored-items';
+import {
+  accountStatusItem,
+  liveModeItem,
+  settingsItem,
+  statusItem,
+  unreadByTypeItem,
+} from '../../lib/background/stored-items';
 import { messaging } from '../../lib/messaging';
 import { ACCOUNT, badge, signedIn } from '../support/background';
 import { manualClock } from '../support/manual-clock';
@@ -119,6 +125,34 @@ describe.each(BACKENDS)('the live badge against the reference service on %s', (b
     expect(texts).toEqual(['']);
     expect((await badge()).title).toContain('Live');
     vi.restoreAllMocks();
+  });
+
+  it('counts only the priority ones when the person chooses so, moving with each arrival the channel brings', async () => {
+    const [ada, bo] = [await service.newUser('ada'), await service.newUser('bo')];
+    await settingsItem.setValue({ ...(await settingsItem.getValue()), badgePriority: true });
+    await until(async () => (await badge()).title.includes('0 priority of 3 unread'));
+    expect((await badge()).text).toBe('');
+    // Three of Ada's opened in the popup soon after they came make hers priority.
+    const at = new Date().toISOString();
+    for (const n of [1, 2, 3]) {
+      const about = [{ actor: ada.username, url: `${service.origin}/@${me.username}/posts/${n}`, at }];
+      expect(
+        (await deliver('priority.note', { account: ACCOUNT, signal: 'open', about }, popupSender)).error,
+      ).toBeUndefined();
+    }
+
+    const before = requests.length;
+    const deliverFrom = (actor: string) =>
+      operatorCall('/operator/notifications', { username: me.username, type: 'mention', text: 'hi', actor });
+    expect((await deliverFrom(ada.username)).status).toBe(201);
+    await until(async () => (await badge()).title.includes('1 priority of 4 unread'));
+    expect((await badge()).text).toBe('1');
+    expect((await deliverFrom(bo.username)).status).toBe(201);
+    await until(async () => (await badge()).title.includes('1 priority of 5 unread'));
+    expect((await badge()).text).toBe('1');
+    expect((await badge()).title).toContain('Live');
+    // The count came over the channel; the background read the newest unread ones to count them, nothing else.
+    expect(new Set(requests.slice(before))).toEqual(new Set(['GET /api/inbox/fetch']));
   });
 
   it('follows triage made elsewhere', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BADGE_LOOKS, badgeFor, countText } from '../../lib/badge';
+import { BADGE_LOOKS, type BadgeRow, badgeFor, badgeForAccounts, countText } from '../../lib/badge';
 import type { ConnectionStatus, StatusKind } from '../../lib/messaging';
 
 const status = (kind: StatusKind, count: number | null = null, checkedAt: number | null = null): ConnectionStatus => ({
@@ -57,5 +57,50 @@ describe('badgeFor', () => {
     expect(badge.title).toContain('cannot be reached');
     expect(badge.title).toContain('Last known: 7 unread');
     expect(badge.title).toMatch(/Checked at 9:41/);
+  });
+});
+
+describe('the badge counting priority notifications only', () => {
+  const row = (label: string, count: number, priority?: BadgeRow['priority']): BadgeRow => ({
+    label,
+    status: status('ok', count, null),
+    live: 'off',
+    priority,
+  });
+
+  it('shows the priority ones and says how many of the unread they are', () => {
+    const badge = badgeFor(status('ok', 5, null), 'off', { count: 2, looked: 5, complete: true });
+    expect(badge.text).toBe('2');
+    expect(badge.title.split('\n')[1]).toBe('2 priority of 5 unread');
+  });
+
+  it('says when only the newest unread ones were looked at', () => {
+    const badge = badgeFor(status('ok', 250, null), 'off', { count: 1, looked: 100, complete: false });
+    expect(badge.text).toBe('1');
+    expect(badge.title).toContain('1 priority in the newest 100 of 250 unread');
+  });
+
+  it('adds up the accounts’ priority ones, each account’s in its own line', () => {
+    const badge = badgeForAccounts([
+      row('@work', 5, { count: 2, looked: 5, complete: true }),
+      row('@home', 3, { count: 0, looked: 3, complete: true }),
+    ]);
+    expect(badge.text).toBe('2');
+    expect(badge.title.split('\n')).toEqual([
+      'Inbox Companion',
+      '2 priority of 8 unread',
+      '@work: 2 priority of 5 unread',
+      '@home: 0 priority of 3 unread',
+    ]);
+  });
+
+  it('shows the unread sum until every account has counted its priority ones', () => {
+    const badge = badgeForAccounts([row('@work', 5, { count: 2, looked: 5, complete: true }), row('@home', 3, null)]);
+    expect(badge.text).toBe('8');
+    expect(badge.title.split('\n').slice(1)).toEqual([
+      '8 unread notifications',
+      '@work: 2 priority of 5 unread',
+      '@home: 3 unread notifications',
+    ]);
   });
 });

@@ -8,6 +8,7 @@ import { accountHandlers } from './account-messages';
 import type { HandlerContext } from './context';
 import { inboxHandlers } from './inbox-messages';
 import { muteHandlers } from './mute-messages';
+import { priorityHandlers } from './priority-messages';
 import { profileHandlers } from './profile-messages';
 import { settingsHandlers } from './settings-messages';
 
@@ -20,6 +21,7 @@ export function createHandlers(ctx: HandlerContext): Handlers {
     ...accountHandlers(ctx),
     ...settingsHandlers(ctx),
     ...profileHandlers(ctx),
+    ...priorityHandlers(ctx),
   };
 }
 

@@ -6,6 +6,7 @@ import { type MuteTarget, mutedBy } from '../../mute-target';
 import type { AccountRuntime } from '../account-runtime';
 import type { Handlers } from '../message-gate';
 import { muteIdOf, removeMute, whenSent } from '../outbox';
+import { learnFrom } from '../priority';
 import { createFeatureCache, type FeatureCache } from '../service-features';
 import { type HandlerContext, signedIn } from './context';
 import { createKnownMutes, waitingMute, withWaiting } from './known-mutes';
@@ -49,6 +50,7 @@ export async function muteThrough(
     client.inbox.mutes.add(target, until, { idempotencyKey }),
   );
   if (answer) knownMutes.added(runtime.id, answer);
+  void learnFrom(runtime.id, 'mute', [{ actor: username ?? null, url: 'url' in target ? target.url : null }]);
   const waiting = { ...change, key, madeAt: Date.now(), until: until ?? undefined };
   return { mute: answer ?? waitingMute(waiting, target), waiting: answer === null };
 }

@@ -7,6 +7,7 @@ import { isSiteUrl, usernameFromUrl } from '../../profile-url';
 import type { AccountRuntime, Runtimes } from '../account-runtime';
 import { accounts } from '../account-store';
 import { type Asker, forbidden, type Handlers } from '../message-gate';
+import { learnFollow } from '../priority';
 import { claimFrame, newClaim } from '../profile-frames';
 import { type HandlerContext, runtimeOf, signedIn } from './context';
 import { features, muteOf, muteThrough, unmuteThrough } from './mute-messages';
@@ -72,6 +73,7 @@ export function profileHandlers({ runtimes }: HandlerContext): Pick<Handlers, Pr
         [kind]({ idempotencyKey })
         .then(() => true),
     );
+    await learnFollow(account, username, kind === 'follow');
     return { waiting: answer === null };
   }
 

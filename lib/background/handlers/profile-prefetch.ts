@@ -5,6 +5,7 @@
 import type { ProfileAnswer } from '../../messaging';
 import type { AccountRuntime } from '../account-runtime';
 import { plain } from '../message-gate';
+import { learnFollow } from '../priority';
 import { muteOf } from './mute-messages';
 
 /** How long a prefetched profile waits for its frame; one older is fetched again. */
@@ -21,6 +22,9 @@ export const profileAnswer = (runtime: AccountRuntime, username: string): Promis
     const mute = muteOf(runtime, username).catch(() => undefined);
     return profile.then(
       async (profile): Promise<ProfileAnswer> => {
+        // The follow state the service reports is what priority starts from.
+        if (!profile.self && profile.following !== undefined)
+          void learnFollow(runtime.id, profile.username, profile.following);
         const known = profile.self || profile.following === undefined ? undefined : await mute;
         return { ok: true, profile: known === undefined ? profile : { ...profile, mute: known } };
       },

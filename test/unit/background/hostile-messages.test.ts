@@ -69,6 +69,12 @@ const VALID: Record<MessageType, unknown> = {
   'profile.report': { account: ACCOUNT, username: 'bob', reason: 'spam', comment: '' },
   'profile.mute': { account: ACCOUNT, username: 'bob' },
   'profile.unmute': { account: ACCOUNT, username: 'bob' },
+  'priority.note': {
+    account: ACCOUNT,
+    signal: 'open',
+    about: [{ actor: 'bob', url: `${SITE}/@bob/posts/1`, at: '2026-11-24T09:00:00Z' }],
+  },
+  'priority.forget': { account: ACCOUNT, username: 'bob' },
 };
 
 /** What a request must look like to be one the contract allows; null when it is. */
