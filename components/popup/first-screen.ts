@@ -274,7 +274,7 @@ export function drawFirstScreen(screen: FirstScreen, now = Date.now()): HTMLElem
         h(
           'div',
           { class: 'view-tabs', role: 'tablist', 'aria-label': t('popup_views') },
-          ...(['inbox', 'snoozed'] as const).map((view) =>
+          ...(['inbox', 'priority', 'snoozed'] as const).map((view) =>
             h(
               'button',
               {

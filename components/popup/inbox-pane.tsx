@@ -9,6 +9,8 @@ import { StateView } from './state-view';
 
 interface Props {
   state: InboxState;
+  /** The Priority view is on show: the priority notifications only, each saying why. */
+  priority: boolean;
   problem: InboxProblem | null;
   /** The problem hides the list: there is none, or only the settings page can help. */
   blocked: boolean;
@@ -25,7 +27,7 @@ function savedCopy(savedAt: number, now: number): string {
 }
 
 /** The popup's main pane: the list, or the state that stands in for it. */
-export function InboxPane({ state, problem, blocked, now, store, actions, onSettings }: Props) {
+export function InboxPane({ state, priority, problem, blocked, now, store, actions, onSettings }: Props) {
   const retry = (
     <button type="button" class="solid" onClick={() => void store.retry()}>
       {t('popup_retry')}
@@ -45,8 +47,21 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
       </StateView>
     );
   }
-  if (state.items.length === 0) {
-    if (state.loading !== null || !state.fresh) return <StateView title={t('popup_loading')} busy />;
+  // Until what makes a notification priority has loaded, the list on show is still the whole inbox's.
+  const lensPending = priority !== (state.priority !== null);
+  if (state.items.length === 0 || lensPending) {
+    if (state.loading !== null || !state.fresh || lensPending) return <StateView title={t('popup_loading')} busy />;
+    if (priority) {
+      return (
+        <StateView title={t('popup_priority_empty_title')} body={t('popup_priority_empty_body')}>
+          {state.cursor !== null && (
+            <button type="button" onClick={() => void store.loadMore()}>
+              {t('popup_priority_look_further')}
+            </button>
+          )}
+        </StateView>
+      );
+    }
     if (state.query) {
       return <StateView title={t('popup_search_empty_title', state.query)} body={t('popup_search_empty_body')} />;
     }
@@ -88,6 +103,7 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
       <NotificationFeed
         items={state.items}
         grouping={state.grouping}
+        reasonOf={state.priority?.reason}
         expanded={state.expanded}
         siteOrigin={state.siteOrigin}
         accounts={state.accounts}
@@ -99,7 +115,8 @@ export function InboxPane({ state, problem, blocked, now, store, actions, onSett
         hasMore={state.cursor !== null && (state.fresh || state.loading === 'first')}
         loadingMore={state.loading === 'more'}
         busy={state.loading !== null}
-        autoLoad={state.fresh && state.loading === null && state.error === null && !state.bulkPending}
+        // The Priority view looks further only when asked: its next page may hold none of its rows.
+        autoLoad={state.fresh && state.loading === null && state.error === null && !state.bulkPending && !priority}
         loadMoreError={store.loadMoreFailure(state)}
         now={now}
         actions={actions}

@@ -17,6 +17,8 @@ interface Props {
   items: readonly Notification[];
   /** Neighbours about the same thing show as one row. */
   grouping: Grouping;
+  /** Why each row is priority, in the Priority view. */
+  reasonOf?: ((item: Notification) => string | null) | undefined;
   /** Keys of the groups shown with their members. */
   expanded: ReadonlySet<string>;
   siteOrigin: string;
@@ -113,6 +115,7 @@ export function NotificationFeed(props: Props) {
               active={item.id === active}
               selected={selected.has(item.id)}
               waiting={props.waiting.has(item.id)}
+              reason={props.reasonOf?.(item)}
               query={props.query}
               now={now}
               actions={actions}

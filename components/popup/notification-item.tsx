@@ -69,6 +69,8 @@ interface Props {
   selected: boolean;
   /** A change to it is waiting in the outbox to be sent. */
   waiting?: boolean;
+  /** Why it is priority, in the Priority view. */
+  reason?: string | null | undefined;
   /** The search on show, whose words the text marks. */
   query?: string;
   now: number;
@@ -91,7 +93,20 @@ export class NotificationItem extends Component<Props> {
 }
 
 /** A notification's text (never HTML), who and when, read state, and its own actions. */
-function Row({ item, siteOrigin, account, position, total, active, selected, waiting, query, now, actions }: Props) {
+function Row({
+  item,
+  siteOrigin,
+  account,
+  position,
+  total,
+  active,
+  selected,
+  waiting,
+  reason,
+  query,
+  now,
+  actions,
+}: Props) {
   const url = openableUrl(item.url);
   const elsewhere = url ? foreignHost(url, siteOrigin) : null;
   const textId = `text-${item.id}`;
@@ -149,6 +164,7 @@ function Row({ item, siteOrigin, account, position, total, active, selected, wai
             </span>
           )}
           <span class="extras">
+            {reason && <span class="reason">{reason}</span>}
             {waiting && <span class="waiting">{t('popup_waiting')}</span>}
             {account && <span class="account">{t('popup_row_account', account)}</span>}
             {elsewhere && (

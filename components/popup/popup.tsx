@@ -91,7 +91,10 @@ export function Popup({ store }: { store: InboxStore }) {
   const blocked = settingsProblem || (problem !== null && state.items.length === 0);
   const hasMore = state.cursor !== null;
   const tabs = state.started && !settingsProblem;
-  const inbox = view === 'inbox' || !tabs || (view === 'muted' && !state.canMute);
+  const shownView = !tabs || (view === 'muted' && !state.canMute) ? 'inbox' : view;
+  // The Priority view is the inbox's list too, of its priority notifications only.
+  const inbox = shownView === 'inbox' || shownView === 'priority';
+  const priority = shownView === 'priority';
 
   // A layout effect starts reading the cache in the same task as the first render, not a frame later.
   useLayoutEffect(() => {
@@ -171,7 +174,7 @@ export function Popup({ store }: { store: InboxStore }) {
     [store, state.canMute],
   );
   const selectedIds = () => commandTargets({ ...state, activeId: null });
-  const chips = state.started && !settingsProblem && inbox && (
+  const chips = state.started && !settingsProblem && inbox && !priority && (
     <TypeChips
       types={state.types}
       byType={state.byType}
@@ -208,15 +211,16 @@ export function Popup({ store }: { store: InboxStore }) {
         {tabs && (
           <div class="view-bar">
             <ViewTabs
-              views={state.canMute ? ['inbox', 'snoozed', 'muted'] : ['inbox', 'snoozed']}
-              view={inbox ? 'inbox' : view}
+              views={['inbox', 'priority', 'snoozed', ...(state.canMute ? (['muted'] as const) : [])]}
+              view={shownView}
               onView={(next) => {
                 setSnoozing(null);
                 setMuting(null);
                 setView(next);
+                if (next === 'inbox' || next === 'priority') void store.setPriority(next === 'priority');
               }}
             />
-            {state.canMute && inbox && (
+            {state.canMute && inbox && !priority && (
               <SearchBox
                 query={state.query}
                 open={state.density === 'comfortable'}
@@ -233,7 +237,7 @@ export function Popup({ store }: { store: InboxStore }) {
               !state.bulkPending && (state.items.some((item) => !item.read) || (state.status.count ?? 0) > 0 || hasMore)
             }
             canDeleteAll={!state.bulkPending && (state.items.length > 0 || hasMore || state.unreadOnly)}
-            wholeInbox={state.account !== ALL}
+            wholeInbox={state.account !== ALL && !priority}
             onSelectAll={(select) => store.selectAll(select)}
             onMarkSelected={() => void store.markRead(selectedIds())}
             onMarkSelectedUnread={() => void store.markUnread(selectedIds())}
@@ -249,14 +253,15 @@ export function Popup({ store }: { store: InboxStore }) {
       </header>
       <FailureNotice failure={state.failure} onDismiss={() => store.dismissFailure()} />
       {state.outbox && <OutboxNotice outbox={state.outbox} account={state.account} />}
-      {state.started && !blocked && inbox && (
+      {state.started && !blocked && inbox && !priority && (
         <ArrivalsPill count={state.arrived.length} onShow={() => void showArrived()} />
       )}
       <main class="scroller" ref={scroller}>
-        <div id={VIEW_PANEL_ID} {...(tabs ? { role: 'tabpanel', 'aria-labelledby': `view-tab-${view}` } : {})}>
+        <div id={VIEW_PANEL_ID} {...(tabs ? { role: 'tabpanel', 'aria-labelledby': `view-tab-${shownView}` } : {})}>
           {state.started && inbox && (
             <InboxPane
               state={state}
+              priority={priority}
               problem={problem}
               blocked={blocked}
               now={now}

@@ -1,8 +1,13 @@
 import { t } from '../../lib/i18n';
 
-export type PopupView = 'inbox' | 'snoozed' | 'muted';
+export type PopupView = 'inbox' | 'priority' | 'snoozed' | 'muted';
 
-const WORDS = { inbox: 'popup_view_inbox', snoozed: 'popup_view_snoozed', muted: 'popup_view_muted' } as const;
+const WORDS = {
+  inbox: 'popup_view_inbox',
+  priority: 'popup_view_priority',
+  snoozed: 'popup_view_snoozed',
+  muted: 'popup_view_muted',
+} as const;
 
 export const VIEW_PANEL_ID = 'view-panel';
 
@@ -13,7 +18,7 @@ interface Props {
   onView(view: PopupView): void;
 }
 
-/** The inbox, the snoozed and the muted notifications, as tabs over one panel; arrow keys switch. */
+/** The inbox, its priority notifications, the snoozed and the muted ones, as tabs over one panel; arrow keys switch. */
 export function ViewTabs({ views, view, onView }: Props) {
   function onKeyDown(event: KeyboardEvent): void {
     if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;

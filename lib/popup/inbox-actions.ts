@@ -25,6 +25,8 @@ export interface InboxStore extends SelectionActions, Triage, Pick<Arrivals, 'sh
   mute: Muting['mute'];
   /** Shows one account's inbox, or all accounts' (`ALL_ACCOUNTS`). */
   setAccount(account: string): Promise<void>;
+  /** Shows the priority notifications only, each saying why (the Priority view), or the whole inbox again. */
+  setPriority(on: boolean): Promise<void>;
   /** Shows a group's members, or hides them again. */
   setExpanded(key: string, expanded: boolean): void;
   /**

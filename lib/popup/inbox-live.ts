@@ -104,6 +104,9 @@ export function createLiveInbox(
     if (!canMute && get().query) await paging.setQuery('');
   }
 
+  /** Bumped by each choice of view, so a lens that loads after the person left the view is dropped. */
+  let priorityAsked = 0;
+
   async function retry(): Promise<void> {
     void refreshStatus();
     if (get().fresh && get().errorOn === 'more') await paging.loadMore();
@@ -178,6 +181,16 @@ export function createLiveInbox(
       void refreshStatus();
       void readFeatures();
       await switching;
+    },
+    async setPriority(on) {
+      const asked = ++priorityAsked;
+      // What makes a notification priority loads with the view, and is read as it is now.
+      const lens = on
+        ? await import('./priority-lens').then(({ priorityLens }) =>
+            priorityLens(get().accounts.map((each) => each.id)),
+          )
+        : null;
+      if (asked === priorityAsked) await paging.setPriority(lens);
     },
     setUnreadOnly: paging.setUnreadOnly,
     setTypes: paging.setTypes,

@@ -11,8 +11,9 @@ import { POPUP_ACCOUNT, setInboxFilter } from '../inbox-filter';
 import { type AccountPage, ALL_ACCOUNTS, ask, INBOX_PAGE_SIZE } from '../messaging';
 import { type StoredReader, writeStored } from '../stored';
 import { cachedListing } from './first-screen-state';
+import type { Grouping } from './inbox-groups';
 import { type LoadedRange, paintCached, reconcilePage } from './inbox-list';
-import type { InboxState, StateCell } from './inbox-state';
+import type { InboxState, PriorityLens, StateCell } from './inbox-state';
 import { NO_SELECTION } from './selection';
 
 export interface Paging {
@@ -29,6 +30,8 @@ export interface Paging {
   setQuery(query: string): Promise<void>;
   /** Shows another account's inbox, or all accounts' (`ALL_ACCOUNTS`), and remembers the choice. */
   setAccount(account: string): Promise<void>;
+  /** Shows the priority notifications only, each row alone with its reason, or (null) the whole inbox again. */
+  setPriority(priority: PriorityLens | null): Promise<void>;
   /** The cached first page of the list on show, the accounts' cached pages merged for all of them. */
   cachedFirstPage(read?: StoredReader): Promise<CachedFirstPage | null>;
   /** Where the loaded part of the list ends, for putting items back in their place. */
@@ -39,6 +42,9 @@ export interface Paging {
    */
   interrupt(): () => void;
 }
+
+/** Pages in a row the Priority view looks through for its rows before the person asks it to go on. */
+const PRIORITY_PAGES = 4;
 
 export interface PagingOptions {
   /** The cached first page already on show, whose last item is where the next page begins. */
@@ -57,11 +63,23 @@ export function createPaging(
   /** The oldest item the service has sent for this list: where a page not loaded yet begins. */
   let oldest: Notification | null = painted?.page.data.at(-1) ?? null;
   let moreWanted = false;
+  /** The grouping the inbox had before the Priority view, whose rows stand alone. */
+  let inboxGrouping: Grouping = false;
 
-  /** What a page request for one account asks for: the listing on show, its filter only when there is one. */
+  /**
+   * What a page request for one account asks for: the listing on show, its filter only when there
+   * is one. The Priority view looks at the whole inbox: no type or search narrows it.
+   */
   function listing(account: string, cursor: string | null) {
-    const { unreadOnly, types, query } = get();
+    const { unreadOnly, types, query, priority } = get();
+    if (priority) return { account, cursor, unreadOnly };
     return { account, cursor, unreadOnly, ...(types ? { types: [...types] } : {}), ...(query ? { q: query } : {}) };
+  }
+
+  /** What the list shows of a page: in the Priority view, its priority notifications. */
+  function shown(items: readonly Notification[]): readonly Notification[] {
+    const { priority } = get();
+    return priority ? items.filter((item) => priority.reason(item) !== null) : items;
   }
 
   /** A page of the list on show: one account's, or every signed-in account's merged into one. */
@@ -77,7 +95,8 @@ export function createPaging(
   }
 
   function cachedFirstPage(read?: StoredReader): Promise<CachedFirstPage | null> {
-    return cachedListing(get(), read);
+    // The Priority view starts from the whole inbox's, which `paint` shows the priority ones of.
+    return cachedListing(get().priority ? { ...get(), types: null, query: '' } : get(), read);
   }
 
   function noteOldest(page: { data: Notification[] }): void {
@@ -86,7 +105,7 @@ export function createPaging(
 
   function paint(cached: CachedFirstPage): void {
     oldest = cached.page.data.at(-1) ?? null;
-    paintCached(cell, cached);
+    paintCached(cell, { ...cached, page: { ...cached.page, data: [...shown(cached.page.data)] } });
   }
 
   async function fetchFirst(): Promise<void> {
@@ -97,7 +116,7 @@ export function createPaging(
       if (current !== generation) return;
       oldest = null;
       noteOldest(page);
-      setItems(reconcilePage(page.data, changes, get().unreadOnly), {
+      setItems(reconcilePage(shown(page.data), changes, get().unreadOnly), {
         cursor: page.cursor,
         fresh: true,
         verified: true,
@@ -106,7 +125,7 @@ export function createPaging(
       });
       if (moreWanted || get().items.length === 0) {
         moreWanted = false;
-        await loadMore();
+        await loadMore(1);
       }
     } catch (error) {
       if (current !== generation) return;
@@ -117,7 +136,8 @@ export function createPaging(
     }
   }
 
-  async function loadMore(): Promise<void> {
+  /** Loads the next page; `looked` pages in a row have added nothing so far. */
+  async function loadMore(looked = 0): Promise<void> {
     const state = get();
     if (!state.fresh) {
       if (state.loading === 'first') moreWanted = true;
@@ -131,10 +151,10 @@ export function createPaging(
       const page = await fetchPage(cursor);
       if (current !== generation) return;
       noteOldest(page);
-      const added = reconcilePage(page.data, changes, get().unreadOnly, get().items);
+      const added = reconcilePage(shown(page.data), changes, get().unreadOnly, get().items);
       setItems([...get().items, ...added], { cursor: page.cursor, loading: null });
       if (added.length > 0) cell.announce(tn('popup_loaded_more', added.length));
-      else if (page.cursor !== null) await loadMore();
+      else if (page.cursor !== null && (!get().priority || looked + 1 < PRIORITY_PAGES)) await loadMore(looked + 1);
     } catch (error) {
       if (current !== generation) return;
       await beforeFailure();
@@ -144,7 +164,9 @@ export function createPaging(
   }
 
   async function restart(
-    listingChange: Partial<Pick<InboxState, 'unreadOnly' | 'types' | 'query' | 'account' | 'byType'>>,
+    listingChange: Partial<
+      Pick<InboxState, 'unreadOnly' | 'types' | 'query' | 'account' | 'byType' | 'priority' | 'grouping'>
+    >,
   ): Promise<void> {
     const current = ++generation;
     moreWanted = false;
@@ -170,7 +192,7 @@ export function createPaging(
   return {
     paint,
     fetchFirst,
-    loadMore,
+    loadMore: () => loadMore(),
     refillIfEmpty() {
       if (get().items.length === 0 && get().cursor !== null) void loadMore();
     },
@@ -197,6 +219,12 @@ export function createPaging(
       const saving = writeStored(POPUP_ACCOUNT, account).catch(() => {});
       await restart({ account, byType: null });
       await saving;
+    },
+    async setPriority(priority) {
+      const before = get();
+      if (priority === before.priority) return;
+      if (!before.priority) inboxGrouping = before.grouping;
+      await restart({ priority, grouping: priority ? false : inboxGrouping });
     },
     cachedFirstPage,
     range: () => ({ oldest, hasMore: get().cursor !== null }),

@@ -27,6 +27,11 @@ export interface MuteOffer {
   originals: readonly Notification[];
 }
 
+/** The Priority view's: why a notification is priority, in one short line; null when it is not. */
+export interface PriorityLens {
+  reason(item: Notification): string | null;
+}
+
 /** An account as the switcher shows it. */
 export interface AccountTab {
   id: string;
@@ -50,6 +55,8 @@ export interface InboxState {
   types: readonly NotificationType[] | null;
   /** The words the list is searched for; empty for no search. */
   query: string;
+  /** The list shows the priority notifications only, as the Priority view does; null for all. */
+  priority: PriorityLens | null;
   /** The services on show have mutes, the strangers policy and search; false until known. */
   canMute: boolean;
   /** The mute just made, offered for undo while its toast shows. */
@@ -109,6 +116,7 @@ export const INITIAL_STATE: InboxState = Object.freeze({
   account: '',
   types: null,
   query: '',
+  priority: null,
   canMute: false,
   muteOffer: null,
   byType: null,

@@ -53,6 +53,7 @@ export function createInboxStore(firstRead?: Promise<StoredReader>, firstScreen?
     subscribe: cell.subscribe,
     start: later('start'),
     setAccount: later('setAccount'),
+    setPriority: later('setPriority'),
     setOnline(online) {
       if (online === get().online) return;
       set({ online });

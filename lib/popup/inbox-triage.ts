@@ -12,6 +12,7 @@ import { t, tn } from '../i18n';
 import { openableUrl } from '../links';
 import { ALL_ACCOUNTS, ask, type InboxItem, type TriageResult, type UndoOffer } from '../messaging';
 import { onBroadcast } from '../messaging/on-broadcast';
+import type { Signal } from '../priority/model';
 import { type TriageAction, triagedItems, triagedPage, withoutIds } from '../triage-patch';
 import { loadFailureWords } from './failure-words';
 import { withGroupMembers } from './inbox-groups';
@@ -70,6 +71,15 @@ function send(
     return ask('inbox.snooze', { account, ids, until: new Date(until ?? 0).toISOString(), unread, ...also });
   }
   return ask(MESSAGE[action], { account, ids, unread, ...also });
+}
+
+/**
+ * Tells the account's priority model what the person did to `items`, with when each arrived
+ * (`lib/priority/model.ts`); nothing waits for it, and nothing the person sees depends on it.
+ */
+function learn(account: string, signal: Signal, items: readonly Notification[]): void {
+  const about = items.map(({ actor, url, sortedAt }) => ({ actor: actor?.username ?? null, url, at: sortedAt }));
+  void ask('priority.note', { account, signal, about }).catch(() => {});
 }
 
 /** The items by the account they belong to, in the order the accounts first appear. */
@@ -140,7 +150,8 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
     });
   }
 
-  async function change(action: TriageAction, ids: readonly string[], until?: number): Promise<void> {
+  /** `learns`: the change is what the person did, not part of something else (the read an open makes). */
+  async function change(action: TriageAction, ids: readonly string[], until?: number, learns = true): Promise<void> {
     const wanted = new Set(ids);
     const targets = get().items.filter((item) => wanted.has(item.id) && applies(action, item));
     if (targets.length === 0) {
@@ -164,6 +175,7 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
       for (const [account, items] of pending) {
         result = await send(account, action, items, until, result !== null);
         pending.delete(account);
+        if (learns) learn(account, action, items);
       }
       const single = get().account !== ALL_ACCOUNTS;
       if (single) status.applyUnreadCount(result?.unreadCount ?? null);
@@ -303,7 +315,8 @@ export function createTriage(cell: StateCell, paging: Paging, status: StatusTrac
       const { items, grouping, markReadOnOpen } = get();
       const ids = options.single ? [id] : withGroupMembers([id], items, grouping);
       const unread = items.some((other) => ids.includes(other.id) && !other.read);
-      const marking = markReadOnOpen && unread ? markRead(ids) : null;
+      learn((item as Partial<InboxItem>).account ?? get().account, 'open', [item]);
+      const marking = markReadOnOpen && unread ? change('markRead', ids, undefined, false) : null;
       try {
         await browser.tabs.create({ url, active: !options.background });
       } catch {
