@@ -30,11 +30,19 @@ import type { AddAccount as AddAccountComponent } from './add-account';
 import { AlertSettings, TYPE_LABEL } from './alert-settings';
 import { Check, Field } from './field';
 import { InboxControls } from './inbox-controls';
+import type { PrioritySection as PrioritySectionComponent } from './priority-section';
 
 type Adder = FunctionComponent<Parameters<typeof AddAccountComponent>[0]>;
+type Priority = FunctionComponent<Parameters<typeof PrioritySectionComponent>[0]>;
 
 /** The settings that are a switch, each labelled `options_<name>`. */
-const SWITCHES = ['desktopNotifications', 'unreadOnly', 'groupNotifications', 'markReadOnOpen'] as const;
+const SWITCHES = [
+  'desktopNotifications',
+  'unreadOnly',
+  'groupNotifications',
+  'markReadOnOpen',
+  'badgePriority',
+] as const;
 
 export function OptionsPage() {
   const [current, setCurrent] = useState<Settings | null>(null);
@@ -45,6 +53,8 @@ export function OptionsPage() {
   const [busy, setBusy] = useState<'save' | 'account' | null>(null);
   /** The add-account form, loaded when first wanted, and the account it signs in again, if any. */
   const [adding, setAdding] = useState<{ Form: Adder; target?: Account } | null>(null);
+  /** What priority learned, below the first screen: its code loads once the page is up. */
+  const [PrioritySection, setPrioritySection] = useState<{ Section: Priority } | null>(null);
   const form = useRef<HTMLFormElement>(null);
   /** The settings the draft started from, for a change made elsewhere to find what is untouched. */
   const loaded = useRef<Settings | null>(null);
@@ -63,6 +73,7 @@ export function OptionsPage() {
       setDraft((draft) => (draft && before ? rebaseDraft(draft, before, next) : toDraft(next)));
     }, leaving.signal);
     followStored(ACCOUNTS, (value) => setAccounts(value ?? []), leaving.signal);
+    void import('./priority-section').then(({ PrioritySection: Section }) => setPrioritySection({ Section }));
     return () => leaving.abort();
   }, []);
 
@@ -158,6 +169,7 @@ export function OptionsPage() {
           title={accounts.length > 1 ? accountLabel(account) : null}
         />
       ))}
+      {PrioritySection && accounts.length > 0 && <PrioritySection.Section accounts={accounts} />}
       <form ref={form} onSubmit={onSave} noValidate>
         <fieldset>
           <legend>{t('options_checkingHeading')}</legend>

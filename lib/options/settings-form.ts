@@ -19,6 +19,7 @@ export type Draft = Pick<
   | 'density'
   | 'alertTypes'
   | 'quietHours'
+  | 'badgePriority'
 > & { pollIntervalSeconds: string };
 
 export const toDraft = (settings: Settings): Draft => ({
@@ -30,6 +31,7 @@ export const toDraft = (settings: Settings): Draft => ({
   density: settings.density,
   alertTypes: settings.alertTypes,
   quietHours: settings.quietHours,
+  badgePriority: settings.badgePriority,
   pollIntervalSeconds: String(settings.pollIntervalSeconds),
 });
 

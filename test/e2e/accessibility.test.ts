@@ -5,7 +5,7 @@ import { BROWSERS } from './support/browsers';
 import type { E2ELocator } from './support/driver';
 import { countInAccessibilityTree } from './support/firefox-page';
 import { PopupPage } from './support/popup-page';
-import { type E2EProduct, startProduct } from './support/product';
+import { E2E_ACCOUNT, type E2EProduct, startProduct } from './support/product';
 import { ProfilePage } from './support/profile-page';
 
 /**
@@ -26,6 +26,17 @@ describe.each(cases)('accessibility audit (axe-core) in $browser, $scheme', ({ b
     await popup.waitForRows();
     expect(await popup.page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
     expect(await seriousViolations(popup.page)).toEqual([]);
+    // The Priority view, whose rows each say why in the accent's colour.
+    await product.worker.evaluate(
+      (key) => chrome.storage.local.set({ [key]: { people: { '@alice': { follow: true } }, threads: {} } }),
+      `priority:${E2E_ACCOUNT}`,
+    );
+    await popup.page.getByRole('tab', { name: 'Priority' }).click();
+    await popup.page.locator('article .reason').first().waitFor();
+    expect(await seriousViolations(popup.page)).toEqual([]);
+    await popup.page.getByRole('tab', { name: 'Inbox' }).click();
+    await popup.unreadOnly.waitFor();
+    await popup.page.locator('article .reason').first().waitFor({ state: 'detached' });
     await popup.select(0);
     // The selection's toolbar: icon buttons, and the More menu open.
     expect(await seriousViolations(popup.page)).toEqual([]);
@@ -87,8 +98,9 @@ describe.each(cases)('accessibility audit (axe-core) in $browser, $scheme', ({ b
 
   it(`options page (${scheme}) has no serious or critical violation`, async () => {
     const page = await product.openPage('options.html');
-    // The account list, then the form that adds one with a pasted token.
+    // The account list and what priority learned, then the form that adds one with a pasted token.
     await page.getByRole('button', { name: 'Add account', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Priority', exact: true }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Add account', exact: true }).click();
     await page.getByText('Use a token instead').click();
