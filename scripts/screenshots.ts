@@ -7,9 +7,10 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { build } from 'wxt';
+import { type PriorityModel, personKey, priorityKey } from '../lib/priority/model';
 import { OptionsPage } from '../test/e2e/support/options-page';
 import { PopupPage } from '../test/e2e/support/popup-page';
-import { startProduct } from '../test/e2e/support/product';
+import { E2E_ACCOUNT, startProduct } from '../test/e2e/support/product';
 import { ProfilePage } from '../test/e2e/support/profile-page';
 
 const OUT = resolve('docs/screenshots');
@@ -64,9 +65,36 @@ try {
     await page.close();
   }
 
+  // What priority learns of a person who follows two of the people in their inbox (as the in-page
+  // buttons report it) and opened three of a third one's soon after they came: the Priority view
+  // lists theirs, each saying why, and the options page what was learned.
+  const demo = product.service.client(product.demoToken);
+  const { data: newest } = await demo.inbox.fetch({ limit: 25 });
+  const [first, second, third] = [...new Set(newest.flatMap((item) => (item.actor ? [item.actor.username] : [])))];
+  if (!first || !second || !third) throw new Error('The demo inbox has notifications from fewer than three people.');
+  const model: PriorityModel = {
+    people: {
+      [personKey(first)]: { open: [3, Date.now()] },
+      [personKey(second)]: { follow: true },
+      [personKey(third)]: { follow: true, act: [0.5, Date.now()] },
+    },
+    threads: {},
+  };
+  await product.worker.evaluate(([key, value]) => chrome.storage.local.set({ [key]: value }), [
+    priorityKey(E2E_ACCOUNT).key.replace(/^local:/, ''),
+    model,
+  ] as const);
+  const prioritised = await product.browser.context.newPage();
+  await prioritised.setViewportSize({ width: 400, height: 600 });
+  await prioritised.goto(product.browser.pageUrl('popup.html'));
+  await new PopupPage(prioritised).waitForRows();
+  await prioritised.getByRole('tab', { name: 'Priority' }).click();
+  await prioritised.locator('article .reason').first().waitFor();
+  await shoot(prioritised, 'popup-priority');
+  await prioritised.close();
+
   // The first row's person muted for a day, as the row's Mute menu does: the Muted view lists the
   // mute and what it holds back, and the options page the mute beside the strangers setting.
-  const demo = product.service.client(product.demoToken);
   const { data } = await demo.inbox.fetch({ limit: 1, unreadOnly: true });
   const person = data[0]?.actor?.username;
   if (!person) throw new Error('The demo inbox has no unread notification from a person to mute.');
@@ -126,6 +154,7 @@ try {
   await controls.getByRole('button', { name: `Remove the mute of @${person}` }).waitFor();
   await shoot(optionsPage, 'options', { fullPage: true });
   await shoot(optionsPage, 'options-strangers', { only: controls });
+  await shoot(optionsPage, 'options-priority', { only: optionsPage.locator('section.priority-section') });
   await optionsPage.close();
 
   const accounts = await product.browser.context.newPage();
