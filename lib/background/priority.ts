@@ -43,9 +43,10 @@ export const learnFollow = (accountId: string, username: string, followed: boole
 export function sampleUnread(accountId: string, session: Session) {
   const sample = unreadSampleItem(accountId);
   return oneAtATime(async (status: ConnectionStatus): Promise<void> => {
-    const { badgePriority } = await workerSettings();
     const { count } = status;
-    if (!badgePriority || status.kind !== 'ok' || count === null || (await sample.getValue())?.of === count) return;
+    // Turned off, nothing is kept: turned on again, the newest unread are read afresh.
+    if (!(await workerSettings()).badgePriority) return sample.removeValue();
+    if (status.kind !== 'ok' || count === null || (await sample.getValue())?.of === count) return;
     const { client } = await session.client();
     const page =
       count === 0

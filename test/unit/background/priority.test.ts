@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { startBackground } from '../../../lib/background';
-import { priorityItem } from '../../../lib/background/stored-items';
+import { priorityItem, settingsItem, unreadSampleItem } from '../../../lib/background/stored-items';
 import { messaging } from '../../../lib/messaging';
 import { isPriority, type PriorityModel } from '../../../lib/priority/model';
 import { ACCOUNT, anotherAccount, badge, signedIn } from '../../support/background';
@@ -145,6 +145,21 @@ describe('the badge counting priority notifications only', () => {
     await until(async () => (await badge()).text === '');
     expect((await badge()).title).toContain('0 priority of 3 unread');
     expect(pagesRead()).toHaveLength(1);
+  });
+
+  it('shows the unread count again when turned off, and reads the newest unread afresh when turned on again', async () => {
+    await signedIn(TOKEN, { badgePriority: true }, ACCOUNT, 'demo');
+    await priorityItem(ACCOUNT).setValue({ people: { '@carol': { follow: true } }, threads: {} });
+    serve(3, [from(3, 'carol'), from(2, 'bob'), from(1, 'carol')]);
+    await until(async () => (await badge()).text === '2');
+    const switchTo = async (badgePriority: boolean) =>
+      settingsItem.setValue({ ...(await settingsItem.getValue()), badgePriority });
+    await switchTo(false);
+    await until(async () => (await badge()).text === '3');
+    expect(await unreadSampleItem(ACCOUNT).getValue()).toBeNull();
+    await switchTo(true);
+    await until(async () => (await badge()).text === '2');
+    expect(pagesRead()).toHaveLength(2);
   });
 
   it('says it counted only the newest unread when there are more than it reads', async () => {
