@@ -18,6 +18,13 @@ const LOOPBACK = ['http://127.0.0.1/*', 'http://localhost/*'];
  */
 const MINIMUM_CHROME = 116;
 const MINIMUM_FIREFOX = 142;
+/**
+ * Firefox for Android takes the same package. Of what the manifest names, `data_collection_permissions`
+ * came last there, in 142 as on the desktop (MDN's compatibility data, which addons-linter checks
+ * against); `identity`, `commands` and desktop alerts' buttons it lacks in every version, and the
+ * code does without them there (see the README's table of browsers).
+ */
+const MINIMUM_FIREFOX_ANDROID = 142;
 
 /** The shortcut suggested for opening the popup; the person may change it in the browser's shortcut settings. */
 const OPEN_POPUP_SHORTCUT = 'Alt+Shift+I';
@@ -139,6 +146,19 @@ const profileFrameResource = (browser: string) => ({
   ...(browser === 'firefox' ? {} : { use_dynamic_url: true }),
 });
 
+/** Firefox's own key, which Chrome and Edge list as an unrecognised one on their extensions page. */
+const firefoxSettings = {
+  browser_specific_settings: {
+    gecko: {
+      id: 'inbox-companion@example.social',
+      strict_min_version: `${MINIMUM_FIREFOX}.0`,
+      // The token the person enters is sent to the service they configured, and nowhere else.
+      data_collection_permissions: { required: ['authenticationInfo'] },
+    },
+    gecko_android: { strict_min_version: `${MINIMUM_FIREFOX_ANDROID}.0` },
+  },
+};
+
 export default defineConfig({
   hooks: { 'entrypoints:grouped': buildAlone },
   imports: false,
@@ -166,14 +186,7 @@ export default defineConfig({
     ...(mode === 'production' ? {} : { host_permissions: LOOPBACK }),
     action: { default_title: '__MSG_extName__' },
     web_accessible_resources: [profileFrameResource(browser)],
-    ...(browser === 'firefox' ? {} : { minimum_chrome_version: String(MINIMUM_CHROME) }),
-    browser_specific_settings: {
-      gecko: {
-        id: 'inbox-companion@example.social',
-        strict_min_version: `${MINIMUM_FIREFOX}.0`,
-        // The token the person enters is sent to the service they configured, and nowhere else.
-        data_collection_permissions: { required: ['authenticationInfo'] },
-      },
-    },
+    // Edge takes Chrome's manifest as it is: its versions are Chromium's.
+    ...(browser === 'firefox' ? firefoxSettings : { minimum_chrome_version: String(MINIMUM_CHROME) }),
   }),
 });
