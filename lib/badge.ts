@@ -135,3 +135,21 @@ export function badgeForAccounts(rows: readonly BadgeRow[]): { text: string; col
   const lines = [t('extName'), countWords(sum, priority), ...rows.map(accountLine)];
   return { text: countText(priority?.count ?? sum), color: BLUE, title: lines.join('\n') };
 }
+
+/**
+ * The title where the browser draws no badge: Firefox for Android lists the toolbar button as an
+ * item of its menu, labelled with the title, on one line. It says there what the badge would: the
+ * unread count of every account that answers, or, with none, the first one's state in words.
+ */
+export function badgeAsTitle(rows: readonly BadgeRow[]): string {
+  const answering = rows.filter((row) => row.status.kind === 'ok');
+  let words: string;
+  if (answering.length > 0) {
+    const sum = answering.reduce((total, row) => total + (row.status.count ?? 0), 0);
+    words = sum === 0 ? t('badge_noUnread') : tn('badge_unread', sum);
+  } else {
+    const kind = (rows.find((row) => row.status.kind !== 'signedOut') ?? rows[0])?.status.kind ?? 'signedOut';
+    words = t(BADGE_LOOKS[kind as Exclude<StatusKind, 'ok'>].title);
+  }
+  return t('badge_menuItem', t('extName'), words);
+}

@@ -12,6 +12,19 @@ export function toolbarButton(): ToolbarButton {
 }
 
 /**
+ * Whether the toolbar button shows no badge: Firefox for Android has no toolbar, and lists the
+ * button as an item of its menu, labelled with its title. Where the platform cannot be asked,
+ * a desktop browser's.
+ */
+export async function drawsNoBadge(): Promise<boolean> {
+  try {
+    return (await browser.runtime.getPlatformInfo()).os === 'android';
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The command that opens the popup from the keyboard, as each manifest version names it. Read
  * when asked, not as the module loads: the build writes the version in, and code that runs the
  * module unbuilt (the polling benchmark, on the fake extension API in plain Node) never asks.

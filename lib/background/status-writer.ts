@@ -1,7 +1,7 @@
 import { accountLabel } from '../account-addresses';
 import type { Account } from '../accounts';
-import { type BadgeRow, badgeForAccounts, type PriorityCount } from '../badge';
-import { toolbarButton } from '../browser-api';
+import { type BadgeRow, badgeAsTitle, badgeForAccounts, type PriorityCount } from '../badge';
+import { drawsNoBadge, toolbarButton } from '../browser-api';
 import { summaryLiveMode, summaryStatus } from '../connection-status';
 import type { ConnectionStatus, LiveMode } from '../messaging';
 import { oneAtATime } from '../one-at-a-time';
@@ -21,12 +21,18 @@ import {
 /** What this worker last drew on the badge: a part that would stay the same is not drawn again. */
 const drawn = workerMemory((): { text?: string; color?: string; title?: string } => ({}));
 
+/** Whether the browser draws no badge, asked once while the worker keeps its memory. */
+const badgeless = workerMemory(drawsNoBadge);
+
 /**
  * Draws the accounts' badge (see `badgeForAccounts`), only the parts that change: a check that
- * confirms the count on show writes no text, a new count writes no colour.
+ * confirms the count on show writes no text, a new count writes no colour. Where the browser
+ * draws no badge, the title says the count instead (see `badgeAsTitle`).
  */
 async function drawBadge(rows: readonly BadgeRow[]): Promise<void> {
-  const { text, color, title } = badgeForAccounts(rows);
+  const badge = badgeForAccounts(rows);
+  const { text, color } = badge;
+  const title = (await badgeless()) ? badgeAsTitle(rows) : badge.title;
   const last = drawn();
   const button = toolbarButton();
   const drawing: Promise<unknown>[] = [];

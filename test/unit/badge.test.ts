@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BADGE_LOOKS, type BadgeRow, badgeFor, badgeForAccounts, countText } from '../../lib/badge';
+import { BADGE_LOOKS, type BadgeRow, badgeAsTitle, badgeFor, badgeForAccounts, countText } from '../../lib/badge';
 import type { ConnectionStatus, StatusKind } from '../../lib/messaging';
 
 const status = (kind: StatusKind, count: number | null = null, checkedAt: number | null = null): ConnectionStatus => ({
@@ -102,5 +102,26 @@ describe('the badge counting priority notifications only', () => {
       '@work: 2 priority of 5 unread',
       '@home: 3 unread notifications',
     ]);
+  });
+});
+
+describe('badgeAsTitle', () => {
+  const row = (label: string, kind: StatusKind, count: number | null = null) => ({
+    label,
+    status: status(kind, count, Date.now()),
+    live: 'off' as const,
+  });
+
+  it('adds up the counts of the accounts that answer, as the badge does', () => {
+    expect(badgeAsTitle([row('@demo', 'ok', 3), row('@work', 'unreachable', 7), row('@side', 'ok', 2)])).toBe(
+      'Inbox Companion: 5 unread notifications',
+    );
+  });
+
+  it('says the first troubled account’s state when none answers, passing over those signed out', () => {
+    expect(badgeAsTitle([row('@demo', 'signedOut'), row('@work', 'offline', 7)])).toBe(
+      'Inbox Companion: You are offline. Checking again when you are back online.',
+    );
+    expect(badgeAsTitle([])).toBe('Inbox Companion: Signed out. Open the settings to sign in.');
   });
 });

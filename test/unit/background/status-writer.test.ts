@@ -78,4 +78,35 @@ describe('the status writer', () => {
     expect(writer.liveCounts()).toBe(before + 1);
     expect((await badge()).text).toBe('5');
   });
+
+  describe('where the browser draws no badge (Firefox for Android, whose menu lists the button by its title)', () => {
+    const onPhone = () =>
+      vi.spyOn(fakeBrowser.runtime, 'getPlatformInfo').mockResolvedValue({ os: 'android', arch: 'arm' } as never);
+
+    it('says the unread count in the title, on one line, and follows it as it changes', async () => {
+      onPhone();
+      const writer = statusWriter(ACCOUNT);
+      await writer.set(ok(3));
+      expect((await badge()).title).toBe('Inbox Companion: 3 unread notifications');
+      await writer.showCount(1);
+      expect((await badge()).title).toBe('Inbox Companion: 1 unread notification');
+      await writer.showCount(0);
+      expect((await badge()).title).toBe('Inbox Companion: No unread notifications');
+    });
+
+    it('says the account’s state in words when its count cannot be had', async () => {
+      onPhone();
+      await statusWriter(ACCOUNT).set({ ...ok(4), kind: 'unauthorized' });
+      expect((await badge()).title).toBe(
+        'Inbox Companion: Your token was not accepted. Open the settings to sign in again.',
+      );
+    });
+
+    it('keeps the tooltip of several lines on a desktop', async () => {
+      vi.spyOn(fakeBrowser.runtime, 'getPlatformInfo').mockResolvedValue({ os: 'linux', arch: 'x86-64' } as never);
+      await statusWriter(ACCOUNT).set(ok(3));
+      expect((await badge()).title.split('\n').slice(0, 2)).toEqual(['Inbox Companion', '3 unread notifications']);
+      expect((await badge()).text).toBe('3');
+    });
+  });
 });
