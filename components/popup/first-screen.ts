@@ -124,7 +124,11 @@ function article(key: string, className: string, place: RowPlace, extra: Record<
 }
 
 const selectBox = (name: string, tabindex: number) =>
-  h('input', { type: 'checkbox', class: 'select', tabindex, 'aria-label': t('popup_select_item', name) });
+  h(
+    'label',
+    { class: 'select-target' },
+    h('input', { type: 'checkbox', class: 'select', tabindex, 'aria-label': t('popup_select_item', name) }),
+  );
 
 function notificationRow(item: Notification, place: RowPlace, siteOrigin: string, account: string | undefined) {
   const { tabindex } = place;

@@ -85,14 +85,16 @@ function GroupRow({ group, position, total, active, selected, expanded, waiting,
       aria-setsize={total}
       onFocusIn={() => actions.focus(key)}
     >
-      <input
-        type="checkbox"
-        class="select"
-        checked={selected}
-        tabIndex={tabIndex}
-        aria-label={t('popup_select_item', title)}
-        onClick={(event) => actions.select(key, event.shiftKey)}
-      />
+      <label class="select-target">
+        <input
+          type="checkbox"
+          class="select"
+          checked={selected}
+          tabIndex={tabIndex}
+          aria-label={t('popup_select_item', title)}
+          onClick={(event) => actions.select(key, event.shiftKey)}
+        />
+      </label>
       <Faces actors={members.map((member) => member.actor)} />
       <div class="body">
         <p class="text" id={`text-${key}`} title={title}>

@@ -129,14 +129,16 @@ function Row({
       aria-setsize={total}
       onFocusIn={() => actions.focus(item.id)}
     >
-      <input
-        type="checkbox"
-        class="select"
-        checked={selected}
-        tabIndex={tabIndex}
-        aria-label={t('popup_select_item', item.text)}
-        onClick={(event) => actions.select(item.id, event.shiftKey)}
-      />
+      <label class="select-target">
+        <input
+          type="checkbox"
+          class="select"
+          checked={selected}
+          tabIndex={tabIndex}
+          aria-label={t('popup_select_item', item.text)}
+          onClick={(event) => actions.select(item.id, event.shiftKey)}
+        />
+      </label>
       <Faces actors={[item.actor]} />
       <div class="body">
         <p class="text" id={textId} title={item.text}>

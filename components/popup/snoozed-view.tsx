@@ -148,13 +148,15 @@ function SnoozedRow({ item, selected, wakes, store }: RowProps) {
   const textId = `snoozed-text-${item.id}`;
   return (
     <li class={`item${selected ? ' selected' : ''}`} data-id={item.id} aria-labelledby={textId}>
-      <input
-        type="checkbox"
-        class="select"
-        checked={selected}
-        aria-label={t('popup_select_item', item.text)}
-        onClick={(event) => (event.shiftKey ? store.extendTo(item.id) : store.toggle(item.id))}
-      />
+      <label class="select-target">
+        <input
+          type="checkbox"
+          class="select"
+          checked={selected}
+          aria-label={t('popup_select_item', item.text)}
+          onClick={(event) => (event.shiftKey ? store.extendTo(item.id) : store.toggle(item.id))}
+        />
+      </label>
       <div class="body">
         <p class="text" id={textId}>
           {item.text}
