@@ -59,7 +59,7 @@ export function AddAccount({ target, onNotice, onDone }: AddAccountProps) {
     setAddressError(undefined);
     const granting = requestServicePermission(origin);
     setBusy(true);
-    void findService(origin, granting).then(({ discovery: found, notice }) => {
+    void findService(origin, granting).then(({ discovery: found, notice, addresses }) => {
       setBusy(false);
       setDiscovery(found);
       if (notice) onNotice(notice);
@@ -67,8 +67,8 @@ export function AddAccount({ target, onNotice, onDone }: AddAccountProps) {
         setWithToken(true);
         setManual((now) => ({
           ...now,
-          apiBaseUrl: now.apiBaseUrl || `${origin}/api`,
-          siteOrigin: now.siteOrigin || origin,
+          apiBaseUrl: now.apiBaseUrl || addresses?.apiBaseUrl || `${origin}/api`,
+          siteOrigin: now.siteOrigin || addresses?.siteOrigin || origin,
         }));
       }
     });

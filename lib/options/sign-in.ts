@@ -46,11 +46,24 @@ export function serviceAddress(typed: string): string | null {
 export const requestServicePermission = (origin: string) =>
   requestAccountPermissions({ apiBaseUrl: origin, siteOrigin: origin });
 
-/** Reads the service's discovery document, once the person answered the permission prompt. */
+/**
+ * Whether the browser can show the service's sign-in page to the extension: Firefox for Android
+ * has no `identity` API at all.
+ */
+const canShowSignIn = () => typeof browser.identity?.launchWebAuthFlow === 'function';
+
+/**
+ * Reads the service's discovery document, once the person answered the permission prompt. Where
+ * the browser cannot show its sign-in page, the addresses it names are given for a token instead.
+ */
 export async function findService(
   origin: string,
   granting: Promise<boolean>,
-): Promise<{ discovery: Discovery | null; notice: Notice | null }> {
+): Promise<{
+  discovery: Discovery | null;
+  notice: Notice | null;
+  addresses?: { apiBaseUrl: string; siteOrigin: string };
+}> {
   await granting.catch(() => false);
   const missing = await missingPermissionText({ apiBaseUrl: origin, siteOrigin: origin });
   if (missing) return { discovery: null, notice: { tone: 'error', lines: [missing] } };
@@ -62,6 +75,11 @@ export async function findService(
   }
   if (!signsInPrivately(discovery)) {
     return { discovery: null, notice: { tone: 'error', lines: [t('options_signInUnencrypted', origin)] } };
+  }
+  if (!canShowSignIn()) {
+    const { apiBaseUrl, siteOrigin } = discovery;
+    const notice: Notice = { tone: 'info', lines: [t('options_signInUnavailable', origin)] };
+    return { discovery: null, notice, addresses: { apiBaseUrl, siteOrigin: siteOrigin.replace(/\/$/, '') } };
   }
   return { discovery, notice: null };
 }

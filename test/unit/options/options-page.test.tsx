@@ -241,6 +241,23 @@ describe('options page', () => {
     },
   );
 
+  it('offers a token with the service’s own addresses where the browser cannot show its sign-in page', async () => {
+    // Firefox for Android has no identity API.
+    const service = signInService('allows', { ...DISCOVERY, apiBaseUrl: `${SOCIAL}/v2/api` });
+    (fakeBrowser as unknown as { identity: unknown }).identity = undefined;
+    background();
+    await open();
+    click('Add account');
+    await screen.findByLabelText(/Service address/);
+    type(/Service address/, 'example.social');
+    click('Continue');
+    await waitFor(() => expect(notice()).toContain('This browser cannot show an extension the sign-in page'));
+    expect(screen.queryByRole('button', { name: 'Sign in with example.social' })).toBeNull();
+    expect(field(/API address/).value).toBe(`${SOCIAL}/v2/api`);
+    expect(field(/Web site address/).value).toBe(SOCIAL);
+    expect(service.launchWebAuthFlow).not.toHaveBeenCalled();
+  });
+
   it('offers a pasted token for a service without the sign-in, and adds the account with it', async () => {
     stub('fetch', async () => problem(404, 'not_found'));
     // A service without the sign-in may have no GET /me either: the account is named by its site.
