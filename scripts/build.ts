@@ -17,7 +17,7 @@ const quiet = {
 
 /** Builds into `outDir` (WXT's `.output` by default), one folder per browser inside it. */
 export async function buildQuietly(
-  options: { mode?: string; browser?: 'chrome' | 'firefox'; outDir?: string } = {},
+  options: { mode?: string; browser?: 'chrome' | 'firefox' | 'edge'; outDir?: string } = {},
 ): Promise<void> {
   await build({
     mode: options.mode ?? 'production',
