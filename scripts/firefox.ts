@@ -35,6 +35,12 @@ export interface FirefoxOptions {
   /** How long the event page may idle before Firefox unloads it (Firefox's own default is 30 s). */
   backgroundIdleTimeoutMs?: number;
   /**
+   * A phone's screen: 360 × 640 CSS px, and a finger as the only pointer. Firefox takes touch
+   * input and says in its media queries that the pointer is coarse and cannot hover, as on a
+   * phone; the popup, opened as a page, is then laid out as Firefox for Android shows it.
+   */
+  phone?: boolean;
+  /**
    * A profile Firefox has started in once (`makeFirefoxProfile`). Each launch starts from a copy
    * of it instead of an empty folder: a new profile's first start (its databases, its built-in
    * add-ons, its start-up cache) took about 1.3 s and 1.9 s of CPU of every launch here. The copy
@@ -43,6 +49,19 @@ export interface FirefoxOptions {
    */
   profileTemplate?: string;
 }
+
+/** A common phone's screen in CSS pixels, which Firefox for Android shows the popup across. */
+export const PHONE_VIEWPORT = { width: 360, height: 640 };
+
+/**
+ * A phone's pointer: touch events on, and the pointer a coarse one that cannot hover (the
+ * capabilities' bits: 1 coarse, 2 fine, 4 hover), for the primary pointer and for every one.
+ */
+const PHONE_PREFS = {
+  'dom.w3c_touch_events.enabled': 1,
+  'ui.primaryPointerCapabilities': 1,
+  'ui.allPointerCapabilities': 1,
+};
 
 /** Puppeteer's launch settings: the extension's fixed host, prefs the tests rely on, `profile` if given. */
 function launchSettings(executablePath: string, options: FirefoxOptions, profile?: string) {
@@ -53,7 +72,7 @@ function launchSettings(executablePath: string, options: FirefoxOptions, profile
     headless: true,
     // Without it Firefox's remote agent refuses to navigate to moz-extension: pages.
     args: ['--remote-allow-system-access'],
-    defaultViewport: { width: 1000, height: 800 },
+    defaultViewport: options.phone ? PHONE_VIEWPORT : { width: 1000, height: 800 },
     ...(profile ? { userDataDir: profile } : {}),
     extraPrefsFirefox: {
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_EXTENSION_UUID }),
@@ -68,6 +87,7 @@ function launchSettings(executablePath: string, options: FirefoxOptions, profile
       ...(options.backgroundIdleTimeoutMs
         ? { 'extensions.background.idle.timeout': options.backgroundIdleTimeoutMs }
         : {}),
+      ...(options.phone ? PHONE_PREFS : {}),
     },
   };
 }

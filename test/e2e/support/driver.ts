@@ -149,4 +149,10 @@ export interface LaunchOptions {
   userDataDir?: string;
   /** Chromium: pages get a touch screen, for `E2EPage.touchscreen` (Firefox's pages always take taps). */
   hasTouch?: boolean;
+  /**
+   * Firefox: a phone's screen, as Firefox for Android shows the popup, a page of the whole screen:
+   * 360 × 640 CSS px, and a finger as the only pointer (touch events; the media queries say a
+   * coarse pointer and no hover).
+   */
+  phone?: boolean;
 }
