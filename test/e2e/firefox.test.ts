@@ -4,7 +4,8 @@
  * suite's global setup makes it once, and this file only reads it, since other files install it
  * in Firefox meanwhile.
  */
-import { readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIREFOX_EXTENSION_DIR } from '../../scripts/firefox';
@@ -23,25 +24,12 @@ describe('Firefox build', () => {
     expect(manifest.browser_specific_settings.gecko.data_collection_permissions).toEqual({
       required: ['authenticationInfo'],
     });
+    // The same package is Firefox for Android's, from the lowest version its manifest's keys need there.
+    expect(manifest.browser_specific_settings.gecko_android).toEqual({ strict_min_version: '142.0' });
   });
 
-  it('passes addons-linter with no errors', async () => {
-    const { default: linter } = await import('addons-linter');
-    const instance = linter.createInstance({
-      config: {
-        _: [FIREFOX_EXTENSION_DIR],
-        logLevel: 'fatal',
-        stack: false,
-        pretty: false,
-        warningsAsErrors: false,
-        metadata: false,
-        output: 'none',
-        boring: true,
-        selfHosted: false,
-      },
-      runAsBinary: false,
-    });
-    const results = await instance.run();
+  it('passes addons-linter, for Firefox and for Firefox for Android, with no errors', async () => {
+    const results = await lint(FIREFOX_EXTENSION_DIR);
     expect(results.errors.map(({ code, file, message }) => `${code} ${file ?? ''}: ${message}`)).toEqual([]);
     // The only warnings allowed are Preact's own innerHTML path (`dangerouslySetInnerHTML`),
     // which this project never uses, in each chunk that carries Preact.
@@ -52,4 +40,42 @@ describe('Firefox build', () => {
       expect(code, `${file} assigns markup`).toContain('dangerouslySetInnerHTML');
     }
   });
+  it('declares the lowest Firefox for Android the package runs in: one version lower, the linter warns', async () => {
+    // The manifest alone, with its locales for the name, is what the linter's check of versions reads.
+    const folder = await mkdtemp(join(tmpdir(), 'inbox-android-'));
+    try {
+      const manifest = JSON.parse(await readFile(join(FIREFOX_EXTENSION_DIR, 'manifest.json'), 'utf8'));
+      manifest.browser_specific_settings.gecko_android.strict_min_version = '141.0';
+      await writeFile(join(folder, 'manifest.json'), JSON.stringify(manifest));
+      await cp(join(FIREFOX_EXTENSION_DIR, '_locales'), join(folder, '_locales'), { recursive: true });
+      const { warnings } = await lint(folder);
+      expect(
+        warnings
+          .filter(({ code }) => code === 'KEY_FIREFOX_ANDROID_UNSUPPORTED_BY_MIN_VERSION')
+          .map((w) => w.description),
+      ).toEqual([expect.stringContaining('data_collection_permissions')]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
 });
+
+/** What Mozilla's linter, as addons.mozilla.org runs it, finds in the extension in `folder`. */
+async function lint(folder: string) {
+  const { default: linter } = await import('addons-linter');
+  const instance = linter.createInstance({
+    config: {
+      _: [folder],
+      logLevel: 'fatal',
+      stack: false,
+      pretty: false,
+      warningsAsErrors: false,
+      metadata: false,
+      output: 'none',
+      boring: true,
+      selfHosted: false,
+    },
+    runAsBinary: false,
+  });
+  return instance.run();
+}

@@ -2,6 +2,7 @@ declare module 'addons-linter' {
   interface Message {
     code: string;
     message: string;
+    description?: string;
     file?: string;
   }
   interface Linter {
