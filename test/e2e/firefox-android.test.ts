@@ -85,7 +85,7 @@ describe.runIf(BROWSERS.includes('firefox'))('Firefox for Android: the popup and
     const first = popup.rows.first();
     const read = await first.getAttribute('data-id');
     await tap(page, first.getByRole('button', { name: 'Mark read' }));
-    await expect.poll(() => product.badgeText()).toBe(String(unread - 1));
+    await expect.poll(() => product.badgeText(), { timeout: 10_000 }).toBe(String(unread - 1));
     expect((await demo().inbox.fetch({ limit: 100 })).data.find((each) => each.id === read)?.read).toBe(true);
 
     // Each checkbox by its target's corner, away from the box drawn in its middle.
@@ -96,10 +96,11 @@ describe.runIf(BROWSERS.includes('firefox'))('Firefox for Android: the popup and
     await tap(page, popup.button('Delete selected'));
     await page.getByRole('button', { name: 'Undo' }).waitFor();
     const ids = async () => (await demo().inbox.fetch({ limit: 100 })).data.map((each) => each.id);
-    await expect.poll(async () => (await ids()).filter((id) => chosen.includes(id))).toEqual([]);
+    const kept = async () => (await ids()).filter((id) => chosen.includes(id));
+    await expect.poll(kept, { timeout: 10_000 }).toEqual([]);
     await tap(page, page.getByRole('button', { name: 'Undo' }));
-    await expect.poll(async () => (await ids()).filter((id) => chosen.includes(id))).toHaveLength(2);
-    await expect.poll(() => popup.rows.nth(1).getAttribute('data-id')).toBe(chosen[0]);
+    await expect.poll(kept, { timeout: 10_000 }).toHaveLength(2);
+    await expect.poll(() => popup.rows.nth(1).getAttribute('data-id'), { timeout: 10_000 }).toBe(chosen[0]);
   });
 
   it('follows from a profile page with a tap on a button a finger’s size', async () => {
