@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, TimeoutError } from 'puppeteer-core';
 
 const CANDIDATES = ['/usr/bin/firefox-esr', '/usr/bin/firefox'];
 
@@ -123,19 +123,28 @@ async function copyProfile(template: string): Promise<ProfileCopy> {
   };
 }
 
+/** How many times a start that hangs before its remote agent answers is tried. */
+const LAUNCH_ATTEMPTS = 2;
+
 /** Firefox with the extension installed as a temporary add-on (unsigned is fine there). */
 export async function launchFirefox(extensionDir: string, options: FirefoxOptions = {}): Promise<Browser> {
   const executablePath = findFirefox();
   if (!executablePath) throw new Error(MISSING_FIREFOX);
-  const profile = options.profileTemplate ? await copyProfile(options.profileTemplate) : undefined;
-  let browser: Browser;
-  try {
-    browser = await puppeteer.launch(launchSettings(executablePath, options, profile?.folder));
-  } catch (error) {
-    await profile?.remove();
-    throw error;
+  let browser: Browser | undefined;
+  for (let attempt = 1; !browser; attempt++) {
+    const profile = options.profileTemplate ? await copyProfile(options.profileTemplate) : undefined;
+    try {
+      browser = await puppeteer.launch(launchSettings(executablePath, options, profile?.folder));
+      profile?.removeWith(browser);
+    } catch (error) {
+      await profile?.remove();
+      // A start whose remote agent never says where it listens is killed by puppeteer after 30 s.
+      // On a two-core machine busy with other browsers one start of a whole test run did that,
+      // which a second start, in a new copy of the profile, does not repeat. Any other failure,
+      // or a second hang, is final.
+      if (!(error instanceof TimeoutError) || attempt >= LAUNCH_ATTEMPTS) throw error;
+    }
   }
-  profile?.removeWith(browser);
   try {
     await browser.installExtension(extensionDir);
   } catch (error) {
