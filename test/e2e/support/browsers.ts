@@ -180,6 +180,7 @@ export async function launchFirefoxBrowser(options: LaunchOptions = {}): Promise
       backgroundRunning,
       async reloadExtension() {
         // A blank tab keeps the window open when the extension's tabs close, or Firefox would quit.
+        const front = await frontPage(browser);
         const keeper = await browser.newPage();
         const closed = (await browser.pages()).filter((page) => page !== keeper);
         await extension.evaluate(() => {
@@ -191,6 +192,10 @@ export async function launchFirefoxBrowser(options: LaunchOptions = {}): Promise
           ),
         );
         await waitUntil('the new background page', 10_000, () => backgroundRunning().catch(() => false));
+        // A page's tab in front before the update is in front after it, as for a person: a tab
+        // left behind the keeper runs its timers and frames throttled, as Firefox runs hidden tabs.
+        // The extension's own pages closed with the update.
+        if (front && !front.href.startsWith(base)) await front.page.bringToFront();
       },
       close: () => browser.close(),
     };
@@ -198,6 +203,17 @@ export async function launchFirefoxBrowser(options: LaunchOptions = {}): Promise
     await browser.close();
     throw error;
   }
+}
+
+/** The tab a person would see, the one whose document is not hidden, and its address. */
+async function frontPage(browser: Browser): Promise<{ page: Page; href: string } | undefined> {
+  for (const page of await browser.pages()) {
+    const shown = await page
+      .evaluate(() => (document.visibilityState === 'visible' ? location.href : null))
+      .catch(() => null);
+    if (shown) return { page, href: shown };
+  }
+  return undefined;
 }
 
 /** Listens at once, so that a tab opened right after the call is the one it gives. */
