@@ -179,8 +179,8 @@ export async function launchFirefoxBrowser(options: LaunchOptions = {}): Promise
       },
       backgroundRunning,
       async reloadExtension() {
-        // A blank tab keeps the window open when the extension's tabs close, or Firefox would quit.
         const front = await frontPage(browser);
+        // A blank tab keeps the window open when the extension's tabs close, or Firefox would quit.
         const keeper = await browser.newPage();
         const closed = (await browser.pages()).filter((page) => page !== keeper);
         await extension.evaluate(() => {
